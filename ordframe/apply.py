@@ -1,0 +1,102 @@
+"""From numpy kernels to labelled results: the one place that calls ``xarray.apply_ufunc``."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import xarray as xr
+
+from . import registry
+from .metric import Metric
+
+CUBE_DIMS = ("true", "pred")
+
+
+def check_cube(cube: xr.DataArray) -> None:
+    """Raise if ``cube`` is not a confusion cube (last dims ``true`` and ``pred``)."""
+    missing = [d for d in CUBE_DIMS if d not in cube.dims]
+    if missing:
+        raise ValueError(
+            f"a confusion cube needs dims 'true' and 'pred' (rows = true class); this array has dims "
+            f"{tuple(cube.dims)}. Build one with df.ordinal.confusion(...) or pred.ordinal.confusion(true)."
+        )
+    if cube.sizes["true"] != cube.sizes["pred"]:
+        raise ValueError(f"a confusion cube must be square, got true={cube.sizes['true']} and pred={cube.sizes['pred']}")
+    if cube.sizes["true"] < 2:
+        raise ValueError(f"an ordinal problem needs at least two classes; this cube has {cube.sizes['true']}")
+
+
+def _checked_kernel(metric: Metric, params: dict):
+    def kernel(counts):
+        with np.errstate(all="ignore"):
+            out = np.asarray(metric.func(counts, **params))
+        if out.shape != counts.shape[:-2]:
+            raise ValueError(
+                f"metric {metric.name!r}: its kernel returned shape {out.shape} for counts of shape "
+                f"{counts.shape}; a confusion kernel must return shape {counts.shape[:-2]}"
+            )
+        if out.dtype.kind not in "fiub":
+            raise TypeError(f"metric {metric.name!r}: its kernel returned dtype {out.dtype}; it must return real numbers")
+        return out.astype(np.float64, copy=False)
+
+    return kernel
+
+
+def apply_confusion_metric(metric: Metric, cube: xr.DataArray, params: dict) -> xr.DataArray:
+    """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims."""
+    check_cube(cube)
+    params = metric.params(params)
+    counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
+    result = xr.apply_ufunc(
+        _checked_kernel(metric, params),
+        counts,
+        input_core_dims=[list(CUBE_DIMS)],
+        dask="parallelized",
+        output_dtypes=[np.float64],
+    )
+    return result.rename(metric.name)
+
+
+def as_scalar(result: xr.DataArray, metric: Metric, cube: xr.DataArray):
+    """A 0-d result as a float; NaN comes with one ``RuntimeWarning`` that says why."""
+    value = float(result)
+    if np.isnan(value):
+        reason = "the confusion matrix is empty (no samples)" if float(cube.sum()) == 0 else metric.undefined
+        warnings.warn(
+            f"{metric.name} is undefined for this input and is NaN: {reason or 'the kernel returned NaN'}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return value
+
+
+def metric_request(metrics, kind: str = "confusion") -> dict[str, tuple[Metric, dict]]:
+    """Normalise an ``evaluate(metrics=...)`` argument to ``{output name: (metric, params)}``.
+
+    ``None`` means every registered metric of ``kind`` with default parameters;
+    a list names metrics; a dict maps output names to a name or ``(name, params)``.
+    """
+    if metrics is None:
+        metrics = registry.metric_names(kind)
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, dict):
+        metrics = {name: name for name in metrics}
+    request = {}
+    for output, spec in metrics.items():
+        name, params = (spec, {}) if isinstance(spec, str) else spec
+        metric = registry.get_metric(name)
+        request[output] = (metric, metric.params(params))
+    return request
+
+
+def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
+    """One variable per requested confusion metric, computed on every matrix of ``cube``."""
+    request = metric_request(metrics)
+    variables = {}
+    for output, (metric, params) in request.items():
+        if metric.kind != "confusion":
+            raise ValueError(f"metric {metric.name!r} needs class probabilities, not a confusion cube")
+        variables[output] = apply_confusion_metric(metric, cube, params).rename(output)
+    return xr.Dataset(variables)

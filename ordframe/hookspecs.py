@@ -1,0 +1,23 @@
+"""The hooks a plugin may implement.
+
+A plugin is any module or object with functions marked ``@ordframe.hookimpl``
+whose names match the hook specifications below. Each specification's
+docstring is the contract.
+"""
+
+import pluggy
+
+PROJECT = "ordframe"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def ordframe_metrics():
+    """Return a list of :class:`ordframe.Metric` declarations.
+
+    Called once per plugin when the registry is (re)built. Every metric name
+    must be unique across all plugins; a kernel must follow the signature its
+    ``kind`` prescribes (see :class:`ordframe.Metric`).
+    """

@@ -1,0 +1,1 @@
+"""The built-in metrics, one module per family; each is an ordinary ordframe plugin."""
