@@ -111,7 +111,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
     def _metric_method(self, metric: Metric):
         def method(true: xr.DataArray | None = None, *, dim=None, labels=None, weights=None, dropna=False, **params):
-            given = {k: v for k, v in dict(dim=dim, labels=labels, weights=weights, dropna=dropna).items() if v not in (None, False)}
+            given = {k: v for k, v in dict(dim=dim, labels=labels, weights=weights, dropna=dropna).items() if v is not None and v is not False}
             cube = self._cube(true, given)
             result = apply_confusion_metric(metric, cube, params)
             return as_scalar(result, metric, cube) if result.ndim == 0 else result

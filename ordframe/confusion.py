@@ -177,7 +177,10 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna):
 def array_cube(pred: xr.DataArray, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
     """The confusion cube of label arrays ``true`` and ``pred``, counting over ``dim`` (default: all dims)."""
     arrays = [true, pred] + ([] if weights is None else [weights])
-    arrays = list(xr.unify_chunks(*xr.broadcast(*arrays)))
+    arrays = xr.broadcast(*arrays)
+    if any(a.chunks is not None for a in arrays):  # map_blocks would pass a numpy array whole to every block
+        arrays = [a if a.chunks is not None else a.chunk() for a in arrays]
+    arrays = list(xr.unify_chunks(*arrays))
     core = list(arrays[0].dims) if dim is None else _as_list(dim)
     absent = [d for d in core if d not in arrays[0].dims]
     if absent:
