@@ -8,6 +8,8 @@ from . import accessors as _accessors  # noqa: F401  (registers the accessors)
 from .confusion import DroppedRowsWarning
 from .hookspecs import hookimpl
 from .metric import Metric
+from .paths import oc_path, uoc_path
+from .proba import worst
 from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
 
 __version__ = "0.1.0"
@@ -19,6 +21,9 @@ __all__ = [
     "get_metric",
     "hookimpl",
     "list_metrics",
+    "oc_path",
     "register",
     "unregister",
+    "uoc_path",
+    "worst",
 ]

@@ -16,6 +16,8 @@ from . import registry
 from .apply import CUBE_DIMS, apply_confusion_metric, as_scalar, check_cube, evaluate_cube
 from .confusion import array_cube, frame_cube
 from .metric import Metric
+from .proba import CLASS_DIM, array_inputs, array_metric, evaluate_array, evaluate_frame, frame_metric, scalar, worst
+from .retention import array_aursc, frame_aursc
 
 
 def _metric_doc(metric: Metric, call: str) -> str:
@@ -61,20 +63,47 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         """
         return frame_cube(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna)
 
-    def evaluate(self, true, pred, metrics=None, *, by=None, labels=None, weights=None, dropna=False) -> xr.Dataset:
-        """A Dataset with one variable per metric (default: every registered confusion metric).
+    def evaluate(self, true, pred=None, metrics=None, *, proba=None, by=None, labels=None, weights=None, dropna=False,
+                 renormalize=False) -> xr.Dataset:
+        """A Dataset with one variable per metric.
 
-        ``metrics`` is a list of names or ``{output name: name | (name, params)}``.
+        ``metrics`` is a list of names or ``{output name: name | (name, params)}``;
+        by default every confusion metric, plus every proba metric when ``proba``
+        (probability columns: a list in class order or a dict label -> column) is
+        given. Confusion metrics use ``pred``, or else the most probable class.
         """
-        return evaluate_cube(self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna), metrics)
+        return evaluate_frame(self._df, true, pred, metrics, proba=proba, by=by, labels=labels, weights=weights,
+                              dropna=dropna, renormalize=renormalize)
+
+    def worst(self, true, proba, *, score="rps", n=10, labels=None, renormalize=False, **params) -> pd.DataFrame:
+        """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`)."""
+        return worst(self._df, true, proba, score=score, n=n, labels=labels, renormalize=renormalize, **params)
+
+    def aursc(self, true, proba, *, score="rps", metric="qwk", fractions=None, pred=None, by=None, labels=None,
+              weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+        """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area (``ordframe.retention``)."""
+        return frame_aursc(self._df, true, proba, score=score, metric=metric, fractions=fractions, pred=pred, by=by,
+                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize)
 
     def _metric_method(self, metric: Metric):
+        if metric.kind == "proba":
+            return self._proba_method(metric)
+
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, **params):
             cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna)
             result = apply_confusion_metric(metric, cube, params)
             return as_scalar(result, metric, cube) if by is None else result
 
         method.__doc__ = _metric_doc(metric, f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, weights=None, dropna=False, **params)")
+        return method
+
+    def _proba_method(self, metric: Metric):
+        def method(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False, **params):
+            result = frame_metric(self._df, metric, true, proba, by=by, labels=labels, weights=weights, dropna=dropna,
+                                  renormalize=renormalize, params=params)
+            return scalar(result, metric) if by is None else result
+
+        method.__doc__ = _metric_doc(metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False, **params)")
         return method
 
 
@@ -90,7 +119,9 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         return all(d in self._obj.dims for d in CUBE_DIMS)
 
     def confusion(self, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
-        """Confusion cube of these predicted labels against ``true`` (broadcast together), counted over ``dim`` (default: all dims)."""
+        """Confusion cube of these predicted labels (or of the most probable class, for class probabilities) against ``true``."""
+        if CLASS_DIM in self._obj.dims:
+            return array_inputs(self._obj, true, labels=labels, dropna=dropna).cube(dim=dim, weights=weights)
         return array_cube(self._obj, true, dim=dim, labels=labels, weights=weights, dropna=dropna)
 
     def _cube(self, true, kwargs) -> xr.DataArray:
@@ -107,9 +138,24 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         """A Dataset with one variable per metric: ``cube.ordinal.evaluate(metrics)`` or ``pred.ordinal.evaluate(true, metrics)``."""
         if isinstance(metrics, xr.DataArray):
             metrics, true = true, metrics
+        if CLASS_DIM in self._obj.dims:
+            return evaluate_array(self._obj, true, metrics, **kwargs)
         return evaluate_cube(self._cube(true, kwargs), metrics)
 
+    def worst(self, true: xr.DataArray, *, score="rps", n=10, labels=None, renormalize=False, **params) -> pd.DataFrame:
+        """The ``n`` samples of these class probabilities with the worst per-sample ``score`` (see :func:`ordframe.worst`)."""
+        return worst(self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, **params)
+
+    def aursc(self, true: xr.DataArray, *, score="rps", metric="qwk", fractions=None, pred=None, dim=None, labels=None,
+              weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+        """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area (``ordframe.retention``)."""
+        return array_aursc(self._obj, true, score=score, metric=metric, fractions=fractions, pred=pred, dim=dim,
+                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize)
+
     def _metric_method(self, metric: Metric):
+        if metric.kind == "proba":
+            return self._proba_method(metric)
+
         def method(true: xr.DataArray | None = None, *, dim=None, labels=None, weights=None, dropna=False, **params):
             given = {k: v for k, v in dict(dim=dim, labels=labels, weights=weights, dropna=dropna).items() if v is not None and v is not False}
             cube = self._cube(true, given)
@@ -117,4 +163,13 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             return as_scalar(result, metric, cube) if result.ndim == 0 else result
 
         method.__doc__ = _metric_doc(metric, f"cube.ordinal.{metric.name}(**params) or pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)")
+        return method
+
+    def _proba_method(self, metric: Metric):
+        def method(true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, **params):
+            result = array_metric(metric, self._obj, true, dim=dim, weights=weights, labels=labels, dropna=dropna,
+                                  renormalize=renormalize, params=params)
+            return scalar(result, metric)
+
+        method.__doc__ = _metric_doc(metric, f"proba.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, **params)")
         return method

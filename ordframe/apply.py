@@ -54,6 +54,7 @@ def apply_confusion_metric(metric: Metric, cube: xr.DataArray, params: dict) -> 
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",
         output_dtypes=[np.float64],
+        dask_gufunc_kwargs={"allow_rechunk": True},  # a matrix is only K x K: joining its chunks is cheap
     )
     return result.rename(metric.name)
 

@@ -23,7 +23,8 @@ def _show(values) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
 
-def _first_rows(series: pd.Series, mask: np.ndarray) -> str:
+def first_rows(series: pd.Series, mask: np.ndarray) -> str:
+    """The index labels of the first few rows where ``mask`` holds, for error messages."""
     rows = [repr(r) for r in series.index[mask][:MAX_SHOWN]]
     if int(mask.sum()) > MAX_SHOWN:
         rows.append("...")
@@ -34,12 +35,13 @@ def missing_error(column: str, series: pd.Series, mask: np.ndarray) -> ValueErro
     """The error for missing values in a label (or group) column."""
     n = int(mask.sum())
     return ValueError(
-        f"column {column!r} has {n} missing value(s) (NaN/None/NA), first at rows {_first_rows(series, mask)}; "
+        f"column {column!r} has {n} missing value(s) (NaN/None/NA), first at rows {first_rows(series, mask)}; "
         "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
     )
 
 
-def _is_ordered(series: pd.Series) -> bool:
+def is_ordered(series: pd.Series) -> bool:
+    """Whether ``series`` is a pandas ordered Categorical."""
     return isinstance(series.dtype, pd.CategoricalDtype) and bool(series.dtype.ordered)
 
 
@@ -61,7 +63,7 @@ def class_order(columns: dict[str, pd.Series], labels=None) -> pd.Index:
             dup = classes[classes.duplicated()].unique()
             raise ValueError(f"labels= lists {_show(dup)} more than once; each class must appear once, in order")
     else:
-        ordered = {name: s.dtype.categories for name, s in columns.items() if _is_ordered(s)}
+        ordered = {name: s.dtype.categories for name, s in columns.items() if is_ordered(s)}
         if ordered:
             (first, classes), *others = ordered.items()
             for name, cats in others:
@@ -97,7 +99,7 @@ def encode(column: str, series: pd.Series, classes: pd.Index) -> np.ndarray:
         bad = classes.to_numpy()[codes] != values
         codes = np.where(bad, -1, codes)
     else:
-        codes = pd.Categorical(series, categories=classes).codes
+        codes = classes.get_indexer(series)
     unknown = codes < 0
     if unknown.any():
         counts = series[unknown].value_counts()

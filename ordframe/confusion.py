@@ -42,6 +42,7 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     shift = 0
     for size, offset in zip(sizes, offsets or [0] * len(sizes)):
         shift = shift * size + int(offset)
+    shift = (shift + 2**63) % 2**64 - 2**63  # int64 arithmetic wraps: only the final cell index must be exact
     block = max(BLOCK_ROWS, 4 * total)
     out = np.zeros(total, np.float64 if weights is not None else np.int64)
     cell = np.empty(min(n, block), np.intp)
@@ -59,7 +60,8 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     return out.reshape(sizes)
 
 
-def _as_list(by) -> list:
+def as_list(by) -> list:
+    """``None`` -> ``[]``, one name -> ``[name]``, an iterable of names -> a list."""
     if by is None:
         return []
     return [by] if isinstance(by, (str, int)) or not hasattr(by, "__iter__") else list(by)
@@ -70,7 +72,7 @@ def _group_codes(column, series: pd.Series):
     if isinstance(series.dtype, pd.CategoricalDtype):
         return series.cat.codes.to_numpy(), 0, series.dtype.categories, False
     values = series.to_numpy()
-    if values.dtype.kind in "iu" and len(values):
+    if values.dtype.kind in "iu" and values.dtype != np.uint64 and len(values):  # uint64 + intp is float64
         low, high = int(values.min()), int(values.max())
         if high - low < MAX_INT_SPAN:
             return values, low, pd.RangeIndex(low, high + 1), True
@@ -96,7 +98,8 @@ def check_weights(name: str, values: np.ndarray) -> np.ndarray:
     return values
 
 
-def _frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
+def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
+    """Checked float64 weights from a column name or one number per row (``None`` stays ``None``)."""
     if weights is None:
         return None
     if isinstance(weights, str):
@@ -109,14 +112,14 @@ def _frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
 
 def frame_cube(df: pd.DataFrame, true, pred, *, by=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
     """The confusion cube of columns ``true`` and ``pred``, one matrix per combination of ``by`` values."""
-    by = _as_list(by)
+    by = as_list(by)
     columns = [true, pred, *by]
     absent = [c for c in columns if c not in df.columns]
     if absent:
         raise KeyError(f"column(s) {absent} not in the DataFrame; its columns are {list(df.columns)}")
     if isinstance(weights, str) and weights not in df.columns:
         raise KeyError(f"weights column {weights!r} not in the DataFrame; its columns are {list(df.columns)}")
-    w = _frame_weights(df, weights)
+    w = frame_weights(df, weights)
     missing = {c: df[c].isna().to_numpy() for c in dict.fromkeys(columns)}
     if any(m.any() for m in missing.values()):
         if not dropna:
@@ -136,7 +139,7 @@ def frame_cube(df: pd.DataFrame, true, pred, *, by=None, labels=None, weights=No
             if w is None:  # a value no row has is a slice of zeros
                 seen = counts.sum(axis=tuple(a for a in range(counts.ndim) if a != axis))
             else:  # zero weights could hide a value: look at the column itself
-                seen = np.bincount(code - offset, minlength=len(coord))
+                seen = np.bincount(np.subtract(code, offset, dtype=np.intp), minlength=len(coord))
             counts = np.compress(seen > 0, counts, axis=axis)
             coords[column] = coord[seen > 0]
     coords.update(true=classes, pred=classes)
@@ -150,7 +153,7 @@ def _array_classes(arrays: dict[str, xr.DataArray], labels) -> pd.Index:
     if not all(dt.kind in "iufb" for dt in kinds.values()):
         shown = ", ".join(f"{name!r} ({dt})" for name, dt in kinds.items())
         raise TypeError(f"cannot tell the class order of {shown}: pass labels=[...] in order (lowest first)")
-    observed = [np.unique(np.asarray(a.data.ravel() if not hasattr(a.data, "dask") else a.data.ravel().compute())) for a in arrays.values()]
+    observed = [np.unique(a.data).compute() if hasattr(a.data, "dask") else np.unique(a.data) for a in arrays.values()]  # dask: per-chunk unique, then merged
     return class_order({name: pd.Series(v) for name, v in zip(arrays, observed)}, None)
 
 
@@ -167,6 +170,7 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna):
             name, s, mask = next((n, s, m) for n, s, m in zip(names, flat, missing) if m.any())
             raise missing_error(name, s, mask)
         keep = ~(missing[0] | missing[1])
+        warnings.warn(f"dropna=True dropped {int((~keep).sum())} of {len(keep)} labels that are missing", DroppedRowsWarning, stacklevel=2)
         flat, group = [s[keep] for s in flat], group[keep]
         w = None if w is None else w[keep]
     codes = [group] + [encode(n, s, classes) for n, s in zip(names, flat)]
@@ -177,15 +181,18 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna):
 def array_cube(pred: xr.DataArray, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
     """The confusion cube of label arrays ``true`` and ``pred``, counting over ``dim`` (default: all dims)."""
     arrays = [true, pred] + ([] if weights is None else [weights])
-    arrays = xr.broadcast(*arrays)
+    try:
+        arrays = xr.broadcast(*xr.align(*arrays, join="exact"))
+    except ValueError as exc:
+        raise ValueError(f"the label arrays' coordinates disagree ({exc}); align them first, e.g. with xarray.align") from None
     if any(a.chunks is not None for a in arrays):  # map_blocks would pass a numpy array whole to every block
         arrays = [a if a.chunks is not None else a.chunk() for a in arrays]
     arrays = list(xr.unify_chunks(*arrays))
-    core = list(arrays[0].dims) if dim is None else _as_list(dim)
+    core = list(arrays[0].dims) if dim is None else as_list(dim)
     absent = [d for d in core if d not in arrays[0].dims]
     if absent:
         raise ValueError(f"dim {absent} not found; the label arrays have dims {tuple(arrays[0].dims)}")
-    outer = [d for d in arrays[0].dims if d not in core]
+    outer = [d for d in dict.fromkeys((*pred.dims, *arrays[0].dims)) if d not in core]  # pred's dim order first
     arrays = [a.transpose(*outer, *core) for a in arrays]
     names = (true.name or "true", pred.name or "pred")
     if names[0] == names[1]:
@@ -212,6 +219,6 @@ def array_cube(pred: xr.DataArray, true: xr.DataArray, *, dim=None, labels=None,
         blocks = _count_block(*data, **params)
     counts = blocks.sum(axis=tuple(range(len(outer), len(outer) + len(core))))
     counts = counts.reshape(counts.shape[:-1] + (k, k))
-    coords = {name: c for name, c in arrays[0].coords.items() if set(c.dims) <= set(outer)}
+    coords = {name: c for a in arrays for name, c in a.coords.items() if set(c.dims) <= set(outer)}
     coords.update(true=classes, pred=classes)
     return xr.DataArray(counts, dims=(*outer, *CUBE_DIMS), coords=coords, name="count")

@@ -21,7 +21,7 @@ from .metric import Metric
 
 ENTRY_POINT_GROUP = "ordframe"
 DISABLE_AUTOLOAD = "ORDFRAME_DISABLE_PLUGIN_AUTOLOAD"
-BUILTIN_MODULES = ("ordframe.metrics.classic",)
+BUILTIN_MODULES = ("ordframe.metrics.classic", "ordframe.metrics.rint", "ordframe.metrics.cost", "ordframe.metrics.oc", "ordframe.metrics.proba")
 
 
 class PluginLoadWarning(UserWarning):

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..hookspecs import hookimpl
 from ..metric import Metric
-from ._matrix import index_distance, suffix_sum, total
+from ._matrix import cost_matrix, index_distance, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -100,9 +100,7 @@ def qwk(counts):
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
     k = counts.shape[-1]
-    cost = index_distance(k) if cost is None else np.asarray(cost, dtype=np.float64)
-    if cost.shape != (k, k):
-        raise ValueError(f"expected_cost: cost must be a {k}x{k} matrix (rows = true class), got shape {cost.shape}")
+    cost = index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost")
     return (counts * cost).sum(axis=(-2, -1)) / total(counts)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..hookspecs import hookimpl
 from ..metric import Metric
-from ._matrix import suffix_sum, total
+from ._matrix import classes_first, in_blocks, suffix_sum
 
 REFERENCE = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
@@ -27,23 +27,29 @@ REFERENCE = (
 )
 
 
-def _ordered_pairs(margin):
-    """sum_i sum_{j>=i} m_i m_j - N: ordered pairs of distinct observations (a, b) with class(a) <= class(b)."""
-    return (margin * suffix_sum(margin, -1)).sum(axis=-1) - margin.sum(axis=-1)
+def _ordered_pairs(margin, tail, n):
+    """sum_i m_i sum_{j>=i} m_j - N, from a margin m and its suffix sums (class axis first).
+
+    The number of ordered pairs (a, b) of distinct observations with class(a) <= class(b).
+    """
+    return (margin * tail).sum(axis=0) - n
 
 
+@in_blocks
 def rint(counts):
-    """r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)) (seed 001, corrected).
+    """r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)), Pinto da Costa et al.'s corrected formula.
 
     NaN when the true or the predicted classes take a single value (one
     observed class in the rows or in the columns, which includes N < 2):
     a constant variable has no order to compare.
     """
-    rows, cols = counts.sum(axis=-1), counts.sum(axis=-2)
-    both = suffix_sum(suffix_sum(counts, -2), -1)  # sum over i' >= i, j' >= j
-    agree = (counts * both).sum(axis=(-2, -1)) - total(counts)
-    value = -1.0 + 2.0 * agree / np.sqrt(_ordered_pairs(rows) * _ordered_pairs(cols))
-    varies = ((rows > 0).sum(axis=-1) >= 2) & ((cols > 0).sum(axis=-1) >= 2)
+    x = classes_first(counts)  # x[i, j] has the stack's shape
+    tail = suffix_sum(suffix_sum(x, 0), 1)  # tail[i, j] = sum_{i' >= i, j' >= j} n_i'j'
+    n = tail[0, 0]
+    rows, cols = x.sum(axis=1), x.sum(axis=0)
+    agree = np.einsum("ij...,ij...->...", x, tail) - n
+    value = -1.0 + 2.0 * agree / np.sqrt(_ordered_pairs(rows, tail[:, 0], n) * _ordered_pairs(cols, tail[0], n))
+    varies = ((rows > 0).sum(axis=0) >= 2) & ((cols > 0).sum(axis=0) >= 2)
     return np.where(varies, value, np.nan)
 
 

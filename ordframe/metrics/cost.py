@@ -1,0 +1,136 @@
+"""George, Lu and Chang's cost-sensitive distance d and its components (TC, max TC, MC).
+
+ordframe's matrices have rows = true class t and columns = predicted class p;
+the paper stores the transpose (its c_ij is for predicted i, true j). With
+n_t the true-class sizes (row sums) and N their total, the default cost
+(eq. 4) is
+
+    C[t, p] = (N - n_t) / n_p * |t - p|,
+
+TC = sum C[t, p] n_tp (eq. 5), max TC is the largest TC any matrix with the
+same true-class sizes and an empty diagonal can reach (eq. 6), MC = TC / max TC
+and d = sqrt((1 - Acc)^2 + MC^2) (eq. 7). Eq. 6 is a linear programme that
+separates by true class: each class sends all its n_t samples to its most
+costly wrong class, so max TC = sum_t n_t max_{p != t} C[t, p] exactly.
+"""
+
+import numpy as np
+
+from ..hookspecs import hookimpl
+from ..metric import Metric
+from ._matrix import classes_first, cost_matrix, in_blocks, index_distance
+
+REFERENCE = (
+    "N. I. George, T.-P. Lu, C.-W. Chang, Cost-sensitive performance metric for comparing multiple "
+    "ordinal classifiers, Artificial Intelligence Research 5(1), 2016"
+)
+
+
+def _default_cost(sizes):
+    """Eq. 4 on class sizes laid out ``(K, ...)``: cost ``(K, K, ...)``, NaN in the column of an empty class."""
+    k = sizes.shape[0]
+    rest = sizes.sum(axis=0) - sizes  # N - n_t
+    inverse = np.divide(1.0, sizes, out=np.full(sizes.shape, np.nan), where=sizes > 0)  # 1 / n_p
+    cost = rest[:, None] * inverse[None, :]
+    cost *= index_distance(k).reshape((k, k) + (1,) * (sizes.ndim - 1))
+    return cost
+
+
+def george_cost(class_sizes):
+    """The default cost C[t, p] = (N - n_t) / n_p |t - p| (rows = true t, columns = predicted p), eq. 4.
+
+    ``class_sizes`` has shape ``(..., K)``; the result ``(..., K, K)``. The
+    column of a class without samples (n_p = 0) is NaN: its cost is undefined.
+    """
+    sizes = np.moveaxis(np.asarray(class_sizes, dtype=np.float64), -1, 0)
+    return np.moveaxis(_default_cost(sizes), (0, 1), (-2, -1))
+
+
+def _user_cost(cost, k):
+    cost = cost_matrix(cost, k, "George's d")
+    if (cost < 0).any() or np.diagonal(cost).any():
+        raise ValueError("George's d: a cost matrix must be >= 0 with a zero diagonal (a correct prediction costs nothing)")
+    return cost
+
+
+def _terms(counts, cost):
+    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6)."""
+    x = classes_first(counts)  # x[t, p] has the stack's shape
+    k, sizes = len(x), x.sum(axis=1)
+    if cost is None:
+        cost = _default_cost(sizes)
+    else:
+        cost = _user_cost(cost, k).reshape((k, k) + (1,) * (x.ndim - 2))
+    accuracy = np.trace(x) / sizes.sum(axis=0)
+    # Costs are >= 0 and zero on the diagonal, so a row's maximum is its maximum over p != t.
+    return accuracy, np.einsum("tp...,tp...->...", x, cost), (sizes * cost.max(axis=1)).sum(axis=0)
+
+
+@in_blocks
+def tc(counts, cost=None):
+    """Total misclassification cost TC = sum_{t,p} C[t, p] n_tp (eq. 5)."""
+    return _terms(counts, cost)[1]
+
+
+@in_blocks
+def max_tc(counts, cost=None):
+    """max TC = sum_t n_t max_{p != t} C[t, p], the exact solution of eq. 6."""
+    return _terms(counts, cost)[2]
+
+
+@in_blocks
+def mc(counts, cost=None):
+    """Misclassification cost MC = TC / max TC, in [0, 1]."""
+    _, total_cost, most = _terms(counts, cost)
+    return total_cost / most
+
+
+@in_blocks
+def d(counts, cost=None):
+    """Distance to the ideal point: d = sqrt((1 - Acc)^2 + MC^2) (eq. 7), in [0, sqrt(2)]."""
+    accuracy, total_cost, most = _terms(counts, cost)
+    return np.hypot(1.0 - accuracy, total_cost / most)
+
+
+@in_blocks
+def chance_distance(counts, cost=None):
+    """George's tie-break for equal d: |Acc + MC - 1| / sqrt(2), the distance from the line Acc + MC = 1."""
+    accuracy, total_cost, most = _terms(counts, cost)
+    return np.abs(accuracy + total_cost / most - 1.0) / np.sqrt(2.0)
+
+
+_UNDEFINED_COST = "the default cost needs every class to have true samples (it divides by the class size)"
+_UNDEFINED = _UNDEFINED_COST + ", or max TC is zero (a cost matrix that is zero where the samples are)"
+
+
+@hookimpl
+def ordframe_metrics():
+    cost = {"cost": None}
+    costs = (0.0, float("inf"))
+    return [
+        Metric(
+            "d", "confusion", d, False, (0.0, float(np.sqrt(2.0))), cost,
+            description="George's cost-sensitive distance of (Acc, MC) from the ideal point (1, 0).",
+            reference=REFERENCE, undefined=_UNDEFINED,
+        ),
+        Metric(
+            "mc", "confusion", mc, False, (0.0, 1.0), cost,
+            description="Misclassification cost TC / max TC (George et al.).",
+            reference=REFERENCE, undefined=_UNDEFINED,
+        ),
+        Metric(
+            "tc", "confusion", tc, False, costs, cost,
+            description="Total misclassification cost under George's class-size weighted cost (or a given one).",
+            reference=REFERENCE, undefined=_UNDEFINED_COST,
+        ),
+        Metric(
+            "max_tc", "confusion", max_tc, False, costs, cost,
+            description="The largest TC possible with these true-class sizes (MC's normaliser; not a score).",
+            reference=REFERENCE, undefined=_UNDEFINED_COST,
+        ),
+        Metric(
+            "chance_distance", "confusion", chance_distance, True, (0.0, float(1.0 / np.sqrt(2.0))), cost,
+            description="George's tie-break for equal d: |Acc + MC - 1| / sqrt(2); farther is better.",
+            reference=REFERENCE, undefined=_UNDEFINED,
+        ),
+    ]

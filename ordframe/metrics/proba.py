@@ -1,0 +1,101 @@
+"""Scoring rules for class probabilities: RPS, sa-RPS, Brier and log score.
+
+Every kernel takes ``proba`` of shape ``(..., K)`` (the probabilities of the K
+ordered classes, each row summing to 1) and ``true``, the int64 index of the
+true class, of shape ``(...)``, and returns one score per sample, shape
+``(...)``. Lower is better for all four. ordframe validates the inputs and
+averages the scores over samples (``ordframe.proba``).
+
+Notation (seed 002): ``y`` is the one-hot vector of the true class,
+``P_i = p_1 + ... + p_i`` and ``Y_i = y_1 + ... + y_i`` the cumulative
+distributions. Both end at ``P_K = Y_K = 1``, so sums over cumulative terms
+stop at ``i = K - 1``.
+"""
+
+import numpy as np
+
+from ..hookspecs import hookimpl
+from ..metric import Metric
+
+GALDRAN = "A. Galdran, Performance metrics for probabilistic ordinal classifiers, MICCAI 2023"
+EPSTEIN = "E. S. Epstein, A scoring system for probability forecasts of ranked categories, J. Appl. Meteor. 8(6), 1969"
+BRIER = "G. W. Brier, Verification of forecasts expressed in terms of probability, Mon. Weather Rev. 78(1), 1950"
+GOOD = "I. J. Good, Rational decisions, J. R. Stat. Soc. B 14(1), 1952"
+
+LOG_EPS = 1e-15
+
+
+def _cdf_gaps(proba, true):
+    """Yield ``P_i - Y_i`` for ``i = 1, ..., K - 1``, one array of shape ``(...)`` each."""
+    cdf = np.zeros(proba.shape[:-1])
+    for i in range(proba.shape[-1] - 1):
+        cdf += proba[..., i]
+        yield cdf - (true <= i)
+
+
+def rps(proba, true, normalize=True):
+    """Ranked probability score, seed 002 eq. 4: ``(1/(K-1)) sum_{i<K} (P_i - Y_i)^2``.
+
+    ``normalize=False`` drops the ``1/(K-1)`` factor: that unnormalised sum is
+    what dlordinal and xskillscore report.
+    """
+    total = sum(gap * gap for gap in _cdf_gaps(proba, true))
+    return total / (proba.shape[-1] - 1) if normalize else total
+
+
+def sarps(proba, true):
+    """Squared absolute RPS, seed 002 eq. 7: ``(1/(K-1)) (sum_{i<K} |P_i - Y_i|)^2``.
+
+    It lies in [0, K - 1] (K - 1 for all mass on the far extreme class), not in
+    [0, 1] as the seed says, and it is not a proper scoring rule.
+    """
+    total = sum(np.abs(gap) for gap in _cdf_gaps(proba, true))
+    return total * total / (proba.shape[-1] - 1)
+
+
+def brier(proba, true):
+    """Multi-class Brier score, seed 002 eq. 1: ``sum_i (p_i - y_i)^2``, in [0, 2]."""
+    return sum((proba[..., i] - (true == i)) ** 2 for i in range(proba.shape[-1]))
+
+
+def log_score(proba, true, eps=LOG_EPS):
+    """Logarithmic score, seed 002 eq. 2: ``-log p_c`` of the true class ``c``.
+
+    ``p_c`` is clipped to ``[eps, 1]`` first, so a zero probability on the true
+    class scores ``-log(eps)`` (34.5 for the default 1e-15) instead of infinity.
+    """
+    if not 0 < eps < 1:
+        raise ValueError(f"log_score: eps must lie in (0, 1), got {eps!r}")
+    p_true = np.take_along_axis(proba, np.asarray(true)[..., None], axis=-1)[..., 0]
+    return -np.log(np.clip(p_true, eps, 1.0))
+
+
+@hookimpl
+def ordframe_metrics():
+    unit = (0.0, 1.0)
+    return [
+        Metric(
+            "rps", "proba", rps, False, unit, {"normalize": True},
+            description="Ranked probability score: squared distance between predicted and true cumulative "
+            "distributions, divided by K - 1 (normalize=False: the plain sum, as dlordinal and xskillscore).",
+            reference=f"{EPSTEIN}; {GALDRAN}, eq. 4",
+        ),
+        Metric(
+            "sarps", "proba", sarps, False, (0.0, float("inf")),
+            description="Squared absolute RPS: the square of the summed absolute cumulative differences, "
+            "divided by K - 1; quadratic in the distance of a misplaced mass; in [0, K - 1]; not proper.",
+            reference=f"{GALDRAN}, eq. 7",
+        ),
+        Metric(
+            "brier", "proba", brier, False, (0.0, 2.0),
+            description="Multi-class Brier score: squared distance between the probabilities and the one-hot "
+            "true class (blind to the class order).",
+            reference=BRIER,
+        ),
+        Metric(
+            "log_score", "proba", log_score, False, (0.0, float("inf")), {"eps": LOG_EPS},
+            description="Logarithmic score (negative log-likelihood) of the true class, with the probability "
+            "clipped to [eps, 1] (blind to the class order).",
+            reference=GOOD,
+        ),
+    ]

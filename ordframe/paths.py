@@ -1,0 +1,63 @@
+"""The optimal paths behind OC and UOC, as labelled arrays (for plots and for explaining a score).
+
+A path runs from cell (0, 0) to (K-1, K-1) of each confusion matrix (rows =
+true class) with steps down, right or diagonal, and minimises the index's
+objective; its cost is the index value (see ``ordframe.metrics.oc``).
+
+Representation: an int64 ``DataArray`` with dims ``(*stack, "step", "axis")``.
+``axis`` has coordinates ``["true", "pred"]`` and holds the 0-based class
+*positions* (row, column) of each cell in the cube's class order; ``step``
+runs over 0 .. 2K-2, the longest possible path. A path of L cells fills steps
+0 .. L-1 and the remaining steps are -1. A matrix on which the index is
+undefined (OC: no samples; UOC: no observed true class) is all -1.
+
+    >>> path = ordframe.oc_path(cube)
+    >>> rows = path.sel(axis="true")
+    >>> labels = cube["true"].values[rows.where(rows >= 0, drop=True).astype(int)]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from .apply import CUBE_DIMS, check_cube
+from .metrics.oc import check_params, oc_cells, uoc_cells
+
+
+def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
+    check_cube(cube)
+    check_params(beta, gamma)
+    k = cube.sizes["true"]
+    counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
+    path = xr.apply_ufunc(
+        kernel,
+        counts,
+        kwargs={"beta": beta, "gamma": gamma},
+        input_core_dims=[list(CUBE_DIMS)],
+        output_core_dims=[["step", "axis"]],
+        dask="parallelized",
+        output_dtypes=[np.int64],
+        dask_gufunc_kwargs={"output_sizes": {"step": 2 * k - 1, "axis": 2}},
+    )
+    return path.assign_coords(step=np.arange(2 * k - 1), axis=list(CUBE_DIMS)).rename(name)
+
+
+def oc_path(cube: xr.DataArray, *, beta: float = 0.75, gamma: float = 1.0) -> xr.DataArray:
+    """For every matrix of ``cube``, the cells of a path that attains ``oc(beta, gamma)``.
+
+    Returns int64 (row, col) positions with dims ``(*stack, "step", "axis")``,
+    padded with -1 after (K-1, K-1); see the module docstring. Among equally
+    good paths, each step prefers the diagonal move, then down, then right.
+    Raises ``ValueError`` for beta < 0 or gamma <= 0. Works lazily on dask.
+    """
+    return _path(oc_cells, "oc_path", cube, beta, gamma)
+
+
+def uoc_path(cube: xr.DataArray, *, beta: float = 0.75, gamma: float = 1.0) -> xr.DataArray:
+    """For every matrix of ``cube``, the cells of a path that attains ``uoc(beta, gamma)``.
+
+    Same representation as :func:`oc_path`. The path runs on the full K x K grid;
+    rows of unobserved true classes carry no benefit or penalty (seed 004 eq. 28).
+    """
+    return _path(uoc_cells, "uoc_path", cube, beta, gamma)

@@ -1,0 +1,190 @@
+"""Retained-samples curves and their area, AURSC (seed 002, Sec. 2.4).
+
+Within every stack of samples (a model, a fold, a ``by`` group) the samples
+are ordered from best to worst under a per-sample score (a ``proba`` metric;
+ties keep the input order). For each retained fraction ``r`` the best
+``m = floor(r n + 1/2)`` of the ``n`` samples are kept, the predicted class
+(the most probable one, unless given) is compared with the true class, and a
+set-level ``confusion`` metric (``qwk``, ``expected_cost``, ...) is computed on
+what remains. A score that ranks ordinal mistakes well improves that metric
+fast as the worst samples go.
+
+Every retained set is a prefix of the best-first order, so all of its
+confusion matrices come from one pass: each sample is counted (``bincount``)
+into the segment between the two cut points that bracket its rank, and a
+cumulative sum over the segments gives the cube of every fraction at once.
+The metric then runs on that stack of cubes. Nothing loops over fractions.
+
+The area is normalised by the width of the range of fractions::
+
+    aursc = (1 / (r_max - r_min)) * integral_{r_min}^{r_max} metric(r) dr
+
+with the trapezoidal rule on the given fractions: the mean of the metric over
+the range, in the metric's own units (for qwk, within [-1, 1]). Seed 002 does
+not state the scale of its Table 1 (AURSC-QWK 13-18), so those values are not
+comparable with this one. A NaN anywhere on a curve makes its area NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .apply import CUBE_DIMS, apply_confusion_metric, metric_request
+from .classes import encode
+from .confusion import as_list, count_cells
+from .proba import DROPPED, array_inputs, frame_inputs, label_codes
+
+RETAINED_DIM = "retained"
+# retained fractions 1.00, 0.99, ..., 0.50: up to half of the samples dropped
+DEFAULT_FRACTIONS = tuple(np.round(np.linspace(1.0, 0.5, 51), 2))
+
+
+def retention_counts(key, group, cell, *, n_groups: int, retained: np.ndarray, n_cells: int, weights=None) -> np.ndarray:
+    """Cell counts ``(n_groups, J, n_cells)`` of the samples kept at each fraction of ``retained`` (ascending).
+
+    ``key`` orders the samples of a group (lowest = best, kept longest),
+    ``group`` and ``cell`` are integer codes per sample, ``weights`` optional
+    per-sample weights added instead of 1.
+    """
+    order = np.lexsort((key, group))
+    group, cell = group[order], cell[order]
+    sizes = np.bincount(group, minlength=n_groups)
+    rank = np.arange(len(group)) - (np.cumsum(sizes) - sizes)[group]
+    kept = np.floor(np.multiply.outer(sizes, retained) + 0.5).astype(np.int64)  # (G, J), ascending along J
+    # a sample's segment = the number of cut points at or below its rank, so it is kept at fractions from there on
+    span = len(group) + 1
+    cuts = (np.arange(n_groups)[:, None] * span + kept).ravel()
+    segment = np.searchsorted(cuts, group * span + rank, side="right") - group * len(retained)
+    counts = count_cells([group, segment, cell], [n_groups, len(retained) + 1, n_cells],
+                         weights=None if weights is None else weights[order])
+    return np.cumsum(counts, axis=1)[:, :-1]
+
+
+def _stacked_cubes(key, true, pred, *weights, retained, k):
+    """``retention_counts`` for arrays ``(..., n)``: one group per leading index, cubes ``(..., J, K, K)``."""
+    lead = key.shape[:-1]
+    n_groups = int(np.prod(lead, dtype=np.int64))
+    group = np.repeat(np.arange(n_groups), key.shape[-1])
+    true, pred = true.reshape(-1), pred.reshape(-1)
+    kept = (true != DROPPED) & (pred != DROPPED)
+    w = weights[0].reshape(-1)[kept] if weights else None
+    counts = retention_counts(key.reshape(-1)[kept], group[kept], (true * k + pred)[kept], n_groups=n_groups,
+                              retained=retained, n_cells=k * k, weights=w)
+    return counts.reshape(*lead, len(retained), k, k)
+
+
+def _fractions(fractions) -> np.ndarray:
+    retained = np.asarray(DEFAULT_FRACTIONS if fractions is None else fractions, dtype=np.float64).reshape(-1)
+    if len(retained) < 2 or np.isnan(retained).any() or (retained <= 0).any() or (retained > 1).any():
+        raise ValueError(f"fractions must be at least two retained fractions in (0, 1], got {list(retained)}")
+    if len(np.unique(retained)) != len(retained):
+        raise ValueError(f"fractions must be distinct, got {list(retained)}")
+    return np.sort(retained)
+
+
+def _request(spec, kind: str, what: str) -> dict:
+    request = metric_request({spec[0]: spec} if isinstance(spec, tuple) else spec, kind)
+    wrong = [m.name for m, _ in request.values() if m.kind != kind]
+    if wrong:
+        raise ValueError(f"{what} must name {kind!r} metrics; {wrong} are not")
+    return request
+
+
+def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset:
+    """Curves, areas and retained counts from the cubes of every score (cube dims ``(..., retained, true, pred)``)."""
+    request = _request(metric, "confusion", "metric")
+    if len(request) != 1:
+        raise ValueError(f"metric must name one confusion metric, got {list(request)}")
+    (out, (confusion, params)), = request.items()
+    curves = [apply_confusion_metric(confusion, c, params) for c in cubes.values()]
+    curve = xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims="score", name="score")) if stacked else curves[0]
+    ascending = curve.sortby(RETAINED_DIM)
+    r = ascending[RETAINED_DIM]
+    area = ascending.integrate(RETAINED_DIM) / float(r.max() - r.min())
+    descending = slice(None, None, -1)
+    return xr.Dataset(
+        {
+            "curve": curve.isel({RETAINED_DIM: descending}),
+            "aursc": area,
+            "n_retained": next(iter(cubes.values())).sum(CUBE_DIMS).isel({RETAINED_DIM: descending}),
+        },
+        attrs={"metric": out, **({} if stacked else {"score": next(iter(cubes))})},
+    )
+
+
+def array_aursc(proba: xr.DataArray, true: xr.DataArray, *, score="rps", metric="qwk", fractions=None, pred=None,
+                dim=None, labels=None, weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+    """Retention curves of a probability array, one per index of the dims not in ``dim`` (default: all sample dims).
+
+    ``score`` is a proba metric name, ``(name, params)`` or a list of names (a
+    ``score`` dim); ``metric`` a confusion metric name or ``(name, params)``;
+    ``fractions`` the retained fractions. Returns a Dataset with ``curve``
+    (dim ``retained``, from 1 down), ``aursc`` and ``n_retained``.
+    """
+    retained = _fractions(fractions)
+    scores = _request(score, "proba", "score")
+    inputs = array_inputs(proba, true, labels=labels, renormalize=renormalize, dropna=dropna)
+    k = len(inputs.classes)
+    pred_codes = inputs.argmax() if pred is None else label_codes(pred, inputs.classes, name="pred", dropna=dropna)
+    samples = list(inputs.codes.dims) if dim is None else as_list(dim)
+    absent = [d for d in samples if d not in inputs.codes.dims]
+    if absent or not samples:
+        raise ValueError(f"dim must name one or more sample dims of {tuple(inputs.codes.dims)}, got {dim!r}")
+    cubes = {}
+    for name, (m, params) in scores.items():
+        key = inputs.scores(m, params)
+        arrays = xr.broadcast(-key if m.higher_is_better else key, inputs.codes, pred_codes,
+                              *([] if weights is None else [weights]))
+        if len(samples) > 1:
+            arrays = [a.stack(_sample=samples) for a in arrays]
+        core = samples[0] if len(samples) == 1 else "_sample"
+        arrays = [a.drop_vars([c for c in a.coords if core in a[c].dims]) for a in arrays]
+        cube = xr.apply_ufunc(
+            _stacked_cubes, *arrays,
+            input_core_dims=[[core]] * len(arrays),
+            output_core_dims=[[RETAINED_DIM, *CUBE_DIMS]],
+            kwargs={"retained": retained, "k": k},
+            dask="parallelized",
+            output_dtypes=[np.float64 if weights is not None else np.int64],
+            dask_gufunc_kwargs={"output_sizes": {RETAINED_DIM: len(retained), "true": k, "pred": k}, "allow_rechunk": True},
+        )
+        cubes[name] = cube.assign_coords({RETAINED_DIM: retained, "true": inputs.classes, "pred": inputs.classes})
+    return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))
+
+
+def frame_aursc(df: pd.DataFrame, true, proba, *, score="rps", metric="qwk", fractions=None, pred=None, by=None,
+                labels=None, weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+    """Retention curves of DataFrame rows, one per combination of ``by`` values (see :func:`array_aursc`)."""
+    retained = _fractions(fractions)
+    scores = _request(score, "proba", "score")
+    by = as_list(by)
+    inputs = frame_inputs(df, true, proba, by=by, labels=labels, weights=weights, dropna=dropna,
+                          renormalize=renormalize, pred=pred)
+    k = len(inputs.classes)
+    rows = inputs.df
+    if by:
+        grouped = rows.groupby(by, sort=True, observed=True)
+        group, keys = grouped.ngroup().to_numpy(), grouped.size().index
+    else:
+        group, keys = np.zeros(len(rows), np.int64), None
+    n_groups = 1 if keys is None else len(keys)
+    pred_codes = inputs.argmax().values if pred is None else encode(pred, rows[pred], inputs.classes)
+    cell = inputs.codes.values * k + pred_codes
+    cubes = {}
+    for name, (m, params) in scores.items():
+        key = inputs.scores(m, params).values
+        counts = retention_counts(-key if m.higher_is_better else key, group, cell, n_groups=n_groups,
+                                  retained=retained, n_cells=k * k, weights=inputs.weights)
+        cube = xr.DataArray(counts.reshape(n_groups, len(retained), k, k), dims=("_group", RETAINED_DIM, *CUBE_DIMS),
+                            coords={RETAINED_DIM: retained, "true": inputs.classes, "pred": inputs.classes})
+        if keys is None:
+            cube = cube.isel(_group=0, drop=True)
+        elif isinstance(keys, pd.MultiIndex):
+            cube = cube.assign_coords(xr.Coordinates.from_pandas_multiindex(keys, "_group")).unstack("_group")
+            cube = cube.transpose(*by, RETAINED_DIM, *CUBE_DIMS)
+        else:
+            cube = cube.rename(_group=by[0]).assign_coords({by[0]: keys})
+        cubes[name] = cube
+    return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))

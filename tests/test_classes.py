@@ -1,0 +1,257 @@
+"""Class order (DESIGN.md "Class order"): the four rules, the missing-label rule and their errors."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+
+import ordframe
+from ordframe.classes import class_order
+
+
+def cube(df, **kwargs):
+    return df.ordinal.confusion("y", "p", **kwargs)
+
+
+def ordered(values, categories):
+    return pd.Categorical(values, categories=categories, ordered=True)
+
+
+# rule 1: labels=
+
+
+def test_labels_give_the_order_including_unobserved_classes():
+    df = pd.DataFrame({"y": ["lo", "hi", "lo"], "p": ["mid", "hi", "lo"]})
+    result = cube(df, labels=["lo", "mid", "hi", "top"])
+    assert list(result.true.values) == ["lo", "mid", "hi", "top"]
+    assert list(result.pred.values) == ["lo", "mid", "hi", "top"]
+    expected = np.zeros((4, 4), int)
+    expected[0, 1] = expected[2, 2] = expected[0, 0] = 1
+    np.testing.assert_array_equal(result.values, expected)
+
+
+def test_labels_override_numeric_order():
+    df = pd.DataFrame({"y": [1, 2, 3], "p": [3, 2, 1]})
+    result = cube(df, labels=[3, 2, 1])
+    assert list(result.true.values) == [3, 2, 1]
+    np.testing.assert_array_equal(result.values, np.fliplr(np.eye(3, dtype=int)))
+
+
+def test_labels_override_categorical_order():
+    df = pd.DataFrame({"y": ordered(["a", "b"], ["a", "b"]), "p": ordered(["b", "b"], ["a", "b"])})
+    result = cube(df, labels=["b", "a"])
+    assert list(result.true.values) == ["b", "a"]
+    np.testing.assert_array_equal(result.values, [[1, 0], [1, 0]])
+
+
+def test_values_outside_labels_are_listed_with_counts():
+    df = pd.DataFrame({"y": ["a", "b", "a", "b"], "p": ["a", "x", "x", "zz"]})
+    with pytest.raises(ValueError) as info:
+        cube(df, labels=["a", "b"])
+    message = str(info.value)
+    assert "'p'" in message
+    assert "'x' (2 rows)" in message and "'zz' (1 row)" in message
+    assert "3 value(s)" in message and "labels=" in message
+
+
+def test_numeric_values_outside_labels_are_listed():
+    df = pd.DataFrame({"y": [1, 2, 7, 7, 9], "p": [1, 2, 2, 1, 1]})
+    with pytest.raises(ValueError, match=r"'y'.*7 \(2 rows\), 9 \(1 row\)"):
+        cube(df, labels=[1, 2])
+
+
+def test_duplicate_labels_are_an_error_naming_the_value():
+    df = pd.DataFrame({"y": ["a", "b"], "p": ["a", "b"]})
+    with pytest.raises(ValueError, match=r"labels= lists 'b' more than once"):
+        cube(df, labels=["a", "b", "c", "b"])
+
+
+def test_missing_value_in_labels_is_an_error():
+    df = pd.DataFrame({"y": [1.0, 2.0], "p": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="labels= contains a missing value"):
+        cube(df, labels=[1.0, np.nan, 2.0])
+
+
+# rule 2: ordered Categorical
+
+
+def test_ordered_categorical_gives_its_categories_including_unobserved():
+    cats = ["low", "medium", "high", "critical"]
+    df = pd.DataFrame({"y": ordered(["high", "low"], cats), "p": ordered(["medium", "low"], cats)})
+    result = cube(df)
+    assert list(result.true.values) == cats
+    assert result.sel(true="high", pred="medium").item() == 1
+    assert result.sel(true="low", pred="low").item() == 1
+    assert int(result.sum()) == 2
+
+
+def test_one_ordered_categorical_orders_a_plain_column():
+    df = pd.DataFrame({"y": ordered(["c", "a"], ["c", "b", "a"]), "p": ["b", "a"]})
+    result = cube(df)
+    assert list(result.true.values) == ["c", "b", "a"]
+    np.testing.assert_array_equal(result.values, [[0, 1, 0], [0, 0, 0], [0, 0, 1]])
+
+
+def test_plain_column_value_outside_the_categories_is_an_error():
+    df = pd.DataFrame({"y": ordered(["c", "a"], ["c", "b", "a"]), "p": ["b", "q"]})
+    with pytest.raises(ValueError, match=r"column 'p' has 1 value\(s\) outside.*'q' \(1 row\)"):
+        cube(df)
+
+
+def test_two_ordered_categoricals_with_different_categories_are_an_error():
+    df = pd.DataFrame({"y": ordered(["a"], ["a", "b", "c"]), "p": ordered(["a"], ["a", "c", "b"])})
+    with pytest.raises(ValueError) as info:
+        cube(df)
+    message = str(info.value)
+    assert "'y'" in message and "'p'" in message and "different categories" in message
+    assert "labels=" in message
+
+
+# rule 3: numeric and boolean labels
+
+
+def test_numeric_labels_are_the_sorted_union_of_true_and_pred():
+    df = pd.DataFrame({"y": [10, 2, 2], "p": [1, 2, 10]})
+    result = cube(df)
+    assert list(result.true.values) == [1, 2, 10]
+    np.testing.assert_array_equal(result.values, [[0, 0, 0], [0, 1, 1], [1, 0, 0]])
+
+
+def test_labels_1_2_10_are_three_adjacent_classes():
+    df = pd.DataFrame({"y": [1, 2, 10], "p": [2, 10, 1]})
+    assert df.ordinal.mae("y", "p") == pytest.approx((1 + 1 + 2) / 3)
+    assert df.ordinal.mse("y", "p") == pytest.approx((1 + 1 + 4) / 3)
+
+
+def test_int_and_float_columns_share_one_order():
+    df = pd.DataFrame({"y": [1, 3, 3], "p": [1.0, 2.5, 3.0]})
+    result = cube(df)
+    np.testing.assert_array_equal(result.true.values, [1.0, 2.5, 3.0])
+    np.testing.assert_array_equal(result.values, [[1, 0, 0], [0, 0, 0], [0, 1, 1]])
+
+
+def test_boolean_labels_are_ordered_false_true():
+    df = pd.DataFrame({"y": [True, False, False], "p": [True, True, False]})
+    result = cube(df)
+    assert list(result.true.values) == [False, True]
+    np.testing.assert_array_equal(result.values, [[1, 1], [0, 1]])
+
+
+def test_nullable_integer_labels_are_numeric():
+    df = pd.DataFrame({"y": pd.array([1, 3, 2], dtype="Int64"), "p": [1, 2, 2]})
+    result = cube(df)
+    assert list(result.true.values) == [1, 2, 3]
+    np.testing.assert_array_equal(result.values, [[1, 0, 0], [0, 1, 0], [0, 1, 0]])
+
+
+# rule 4: no order can be inferred
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        pytest.param(["a", "b", "c"], id="strings"),
+        pytest.param(pd.Categorical(["a", "b", "c"]), id="unordered-categorical"),
+        pytest.param(pd.Categorical([1, 2, 3]), id="unordered-numeric-categorical"),
+        pytest.param(pd.array(["a", "b", "c"], dtype="string"), id="string-dtype"),
+        pytest.param([1, "b", 2.0], id="mixed"),
+    ],
+)
+def test_unorderable_labels_ask_for_labels_or_an_ordered_categorical(y):
+    df = pd.DataFrame({"y": y, "p": [1, 2, 3]})
+    with pytest.raises(TypeError) as info:
+        cube(df)
+    message = str(info.value)
+    assert "'y'" in message
+    assert "labels=" in message and "ordered Categorical" in message
+
+
+def test_strings_work_with_labels():
+    df = pd.DataFrame({"y": ["b", "a"], "p": ["b", "b"]})
+    np.testing.assert_array_equal(cube(df, labels=["a", "b"]).values, [[0, 1], [0, 1]])
+
+
+# fewer than two classes
+
+
+@pytest.mark.parametrize(
+    "df, kwargs",
+    [
+        pytest.param(pd.DataFrame({"y": [4, 4], "p": [4, 4]}), {}, id="one-observed"),
+        pytest.param(pd.DataFrame({"y": ["a"], "p": ["a"]}), {"labels": ["a"]}, id="one-label"),
+        pytest.param(pd.DataFrame({"y": ordered(["a"], ["a"]), "p": ordered(["a"], ["a"])}), {}, id="one-category"),
+        pytest.param(pd.DataFrame({"y": pd.Series([], dtype=int), "p": pd.Series([], dtype=int)}), {}, id="no-rows"),
+    ],
+)
+def test_fewer_than_two_classes_is_an_error(df, kwargs):
+    with pytest.raises(ValueError, match="at least two classes"):
+        cube(df, **kwargs)
+
+
+def test_array_labels_with_one_class_are_an_error():
+    a = xr.DataArray([3, 3, 3], dims="s")
+    with pytest.raises(ValueError, match="at least two classes"):
+        a.ordinal.confusion(a)
+
+
+# missing labels
+
+
+@pytest.mark.parametrize(
+    "y, p, labels",
+    [
+        pytest.param([1, 2, 1, 2], [1.0, np.nan, 2.0, np.nan], None, id="nan"),
+        pytest.param(["a"] * 4, ["a", None, "b", None], ["a", "b"], id="none"),
+        pytest.param([1, 2, 1, 2], pd.array([1, pd.NA, 2, pd.NA], dtype="Int64"), None, id="NA"),
+        pytest.param(ordered(list("abab"), ["a", "b"]), ordered(["a", None, "b", None], ["a", "b"]), None, id="categorical"),
+    ],
+)
+def test_missing_labels_are_an_error_naming_column_count_and_rows(y, p, labels):
+    df = pd.DataFrame({"y": y, "p": p}, index=[10, 11, 12, 13])
+    with pytest.raises(ValueError) as info:
+        cube(df, labels=labels)
+    message = str(info.value)
+    assert "column 'p' has 2 missing value(s)" in message
+    assert "[11, 13]" in message and "dropna=True" in message
+
+
+def test_missing_in_a_group_column_is_an_error():
+    df = pd.DataFrame({"y": [1, 2], "p": [1, 2], "g": ["x", None]})
+    with pytest.raises(ValueError, match=r"column 'g' has 1 missing value\(s\)"):
+        df.ordinal.confusion("y", "p", by="g")
+
+
+def test_dropna_drops_rows_and_reports_the_count():
+    df = pd.DataFrame({"y": [1.0, np.nan, 2.0, 3.0, 1.0], "p": [1, 2, 2, None, 1], "g": ["a", "a", "b", "b", None]})
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 3 of 5 rows"):
+        result = df.ordinal.confusion("y", "p", by="g", dropna=True)
+    assert int(result.sum()) == 2
+    assert list(result.true.values) == [1.0, 2.0]  # the class 3 row was dropped before the order was taken
+
+
+def test_dropna_without_missing_values_does_not_warn():
+    df = pd.DataFrame({"y": [1, 2], "p": [2, 1]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert int(cube(df, dropna=True).sum()) == 2
+
+
+def test_dropna_on_label_arrays():
+    t = xr.DataArray([1.0, np.nan, 2.0], dims="s")
+    p = xr.DataArray([1.0, 1.0, np.nan], dims="s")
+    with pytest.raises(ValueError, match=r"'true' has 1 missing"):
+        p.ordinal.confusion(t)
+    result = p.ordinal.confusion(t, dropna=True)
+    np.testing.assert_array_equal(result.values, [[1, 0], [0, 0]])
+
+
+# class_order directly
+
+
+def test_class_order_rule_precedence():
+    cats = ordered(["b"], ["b", "a"])
+    assert list(class_order({"y": pd.Series(cats)}, labels=["a", "b"])) == ["a", "b"]
+    assert list(class_order({"y": pd.Series(cats), "p": pd.Series(["a"])})) == ["b", "a"]
+    assert list(class_order({"y": pd.Series([3, 1]), "p": pd.Series([2.0])})) == [1, 2, 3]

@@ -1,0 +1,525 @@
+"""Scoring rules for class probabilities (seed 002): kernels, properties, validation and the accessors."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import properscoring
+import xarray as xr
+import xskillscore as xs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import ordframe
+from ordframe.metrics.proba import brier, log_score, rps, sarps
+from ordframe.papers import PROBA_CASES, iter_checks, metric_name
+
+KERNELS = {"rps": rps, "sarps": sarps, "brier": brier, "log_score": log_score}
+
+# The example shared by the dlordinal and skordinal test suites.
+Y_EX = np.array([0, 0, 3, 2])
+P_EX = np.array([[0.2, 0.4, 0.2, 0.2], [0.7, 0.1, 0.1, 0.1], [0.5, 0.05, 0.1, 0.35], [0.1, 0.05, 0.65, 0.2]])
+
+
+def as_arrays(proba, true, classes=None):
+    proba = np.asarray(proba, dtype=float)
+    k = proba.shape[-1]
+    dims = [f"d{i}" for i in range(proba.ndim - 1)]
+    p = xr.DataArray(proba, dims=(*dims, "class"), coords={"class": list(range(k)) if classes is None else classes})
+    return p, xr.DataArray(np.asarray(true), dims=dims)
+
+
+@st.composite
+def proba_rows(draw, k=None, n=None, min_k=2, max_k=7):
+    """``(proba (n, K), true (n,))`` with rows on the simplex (exact sums up to rounding)."""
+    k = draw(st.integers(min_k, max_k)) if k is None else k
+    n = draw(st.integers(1, 20)) if n is None else n
+    raw = draw(arrays(np.float64, (n, k), elements=st.floats(0, 1)))
+    raw[raw.sum(axis=1) == 0, 0] = 1.0
+    true = draw(arrays(np.int64, n, elements=st.integers(0, k - 1)))
+    return raw / raw.sum(axis=1, keepdims=True), true
+
+
+# ---------------------------------------------------------------------------- published values
+
+
+@pytest.mark.parametrize("case, key", list(iter_checks(PROBA_CASES)), ids=lambda v: getattr(v, "id", v))
+def test_seed002_values(case, key):
+    metric = ordframe.get_metric(metric_name(key))
+    params = dict(case.params.get(key, {}))
+    proba, true = as_arrays([case.proba], [case.true_index])
+    got = getattr(proba.ordinal, metric.name)(true, **params)
+    assert abs(got - case.values[key]) <= case.abs_tol(key)
+
+
+def test_seed002_eq3_brier_and_log_agree_rps_does_not():
+    # seed 002, Sec. 2.2: for y = [1, 0, 0] "both the Brier and the Logarithmic scores produce the same penalty"
+    # for p1 = [1/4, 3/4, 0] and p2 = [1/4, 0, 3/4], while a distance-sensitive score prefers p1.
+    proba, true = as_arrays([[0.25, 0.75, 0.0], [0.25, 0.0, 0.75]], [0, 0])
+    for name in ("brier", "log_score"):
+        first, second = getattr(proba.ordinal, name)(true, dim=[]).values
+        assert first == pytest.approx(second, abs=1e-15)
+    for name in ("rps", "sarps"):
+        first, second = getattr(proba.ordinal, name)(true, dim=[]).values
+        assert first < second
+
+
+def test_dlordinal_skordinal_example():
+    proba, true = as_arrays(P_EX, Y_EX)
+    assert proba.ordinal.rps(true, normalize=False) == pytest.approx(0.506875, abs=1e-12)
+    assert abs(proba.ordinal.rps(true) - 0.168958) <= 5e-7  # printed to 6 decimals
+
+
+def test_the_frame_and_array_forms_agree():
+    df = pd.DataFrame(P_EX, columns=["p0", "p1", "p2", "p3"]).assign(y=Y_EX)
+    proba, true = as_arrays(P_EX, Y_EX)
+    for name in KERNELS:
+        by_list = getattr(df.ordinal, name)("y", ["p0", "p1", "p2", "p3"], labels=[0, 1, 2, 3])
+        by_dict = getattr(df.ordinal, name)("y", {3: "p3", 1: "p1", 0: "p0", 2: "p2"})
+        assert by_list == pytest.approx(getattr(proba.ordinal, name)(true)) == pytest.approx(by_dict)
+
+
+# ---------------------------------------------------------------------------- peers and brute force
+
+
+@given(proba_rows())
+@settings(max_examples=100, deadline=None)
+def test_agrees_with_xskillscore(data):
+    proba, true = data
+    k = proba.shape[1]
+    obs = xr.DataArray(np.eye(k)[true], dims=("sample", "category"))
+    fct = xr.DataArray(proba, dims=("sample", "category"))
+    expected = xs.rps(obs, fct, None, dim=[], input_distributions="p").values
+    p, t = as_arrays(proba, true)
+    np.testing.assert_allclose(p.ordinal.rps(t, dim=[], normalize=False).values, expected, atol=1e-12)
+
+
+def _brute(name, p, y, eps=1e-15):
+    """The definitions of seed 002 eqs. 1, 2, 4 and 7, one sample at a time (properscoring style)."""
+    k = len(p)
+    onehot = [1.0 if i == y else 0.0 for i in range(k)]
+    cum = [(sum(p[: i + 1]), sum(onehot[: i + 1])) for i in range(k)]
+    if name == "rps":
+        return sum((a - b) ** 2 for a, b in cum[:-1]) / (k - 1)
+    if name == "sarps":
+        return sum(abs(a - b) for a, b in cum) ** 2 / (k - 1)
+    if name == "brier":
+        return sum((a - b) ** 2 for a, b in zip(p, onehot))
+    return -np.log(min(max(p[y], eps), 1.0))
+
+
+@pytest.mark.parametrize("name", KERNELS)
+@given(data=proba_rows())
+@settings(max_examples=100, deadline=None)
+def test_kernels_match_the_definitions(name, data):
+    proba, true = data
+    got = KERNELS[name](proba, true)
+    expected = [_brute(name, list(p), y) for p, y in zip(proba, true)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+@given(proba_rows(k=2))
+@settings(max_examples=100, deadline=None)
+def test_two_classes_rps_is_the_squared_error_of_p1(data):
+    proba, true = data
+    squared_error = properscoring.brier_score(true == 1, proba[:, 1])
+    np.testing.assert_allclose(rps(proba, true), squared_error, atol=1e-15)
+    np.testing.assert_allclose(sarps(proba, true), squared_error, atol=1e-15)
+    np.testing.assert_allclose(brier(proba, true), 2 * squared_error, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------- properties
+
+
+def _expected_score(kernel, q, proba):
+    """E_{y ~ q} S(p, y) for each row p of ``proba``."""
+    return sum(q[y] * kernel(proba, np.full(len(proba), y)) for y in range(len(q)))
+
+
+@pytest.mark.parametrize("name", ["rps", "brier", "log_score"])
+@given(q=proba_rows(n=1, min_k=2, max_k=6), others=st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_proper(name, q, others):
+    q = q[0][0]
+    rng = np.random.default_rng(others)
+    candidates = np.vstack([rng.dirichlet(np.ones(len(q)), 200), np.eye(len(q)), np.full(len(q), 1 / len(q))])
+    at_truth = _expected_score(KERNELS[name], q, q[None])[0]
+    assert at_truth <= _expected_score(KERNELS[name], q, candidates).min() + 1e-12
+
+
+def test_sarps_is_not_proper():
+    # With q = (1/3, 1/3, 1/3) the honest forecast expects 11/27, the middle class alone 1/3.
+    q = np.full(3, 1 / 3)
+    assert _expected_score(sarps, q, q[None])[0] == pytest.approx(11 / 27)
+    assert _expected_score(sarps, q, np.array([[0.0, 1.0, 0.0]]))[0] == pytest.approx(1 / 3)
+
+
+@given(proba_rows())
+@settings(max_examples=100, deadline=None)
+def test_bounds(data):
+    proba, true = data
+    k = proba.shape[1]
+    assert ((rps(proba, true) >= 0) & (rps(proba, true) <= 1 + 1e-12)).all()
+    assert ((rps(proba, true, normalize=False) <= k - 1 + 1e-12)).all()
+    # eq. 7 as printed lies in [0, K - 1]: seed 002's "still varies in [0, 1]" holds for K = 2 only.
+    assert ((sarps(proba, true) >= 0) & (sarps(proba, true) <= k - 1 + 1e-12)).all()
+    assert ((brier(proba, true) >= 0) & (brier(proba, true) <= 2 + 1e-12)).all()
+    assert (log_score(proba, true) >= 0).all()
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_bounds_are_reached(k):
+    first, last = np.eye(k)[[0]], np.eye(k)[[-1]]
+    assert rps(last, np.array([0]))[0] == 1
+    assert sarps(last, np.array([0]))[0] == k - 1
+    assert brier(last, np.array([0]))[0] == 2
+    assert rps(first, np.array([0]))[0] == sarps(first, np.array([0]))[0] == brier(first, np.array([0]))[0] == 0
+
+
+@st.composite
+def moves(draw):
+    """A sample, and the same sample with mass moved one class further from its true class."""
+    proba, true = draw(proba_rows(n=1, min_k=3))
+    p, y = proba[0], int(true[0])
+    k = len(p)
+    sources = [j for j in range(k) if p[j] > 0 and ((j >= y and j + 1 < k) or (j <= y and j > 0))]
+    if not sources:
+        p = np.full(k, 1 / k)
+        sources = [j for j in range(k) if (j >= y and j + 1 < k) or (j <= y and j > 0)]
+    j = draw(st.sampled_from(sources))
+    to = j + 1 if j >= y and j + 1 < k else j - 1
+    amount = draw(st.floats(0, 1)) * p[j]
+    moved = p.copy()
+    moved[j] -= amount
+    moved[to] += amount
+    return p, moved, y
+
+
+@pytest.mark.parametrize("name", ["rps", "sarps"])
+@given(moves())
+@settings(max_examples=150, deadline=None)
+def test_moving_mass_away_never_lowers_the_distance_sensitive_scores(name, move):
+    p, moved, y = move
+    before, after = (KERNELS[name](v[None], np.array([y]))[0] for v in (p, moved))
+    assert after >= before - 1e-12
+
+
+def test_brier_and_log_score_are_blind_to_distance():
+    # y = class 1 of 4. Moving mass from class 2 to class 3 (further from the truth) lowers Brier,
+    # leaves the log score unchanged, and raises RPS and sa-RPS.
+    y = np.array([0])
+    near, far = np.array([[0.4, 0.6, 0.0, 0.0]]), np.array([[0.4, 0.3, 0.3, 0.0]])
+    assert brier(far, y) < brier(near, y)
+    assert log_score(far, y) == log_score(near, y)
+    assert rps(far, y) > rps(near, y) and sarps(far, y) > sarps(near, y)
+
+
+def test_log_score_clip():
+    assert log_score(np.array([[0.0, 1.0]]), np.array([0]))[0] == pytest.approx(-np.log(1e-15))
+    assert log_score(np.array([[0.0, 1.0]]), np.array([0]), eps=1e-3)[0] == pytest.approx(-np.log(1e-3))
+    with pytest.raises(ValueError, match="eps must lie in"):
+        log_score(np.array([[0.5, 0.5]]), np.array([0]), eps=0)
+
+
+# ---------------------------------------------------------------------------- the bridge
+
+
+def test_dim_and_per_sample_scores():
+    rng = np.random.default_rng(1)
+    proba = rng.dirichlet(np.ones(4), size=(3, 50))
+    true = rng.integers(0, 4, 50)
+    p, _ = as_arrays(proba, np.zeros((3, 50), int))
+    p = p.rename(d0="model", d1="sample").assign_coords(model=["a", "b", "c"])
+    t = xr.DataArray(true, dims="sample")
+    per_sample = p.ordinal.rps(t, dim=[])
+    assert per_sample.dims == ("model", "sample")
+    np.testing.assert_allclose(per_sample.values, rps(proba, np.broadcast_to(true, (3, 50))))
+    per_model = p.ordinal.rps(t, dim="sample")
+    np.testing.assert_allclose(per_model.values, per_sample.values.mean(axis=1))
+    assert p.ordinal.rps(t) == pytest.approx(per_sample.values.mean())
+    with pytest.raises(ValueError, match=r"dim \['fold'\] not found"):
+        p.ordinal.rps(t, dim="fold")
+
+
+def test_weights():
+    rng = np.random.default_rng(2)
+    proba = rng.dirichlet(np.ones(3), size=40)
+    true = rng.integers(0, 3, 40)
+    w = rng.random(40)
+    p, t = as_arrays(proba, true)
+    expected = np.average(rps(proba, true), weights=w)
+    assert p.ordinal.rps(t, weights=xr.DataArray(w, dims="d0")) == pytest.approx(expected)
+    df = pd.DataFrame(proba, columns=["a", "b", "c"]).assign(y=true, w=w)
+    assert df.ordinal.rps("y", ["a", "b", "c"], weights="w") == pytest.approx(expected)
+    assert df.ordinal.rps("y", ["a", "b", "c"], weights=w) == pytest.approx(expected)
+    with pytest.raises(ValueError, match="weights must be finite and >= 0"):
+        p.ordinal.rps(t, weights=xr.DataArray(-w, dims="d0"))
+
+
+def test_frame_by_groups():
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet(np.ones(3), size=60)
+    df = pd.DataFrame(proba, columns=["a", "b", "c"]).assign(
+        y=rng.integers(0, 3, 60), model=rng.choice(["m1", "m2"], 60), fold=rng.integers(0, 3, 60)
+    )
+    result = df.ordinal.sarps("y", ["a", "b", "c"], by=["model", "fold"])
+    assert result.dims == ("model", "fold")
+    scores = sarps(proba, df["y"].to_numpy())
+    for (model, fold), rows in df.groupby(["model", "fold"]):
+        assert float(result.sel(model=model, fold=fold)) == pytest.approx(scores[rows.index].mean())
+
+
+def test_empty_frame_is_nan_with_a_warning():
+    df = pd.DataFrame({"y": pd.Series([], dtype=int), "a": [], "b": []})
+    with pytest.warns(RuntimeWarning, match="rps is undefined for this input and is NaN: there are no samples"):
+        assert np.isnan(df.ordinal.rps("y", {0: "a", 1: "b"}))
+
+
+def test_third_party_proba_metric(restore_registry):
+    def absolute_error(proba, true):
+        return np.abs((proba * np.arange(proba.shape[-1])).sum(axis=-1) - true)
+
+    class Plugin:
+        @ordframe.hookimpl
+        def ordframe_metrics(self):
+            return [
+                ordframe.Metric("expected_class_error", "proba", absolute_error, False),
+                ordframe.Metric("bad_shape", "proba", lambda proba, true: proba, False),
+            ]
+
+    ordframe.register(Plugin())
+    proba, true = as_arrays(P_EX, Y_EX)
+    assert proba.ordinal.expected_class_error(true) == pytest.approx(np.mean(absolute_error(P_EX, Y_EX)))
+    with pytest.raises(ValueError, match="metric 'bad_shape': its kernel returned shape"):
+        proba.ordinal.bad_shape(true)
+
+
+# ---------------------------------------------------------------------------- validation errors
+
+
+@pytest.fixture
+def frame():
+    return pd.DataFrame(P_EX, columns=["a", "b", "c", "d"], index=list("wxyz")).assign(y=Y_EX)
+
+
+COLUMNS = ["a", "b", "c", "d"]
+LABELS = [0, 1, 2, 3]
+
+
+def test_nan_probabilities(frame):
+    frame.loc["x", "b"] = np.nan
+    with pytest.raises(ValueError, match=r"1 row\(s\) with NaN probabilities, first at rows \['x'\]"):
+        frame.ordinal.rps("y", COLUMNS, labels=LABELS)
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 1 of 4 rows"):
+        got = frame.ordinal.rps("y", COLUMNS, labels=LABELS, dropna=True)
+    assert got == pytest.approx(rps(P_EX[[0, 2, 3]], Y_EX[[0, 2, 3]]).mean())
+
+
+def test_probabilities_outside_the_unit_interval(frame):
+    frame.loc[["w", "y"], "a"] = [-0.1, 1.5]
+    with pytest.raises(ValueError, match=r"2 row\(s\) with probabilities outside \[0, 1\], first at rows \['w', 'y'\]"):
+        frame.ordinal.brier("y", COLUMNS, labels=LABELS)
+    with pytest.raises(ValueError, match=r"outside \[0, 1\]"):
+        frame.ordinal.brier("y", COLUMNS, labels=LABELS, renormalize=True)
+
+
+def test_rows_that_do_not_sum_to_one(frame):
+    frame[COLUMNS] = frame[COLUMNS] * 0.5
+    frame.loc["z", COLUMNS] = 0.25 + 0.2e-5  # sums to 1 + 8e-6: within the tolerance
+    message = r"3 row\(s\) whose probabilities do not sum to 1 \(tolerance 1e-05\), first at rows \['w', 'x', 'y'\] with sums 0.5, 0.5, 0.5; pass renormalize=True"
+    with pytest.raises(ValueError, match=message):
+        frame.ordinal.rps("y", COLUMNS, labels=LABELS)
+    assert frame.ordinal.rps("y", COLUMNS, labels=LABELS, renormalize=True) == pytest.approx(
+        rps(np.vstack([P_EX[:3], np.full(4, 0.25)]), Y_EX).mean(), abs=1e-12
+    )
+    frame.loc["w", COLUMNS] = 0.0
+    with pytest.raises(ValueError, match=r"1 row\(s\) summing to 0, which cannot be renormalised, first at rows \['w'\]"):
+        frame.ordinal.rps("y", COLUMNS, labels=LABELS, renormalize=True)
+
+
+def test_many_offending_rows_are_counted_and_the_first_shown():
+    proba = np.full((20, 3), 0.5)
+    p, t = as_arrays(proba, np.zeros(20, int))
+    with pytest.raises(ValueError, match=r"20 row\(s\) whose probabilities do not sum to 1 .* first at rows \[0, 1, 2, 3, 4, \.\.\.\]"):
+        p.ordinal.rps(t)
+
+
+def test_true_labels_outside_the_classes(frame):
+    frame["y"] = [0, 7, 7, 2]
+    with pytest.raises(ValueError, match=r"column 'y' has 2 value\(s\) outside the classes \[0, 1, 2, 3\]: 7 \(2 rows\)"):
+        frame.ordinal.rps("y", COLUMNS, labels=LABELS)
+    p, _ = as_arrays(P_EX, Y_EX)
+    t = xr.DataArray([0, 7, 7, 2], dims="d0", coords={"d0": list("wxyz")}, name="grade")
+    with pytest.raises(ValueError, match=r"column 'grade' has 2 value\(s\) outside .* \(first at rows \['x', 'y'\]\)"):
+        p.assign_coords(d0=list("wxyz")).ordinal.rps(t)
+
+
+def test_missing_true_labels(frame):
+    frame["y"] = [0.0, np.nan, 3.0, 2.0]
+    with pytest.raises(ValueError, match=r"column 'y' has 1 missing value\(s\) \(NaN/None/NA\), first at rows \['x'\]"):
+        frame.ordinal.rps("y", COLUMNS, labels=LABELS)
+    p, _ = as_arrays(P_EX, Y_EX)
+    t = xr.DataArray([0.0, np.nan, 3.0, 2.0], dims="d0")
+    with pytest.raises(ValueError, match=r"column 'true' has 1 missing value\(s\) \(NaN/None/NA\), first at rows \[1\]"):
+        p.ordinal.rps(t)
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 1 of 4 samples"):
+        got = p.ordinal.rps(t, dropna=True)
+    assert got == pytest.approx(rps(P_EX[[0, 2, 3]], Y_EX[[0, 2, 3]]).mean())
+
+
+def test_class_coordinate_and_labels():
+    p, t = as_arrays(P_EX, Y_EX)
+    with pytest.raises(ValueError, match=r"the 'class' coordinate \[0, 1, 2, 3\] disagrees with labels=\[3, 2, 1, 0\]"):
+        p.ordinal.rps(t, labels=[3, 2, 1, 0])
+    assert p.ordinal.rps(t, labels=[0, 1, 2, 3]) == pytest.approx(rps(P_EX, Y_EX).mean())
+    bare = p.drop_vars("class")
+    with pytest.raises(ValueError, match=r"the 'class' dim has no coordinate.*pass labels="):
+        bare.ordinal.rps(t)
+    assert bare.ordinal.rps(t, labels=LABELS) == pytest.approx(rps(P_EX, Y_EX).mean())
+    with pytest.raises(ValueError, match=r"labels= names 3 classes but the 'class' dim has 4"):
+        bare.ordinal.rps(t, labels=[0, 1, 2])
+    with pytest.raises(ValueError, match=r"class probabilities need a 'class' dim"):
+        p.rename({"class": "k"}).ordinal.rps(t)
+
+
+def test_string_classes_follow_the_coordinate():
+    grades = ["none", "mild", "severe", "extreme"]
+    p, _ = as_arrays(P_EX, Y_EX, classes=grades)
+    t = xr.DataArray(np.array(grades)[Y_EX], dims="d0")
+    assert p.ordinal.rps(t) == pytest.approx(rps(P_EX, Y_EX).mean())
+
+
+def test_frame_class_columns(frame):
+    with pytest.raises(ValueError, match=r"proba lists 4 columns but column 'y' gives 3 classes \[0, 2, 3\]; pass labels="):
+        frame.ordinal.rps("y", COLUMNS)
+    with pytest.raises(ValueError, match=r"proba lists 3 columns but labels= gives 4 classes"):
+        frame.ordinal.rps("y", COLUMNS[:3], labels=LABELS)
+    with pytest.raises(ValueError, match=r"proba must map every class \[0, 1, 2, 3\] to a column: no column for \[3\]"):
+        frame.ordinal.rps("y", {0: "a", 1: "b", 2: "c"}, labels=LABELS)
+    with pytest.raises(ValueError, match=r"\[9\] are not classes"):
+        frame.ordinal.rps("y", {0: "a", 1: "b", 2: "c", 3: "d", 9: "d"}, labels=LABELS)
+    with pytest.raises(KeyError, match=r"column\(s\) \['e'\] not in the DataFrame"):
+        frame.ordinal.rps("y", ["a", "b", "c", "e"], labels=LABELS)
+    ordered = frame.assign(y=pd.Categorical(Y_EX, categories=LABELS, ordered=True))
+    assert ordered.ordinal.rps("y", COLUMNS) == pytest.approx(rps(P_EX, Y_EX).mean())
+
+
+def test_a_proba_metric_needs_probabilities():
+    pred = xr.DataArray([0, 1], dims="d0")
+    with pytest.raises(ValueError, match="class probabilities need a 'class' dim"):
+        pred.ordinal.rps(pred)
+
+
+# ---------------------------------------------------------------------------- dask
+
+
+def test_dask_is_lazy_and_agrees():
+    rng = np.random.default_rng(4)
+    proba = rng.dirichlet(np.ones(5), size=(2, 1000))
+    true = rng.integers(0, 5, 1000)
+    p, _ = as_arrays(proba, np.zeros((2, 1000), int))
+    t = xr.DataArray(true, dims="d1")
+    lazy_p, lazy_t = p.chunk(d1=300), t.chunk(d1=300)
+    for name in KERNELS:
+        method = getattr(lazy_p.ordinal, name)
+        per_sample = method(lazy_t, dim=[])
+        mean = method(lazy_t, dim="d1")
+        assert per_sample.chunks is not None and mean.chunks is not None
+        np.testing.assert_allclose(per_sample.values, getattr(p.ordinal, name)(t, dim=[]).values)
+        np.testing.assert_allclose(mean.values, getattr(p.ordinal, name)(t, dim="d1").values)
+    assert lazy_p.ordinal.rps(lazy_t).chunks is not None  # 0-d but still lazy
+
+
+def test_dask_errors_surface_on_compute():
+    p, t = as_arrays(np.full((10, 2), 0.5), np.zeros(10, int))
+    p[7] = [0.9, 0.9]
+    lazy = p.chunk(d0=4).ordinal.rps(t.chunk(d0=4), dim=[])
+    with pytest.raises(ValueError, match=r"1 row\(s\) whose probabilities do not sum to 1.*first at rows \[3\] .*\(positions within one dask chunk\)"):
+        lazy.compute()
+
+
+# ---------------------------------------------------------------------------- evaluate
+
+
+def test_frame_evaluate_mixes_proba_and_confusion_metrics(frame):
+    frame["yhat"] = [0, 1, 0, 2]
+    argmax = P_EX.argmax(axis=1)
+    result = frame.ordinal.evaluate("y", proba=COLUMNS, labels=LABELS, metrics=["rps", "mae", ("log_score")])
+    assert list(result.data_vars) == ["rps", "mae", "log_score"]
+    assert float(result["rps"]) == pytest.approx(rps(P_EX, Y_EX).mean())
+    assert float(result["mae"]) == pytest.approx(np.abs(argmax - Y_EX).mean())
+    named = frame.ordinal.evaluate("y", "yhat", {"acc": "accuracy", "raw": ("rps", {"normalize": False})}, proba=COLUMNS, labels=LABELS)
+    assert float(named["acc"]) == pytest.approx(0.5)
+    assert float(named["raw"]) == pytest.approx(0.506875)
+    everything = frame.ordinal.evaluate("y", proba=COLUMNS, labels=LABELS)
+    assert {"rps", "sarps", "brier", "log_score", "qwk", "mae"} <= set(everything.data_vars)
+    hard = frame.ordinal.evaluate("y", "yhat", ["mae"], labels=LABELS)  # the hard-label call is unchanged
+    assert float(hard["mae"]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="metric 'rps' needs class probabilities"):
+        frame.ordinal.evaluate("y", "yhat", ["rps"], labels=LABELS)
+    with pytest.raises(TypeError, match="evaluate needs predicted labels"):
+        frame.ordinal.evaluate("y")
+
+
+def test_frame_evaluate_by_groups_aligns():
+    rng = np.random.default_rng(5)
+    proba = rng.dirichlet(np.ones(3), size=90)
+    df = pd.DataFrame(proba, columns=["a", "b", "c"]).assign(y=rng.integers(0, 3, 90), fold=rng.integers(0, 3, 90))
+    result = df.ordinal.evaluate("y", proba=["a", "b", "c"], metrics=["brier", "accuracy"], by="fold")
+    for fold, rows in df.groupby("fold"):
+        assert float(result["brier"].sel(fold=fold)) == pytest.approx(brier(proba[rows.index], rows["y"].to_numpy()).mean())
+        assert float(result["accuracy"].sel(fold=fold)) == pytest.approx((proba[rows.index].argmax(1) == rows["y"]).mean())
+
+
+def test_array_evaluate_and_confusion_metrics_on_probabilities():
+    rng = np.random.default_rng(6)
+    proba = rng.dirichlet(np.ones(4), size=(2, 80))
+    true = rng.integers(0, 4, 80)
+    p, _ = as_arrays(proba, np.zeros((2, 80), int))
+    p = p.rename(d0="model", d1="sample")
+    t = xr.DataArray(true, dims="sample")
+    result = p.ordinal.evaluate(t, ["sarps", "qwk"], dim="sample")
+    assert result["sarps"].dims == result["qwk"].dims == ("model",)
+    for m in range(2):
+        cm = np.zeros((4, 4))
+        np.add.at(cm, (true, proba[m].argmax(1)), 1)
+        assert float(result["qwk"][m]) == pytest.approx(ordframe.get_metric("qwk").func(cm))
+        assert float(p.ordinal.qwk(t, dim="sample")[m]) == pytest.approx(float(result["qwk"][m]))
+    pred = xr.DataArray(np.zeros((2, 80), int), dims=("model", "sample"))
+    given_pred = p.ordinal.evaluate(t, ["accuracy"], pred=pred, dim="sample")
+    np.testing.assert_allclose(given_pred["accuracy"].values, (true == 0).mean())
+
+
+# ---------------------------------------------------------------------------- worst
+
+
+def _fig3_samples():
+    # Three mistakes of the kind seed 002 Fig. 3 describes (K = 5): A puts most mass four classes away from a
+    # class-1 sample; B is sure of class 3 for a class-5 sample; C gives the true class 1 almost no probability.
+    proba = np.array([[0.2, 0, 0, 0, 0.8], [0, 0, 0.98, 0.01, 0.01], [0.009, 0.6, 0.391, 0, 0]])
+    return proba, np.array([0, 4, 0])
+
+
+@pytest.mark.parametrize("score, worst_sample", [("rps", "A"), ("sarps", "A"), ("brier", "B"), ("log_score", "C")])
+def test_worst_differs_by_score(score, worst_sample):
+    proba, true = _fig3_samples()
+    df = pd.DataFrame(proba, columns=list("12345"), index=list("ABC")).assign(grade=true + 1)
+    table = ordframe.worst(df, "grade", list("12345"), score=score, n=3, labels=[1, 2, 3, 4, 5])
+    assert table.index[0] == worst_sample
+    assert list(table.columns) == ["true", 1, 2, 3, 4, 5, "argmax", score]
+    assert table[score].is_monotonic_decreasing
+    assert table.loc["B", "true"] == 5 and table.loc["B", "argmax"] == 3
+    assert df.ordinal.worst("grade", list("12345"), score=score, n=1, labels=[1, 2, 3, 4, 5]).index[0] == worst_sample
+
+
+def test_worst_on_arrays():
+    proba, true = _fig3_samples()
+    p = xr.DataArray(np.stack([proba, proba[::-1]]), dims=("model", "sample", "class"),
+                     coords={"model": ["m1", "m2"], "sample": [10, 11, 12], "class": [1, 2, 3, 4, 5]})
+    t = xr.DataArray(true + 1, dims="sample", coords={"sample": [10, 11, 12]})
+    table = p.ordinal.worst(t, n=2)
+    assert list(table.index) == [("m1", 10), ("m2", 12)]  # ties keep the input order
+    assert table.index.names == ["model", "sample"]
+    assert len(ordframe.worst(p, t, n=100)) == 6
+    with pytest.raises(ValueError, match="a per-sample score needs a 'proba' metric"):
+        ordframe.worst(p, t, score="qwk")
