@@ -90,10 +90,14 @@ def class_order(columns: dict[str, pd.Series], labels=None) -> pd.Index:
 
 
 def encode(column: str, series: pd.Series, classes: pd.Index) -> np.ndarray:
-    """Integer codes (positions in ``classes``) of a label column without missing values."""
+    """Integer codes (positions in ``classes``) of a label column; a missing value gets -1.
+
+    A value that is neither missing nor one of ``classes`` is an error listing
+    the offending values and their counts.
+    """
     if isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.categories.equals(classes):
         codes = series.cat.codes.to_numpy()
-    elif _is_numeric(series) and classes.is_monotonic_increasing and pd.api.types.is_numeric_dtype(classes.dtype):
+    elif pd.api.types.is_numeric_dtype(classes.dtype) and classes.is_monotonic_increasing and _is_numeric(series):
         values = series.to_numpy()
         codes = np.searchsorted(classes.to_numpy(), values).clip(0, len(classes) - 1)
         bad = classes.to_numpy()[codes] != values
@@ -101,6 +105,8 @@ def encode(column: str, series: pd.Series, classes: pd.Index) -> np.ndarray:
     else:
         codes = classes.get_indexer(series)
     unknown = codes < 0
+    if unknown.any():
+        unknown[unknown] = series[unknown].notna().to_numpy()
     if unknown.any():
         counts = series[unknown].value_counts()
         shown = ", ".join(f"{v!r} ({c} row{'s' if c > 1 else ''})" for v, c in counts.head(MAX_SHOWN).items())

@@ -37,26 +37,32 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     which is subtracted). ``weights`` (one per row) makes the counts float sums.
     """
     sizes = [int(s) for s in sizes]
+    offsets = [int(o) for o in offsets] if offsets else [0] * len(sizes)
     total = math.prod(sizes)
-    n = len(codes[0])
-    shift = 0
-    for size, offset in zip(sizes, offsets or [0] * len(sizes)):
-        shift = shift * size + int(offset)
-    shift = (shift + 2**63) % 2**64 - 2**63  # int64 arithmetic wraps: only the final cell index must be exact
+    strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
+    shift = sum(o * s for o, s in zip(offsets, strides))
+    # The cell index is built in the narrowest integer type that holds every
+    # partial sum (less memory traffic); int64 wraps harmlessly otherwise.
+    bound = sum(abs(o) * s for o, s in zip(offsets, strides)) + total
+    dtype = next((t for t in (np.int16, np.int32) if bound < np.iinfo(t).max), np.int64)
+    shift = (shift + 2**63) % 2**64 - 2**63
     block = max(BLOCK_ROWS, 4 * total)
     out = np.zeros(total, np.float64 if weights is not None else np.int64)
-    cell = np.empty(min(n, block), np.intp)
+    m = min(n := len(codes[0]), block)
+    index_buf, code_buf, cell_buf = np.empty(m, dtype), np.empty(m, dtype), np.empty(m, np.intp)
     for start in range(0, n, block):  # cache blocking: a few dozen blocks, each vectorised
         stop = min(n, start + block)
-        index = cell[: stop - start]
-        index[:] = codes[0][start:stop]
+        index, code_part, cell = index_buf[: stop - start], code_buf[: stop - start], cell_buf[: stop - start]
+        np.copyto(index, codes[0][start:stop], casting="unsafe")
         for size, code in zip(sizes[1:], codes[1:]):
-            index *= size
-            index += code[start:stop]
+            index *= dtype(size)
+            np.copyto(code_part, code[start:stop], casting="unsafe")
+            index += code_part
         if shift:
-            index -= shift
+            index -= dtype(shift)
+        np.copyto(cell, index)
         w = None if weights is None else weights[start:stop]
-        out += np.bincount(index, weights=w, minlength=total)
+        out += np.bincount(cell, weights=w, minlength=total)
     return out.reshape(sizes)
 
 
@@ -110,6 +116,15 @@ def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
     return check_weights("weights", values)
 
 
+def _missing(series: pd.Series) -> np.ndarray | None:
+    """Where a group column is missing (``None`` for dtypes that cannot hold missing values)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return series.cat.codes.to_numpy() < 0
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub":
+        return None
+    return series.isna().to_numpy()
+
+
 def frame_cube(df: pd.DataFrame, true, pred, *, by=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
     """The confusion cube of columns ``true`` and ``pred``, one matrix per combination of ``by`` values."""
     by = as_list(by)
@@ -120,17 +135,20 @@ def frame_cube(df: pd.DataFrame, true, pred, *, by=None, labels=None, weights=No
     if isinstance(weights, str) and weights not in df.columns:
         raise KeyError(f"weights column {weights!r} not in the DataFrame; its columns are {list(df.columns)}")
     w = frame_weights(df, weights)
-    missing = {c: df[c].isna().to_numpy() for c in dict.fromkeys(columns)}
+    classes = class_order({true: df[true], pred: df[pred]}, labels)
+    label_codes = {true: encode(true, df[true], classes), pred: encode(pred, df[pred], classes)}
+    missing = {c: codes < 0 for c, codes in label_codes.items()}
+    missing.update((c, m) for c in by if (m := _missing(df[c])) is not None)
     if any(m.any() for m in missing.values()):
         if not dropna:
-            column, mask = next((c, m) for c, m in missing.items() if m.any())
-            raise missing_error(column, df[column], mask)
+            column = next(c for c in columns if c in missing and missing[c].any())
+            raise missing_error(column, df[column], missing[column])
         keep = ~np.logical_or.reduce(list(missing.values()))
         warnings.warn(f"dropna=True dropped {int((~keep).sum())} of {len(df)} rows with missing labels", DroppedRowsWarning, stacklevel=3)
-        df, w = df[keep], None if w is None else w[keep]
-    classes = class_order({true: df[true], pred: df[pred]}, labels)
+        # the class order may depend on the rows kept (numeric labels), so count them afresh
+        return frame_cube(df[keep], true, pred, by=by, labels=labels, weights=None if w is None else w[keep])
     groups = [_group_codes(c, df[c]) for c in by]
-    codes = [g[0] for g in groups] + [encode(true, df[true], classes), encode(pred, df[pred], classes)]
+    codes = [g[0] for g in groups] + [label_codes[true], label_codes[pred]]
     sizes = [len(g[2]) for g in groups] + [len(classes)] * 2
     counts = count_cells(codes, sizes, offsets=[g[1] for g in groups] + [0, 0], weights=w)
     coords = {c: g[2] for c, g in zip(by, groups)}

@@ -11,9 +11,10 @@ runs over 0 .. 2K-2, the longest possible path. A path of L cells fills steps
 0 .. L-1 and the remaining steps are -1. A matrix on which the index is
 undefined (OC: no samples; UOC: no observed true class) is all -1.
 
-    >>> path = ordframe.oc_path(cube)
-    >>> rows = path.sel(axis="true")
-    >>> labels = cube["true"].values[rows.where(rows >= 0, drop=True).astype(int)]
+For one matrix, the true-class labels along the path are::
+
+    rows = ordframe.oc_path(cube).sel(axis="true").values
+    cube["true"].values[rows[rows >= 0]]
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
         output_core_dims=[["step", "axis"]],
         dask="parallelized",
         output_dtypes=[np.int64],
-        dask_gufunc_kwargs={"output_sizes": {"step": 2 * k - 1, "axis": 2}},
+        dask_gufunc_kwargs={"output_sizes": {"step": 2 * k - 1, "axis": 2}, "allow_rechunk": True},
     )
     return path.assign_coords(step=np.arange(2 * k - 1), axis=list(CUBE_DIMS)).rename(name)
 

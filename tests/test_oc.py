@@ -282,6 +282,24 @@ def test_oc_single_sample_formula(k, raw_beta):
             assert close(float(oc(counts, beta=raw_beta * (k - 1))), expected)
 
 
+@pytest.mark.parametrize("k", [2, 4, 7])
+def test_auoc_of_a_single_sample(k):
+    """One sample at distance g >= 1: UOC(beta) = min(1, g/(1+g) + beta g), so A_UOC = 1 - 1/(2 g (1+g)^2)."""
+    for gap in range(k):
+        counts = np.zeros((k, k))
+        counts[k - 1 - gap, k - 1] = 1
+        expected = 0.0 if gap == 0 else 1 - 1 / (2 * gap * (1 + gap) ** 2)
+        assert float(auoc(counts)) == pytest.approx(expected, abs=1e-15)
+
+
+@FAST
+@given(count_matrices(), st.sampled_from([0.5, 1.0, 2.0]))
+def test_uoc_stops_changing_at_beta_one(counts, gamma):
+    """Seed 004 Sec. III-A: for beta >= 1 the optimal path is the diagonal."""
+    at_one = float(uoc(counts.astype(float), beta=1.0, gamma=gamma))
+    assert close(float(uoc(counts.astype(float), beta=7.5, gamma=gamma)), at_one)
+
+
 def test_unobserved_rows_are_ignored_not_removed():
     """Seed 004 eq. 28: the path stays on the K x K grid with the original |r - c|; K' only normalises.
 

@@ -52,7 +52,7 @@ class _Problem(NamedTuple):
     """Per matrix: min over paths of 1 - S / D + mu T, with S = sum_path v and T = sum_path v d."""
 
     gains: np.ndarray  # (2, K*K, M): v and v d per cell, in anti-diagonal order, stack axis last
-    norm: np.ndarray  # D, (M,); 0 where the index is undefined
+    norm: np.ndarray  # D, (M,); not > 0 (0 or NaN) where the index is undefined
     mu: np.ndarray  # (M,)
 
     @property
@@ -106,7 +106,7 @@ def _uoc_problem(counts, beta, gamma) -> _Problem:
     """Seed 004 eq. 28: v = p = n / N_r on the K' observed rows (other rows are 0),
     D = K' + K'^(1 - 1/gamma) (sum p d)^(1/gamma), mu = beta / K'."""
     rows = counts[..., :1].copy()
-    for c in range(1, counts.shape[-1]):  # N_r, column by column: K vectorised additions
+    for c in range(1, counts.shape[-1]):  # N_r by K vectorised additions (a reduction over K is slower)
         rows += counts[..., c : c + 1]
     p = counts / np.where(rows > 0, rows, 1.0)  # an unobserved row stays all zeros
     kp = total(rows > 0).astype(np.float64)
