@@ -16,7 +16,7 @@ from . import registry
 from .apply import CUBE_DIMS, apply_confusion_metric, as_scalar, check_cube, evaluate_cube
 from .confusion import array_cube, frame_cube
 from .metric import Metric
-from .proba import CLASS_DIM, array_inputs, array_metric, evaluate_array, evaluate_frame, frame_metric, scalar, worst
+from .proba import CLASS_DIM, array_inputs, array_metric, evaluate_array, evaluate_frame, frame_metric, worst
 from .retention import array_aursc, frame_aursc
 
 
@@ -101,7 +101,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         def method(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False, **params):
             result = frame_metric(self._df, metric, true, proba, by=by, labels=labels, weights=weights, dropna=dropna,
                                   renormalize=renormalize, params=params)
-            return scalar(result, metric) if by is None else result
+            return as_scalar(result, metric) if by is None else result
 
         method.__doc__ = _metric_doc(metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False, **params)")
         return method
@@ -160,7 +160,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             given = {k: v for k, v in dict(dim=dim, labels=labels, weights=weights, dropna=dropna).items() if v is not None and v is not False}
             cube = self._cube(true, given)
             result = apply_confusion_metric(metric, cube, params)
-            return as_scalar(result, metric, cube) if result.ndim == 0 else result
+            return as_scalar(result, metric, cube)
 
         method.__doc__ = _metric_doc(metric, f"cube.ordinal.{metric.name}(**params) or pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)")
         return method
@@ -169,7 +169,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         def method(true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, **params):
             result = array_metric(metric, self._obj, true, dim=dim, weights=weights, labels=labels, dropna=dropna,
                                   renormalize=renormalize, params=params)
-            return scalar(result, metric)
+            return as_scalar(result, metric)
 
         method.__doc__ = _metric_doc(metric, f"proba.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, **params)")
         return method

@@ -27,18 +27,24 @@ def check_cube(cube: xr.DataArray) -> None:
         raise ValueError(f"an ordinal problem needs at least two classes; this cube has {cube.sizes['true']}")
 
 
+def checked_output(metric: Metric, out, shape: tuple, given: str) -> np.ndarray:
+    """A kernel's output as float64; an error naming the metric if its shape or dtype is wrong."""
+    out = np.asarray(out)
+    if out.shape != shape:
+        raise ValueError(
+            f"metric {metric.name!r}: its kernel returned shape {out.shape} for {given}; "
+            f"a {metric.kind} kernel must return shape {shape}"
+        )
+    if out.dtype.kind not in "fiub":
+        raise TypeError(f"metric {metric.name!r}: its kernel returned dtype {out.dtype}; it must return real numbers")
+    return out.astype(np.float64, copy=False)
+
+
 def _checked_kernel(metric: Metric, params: dict):
     def kernel(counts):
         with np.errstate(all="ignore"):
-            out = np.asarray(metric.func(counts, **params))
-        if out.shape != counts.shape[:-2]:
-            raise ValueError(
-                f"metric {metric.name!r}: its kernel returned shape {out.shape} for counts of shape "
-                f"{counts.shape}; a confusion kernel must return shape {counts.shape[:-2]}"
-            )
-        if out.dtype.kind not in "fiub":
-            raise TypeError(f"metric {metric.name!r}: its kernel returned dtype {out.dtype}; it must return real numbers")
-        return out.astype(np.float64, copy=False)
+            out = metric.func(counts, **params)
+        return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel
 
@@ -48,8 +54,11 @@ def apply_confusion_metric(metric: Metric, cube: xr.DataArray, params: dict) -> 
     check_cube(cube)
     params = metric.params(params)
     counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
+    kernel = _checked_kernel(metric, params)
+    k = cube.sizes["true"]
+    kernel(np.zeros((1, k, k)))  # bad parameters fail now, not when a lazy result is computed
     result = xr.apply_ufunc(
-        _checked_kernel(metric, params),
+        kernel,
         counts,
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",
@@ -59,16 +68,23 @@ def apply_confusion_metric(metric: Metric, cube: xr.DataArray, params: dict) -> 
     return result.rename(metric.name)
 
 
-def as_scalar(result: xr.DataArray, metric: Metric, cube: xr.DataArray):
-    """A 0-d result as a float; NaN comes with one ``RuntimeWarning`` that says why."""
+def as_scalar(result: xr.DataArray, metric: Metric, cube: xr.DataArray | None = None):
+    """A 0-d result as a float (computed if lazy), NaN with one ``RuntimeWarning`` that says why.
+
+    ``cube`` is the confusion cube a confusion metric was computed on (``None``
+    for a mean of per-sample scores).
+    """
+    if result.ndim:
+        return result
     value = float(result)
     if np.isnan(value):
-        reason = "the confusion matrix is empty (no samples)" if float(cube.sum()) == 0 else metric.undefined
-        warnings.warn(
-            f"{metric.name} is undefined for this input and is NaN: {reason or 'the kernel returned NaN'}",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        if cube is None:
+            reason = "there are no samples (or their weights sum to 0)"
+        elif float(cube.sum()) == 0:
+            reason = "the confusion matrix is empty (no samples)"
+        else:
+            reason = metric.undefined or "the kernel returned NaN"
+        warnings.warn(f"{metric.name} is undefined for this input and is NaN: {reason}", RuntimeWarning, stacklevel=3)
     return value
 
 

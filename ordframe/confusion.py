@@ -188,7 +188,7 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna):
             name, s, mask = next((n, s, m) for n, s, m in zip(names, flat, missing) if m.any())
             raise missing_error(name, s, mask)
         keep = ~(missing[0] | missing[1])
-        warnings.warn(f"dropna=True dropped {int((~keep).sum())} of {len(keep)} labels that are missing", DroppedRowsWarning, stacklevel=2)
+        warnings.warn(f"dropna=True dropped {int((~keep).sum())} of {len(keep)} samples with a missing label", DroppedRowsWarning, stacklevel=2)
         flat, group = [s[keep] for s in flat], group[keep]
         w = None if w is None else w[keep]
     codes = [group] + [encode(n, s, classes) for n, s in zip(names, flat)]

@@ -30,7 +30,7 @@ import pandas as pd
 import xarray as xr
 
 from . import registry
-from .apply import evaluate_cube, metric_request
+from .apply import checked_output, evaluate_cube, metric_request
 from .classes import MAX_SHOWN, first_rows, is_ordered, class_order, encode, missing_error
 from .confusion import DroppedRowsWarning, as_list, frame_weights, array_cube, check_weights, frame_cube
 from .metric import Metric
@@ -341,15 +341,9 @@ def _blocked_kernel(metric: Metric, params: dict):
         with np.errstate(all="ignore"):
             for start in range(0, len(codes), BLOCK_ROWS):  # cache blocking: each block is vectorised
                 stop = min(len(codes), start + BLOCK_ROWS)
-                score = np.asarray(metric.func(flat[start:stop], codes[start:stop], **params))
-                if score.shape != (stop - start,):
-                    raise ValueError(
-                        f"metric {metric.name!r}: its kernel returned shape {score.shape} for probabilities of shape "
-                        f"{(stop - start, proba.shape[-1])}; a proba kernel must return one score per sample, shape {(stop - start,)}"
-                    )
-                if score.dtype.kind not in "fiub":
-                    raise TypeError(f"metric {metric.name!r}: its kernel returned dtype {score.dtype}; it must return real numbers")
-                out[start:stop] = score
+                score = metric.func(flat[start:stop], codes[start:stop], **params)
+                given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
+                out[start:stop] = checked_output(metric, score, (stop - start,), given)
                 out[start:stop][codes[start:stop] == DROPPED] = np.nan
         return out.reshape(shape)
 
@@ -373,17 +367,6 @@ def mean_scores(scores: xr.DataArray, *, dim=None, weights=None) -> xr.DataArray
         if weights.chunks is None:
             check_weights(weights.name or "weights", weights.values)
         return scores.weighted(weights).mean(dims)
-
-
-def scalar(result, metric: Metric):
-    """A numpy-backed 0-d result as a float (NaN with one RuntimeWarning); anything else unchanged."""
-    if result.ndim or result.chunks is not None:
-        return result
-    value = float(result)
-    if np.isnan(value):
-        warnings.warn(f"{metric.name} is undefined for this input and is NaN: there are no samples (or their weights sum to 0)",
-                      RuntimeWarning, stacklevel=3)
-    return value
 
 
 def _frame_mean(scores: np.ndarray, weights, keys: list[pd.Series]):

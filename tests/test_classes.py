@@ -243,7 +243,8 @@ def test_dropna_on_label_arrays():
     p = xr.DataArray([1.0, 1.0, np.nan], dims="s")
     with pytest.raises(ValueError, match=r"'true' has 1 missing"):
         p.ordinal.confusion(t)
-    result = p.ordinal.confusion(t, dropna=True)
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 2 of 3 samples"):
+        result = p.ordinal.confusion(t, dropna=True)
     np.testing.assert_array_equal(result.values, [[1, 0], [0, 0]])
 
 

@@ -427,7 +427,8 @@ def test_dask_is_lazy_and_agrees():
         assert per_sample.chunks is not None and mean.chunks is not None
         np.testing.assert_allclose(per_sample.values, getattr(p.ordinal, name)(t, dim=[]).values)
         np.testing.assert_allclose(mean.values, getattr(p.ordinal, name)(t, dim="d1").values)
-    assert lazy_p.ordinal.rps(lazy_t).chunks is not None  # 0-d but still lazy
+    # a 0-d result is a float (computed), as for confusion metrics
+    assert lazy_p.ordinal.rps(lazy_t) == pytest.approx(float(p.ordinal.rps(t)))
 
 
 def test_dask_errors_surface_on_compute():
