@@ -12,6 +12,7 @@ import xarray as xr
 
 from . import papers, registry
 from .apply import CUBE_DIMS, apply_confusion_metric
+from .proba import array_metric
 
 
 def _published_rows(cases, compute) -> pd.DataFrame:
@@ -37,8 +38,9 @@ def _confusion_value(case, name, params):
 
 
 def _proba_value(case, name, params):
-    proba = np.array(case.proba, dtype=np.float64)
-    return float(registry.get_metric(name).func(proba, np.int64(case.true_index), **params))
+    proba = xr.DataArray([case.proba], dims=("sample", "class"), coords={"class": range(len(case.proba))})
+    true = xr.DataArray([case.true_index], dims="sample")
+    return float(array_metric(registry.get_metric(name), proba, true, params=params))
 
 
 def demo(out=sys.stdout) -> int:

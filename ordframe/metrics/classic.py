@@ -12,6 +12,7 @@ from ._matrix import cost_matrix, index_distance, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
+CRUZ_RAMIREZ = "M. Cruz-Ramírez et al., Metrics to guide a multi-objective evolutionary algorithm for ordinal classification, Neurocomputing 135, 2014"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
 
@@ -124,7 +125,7 @@ def ordframe_metrics():
         Metric(
             "mmae", "confusion", mmae, False, errors, {"missing": "skip"},
             description="Maximum over true classes of the per-class MAE.",
-            reference=ORCA, undefined="no true class has samples",
+            reference=CRUZ_RAMIREZ, undefined="no true class has samples",
         ),
         Metric(
             "spearman", "confusion", spearman, True, (-1.0, 1.0),
