@@ -11,12 +11,6 @@ BLOCK_CELLS = 1 << 15
 BLOCK_MATRICES = 256
 
 
-def class_index(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row and column class indices ``(K, 1)`` and ``(1, K)`` for a ``(..., K, K)`` array."""
-    k = counts.shape[-1]
-    return np.arange(k)[:, None], np.arange(k)[None, :]
-
-
 def index_distance(k: int, power: float = 1.0) -> np.ndarray:
     """The ``(K, K)`` matrix ``|r - c| ** power`` of index distances."""
     r = np.arange(k)
