@@ -144,7 +144,7 @@ def frame_cube(df: pd.DataFrame, true, pred, *, by=None, labels=None, weights=No
             column = next(c for c in columns if c in missing and missing[c].any())
             raise missing_error(column, df[column], missing[column])
         keep = ~np.logical_or.reduce(list(missing.values()))
-        warnings.warn(f"dropna=True dropped {int((~keep).sum())} of {len(df)} rows with missing labels", DroppedRowsWarning, stacklevel=3)
+        warnings.warn(f"dropna=True dropped {int((~keep).sum())} of {len(df)} rows with a missing label or group value", DroppedRowsWarning, stacklevel=3)
         # the class order may depend on the rows kept (numeric labels), so count them afresh
         return frame_cube(df[keep], true, pred, by=by, labels=labels, weights=None if w is None else w[keep])
     groups = [_group_codes(c, df[c]) for c in by]
