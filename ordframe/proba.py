@@ -106,7 +106,7 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
         if labels is not None or is_ordered(df[true]):
             classes = class_order({true: df[true]}, labels)
         else:  # the classes are the keys: numeric ones sort, others need labels=
-            classes = class_order({"proba": pd.Series(list(proba))})
+            classes = class_order({"the keys of proba": pd.Series(list(proba))})
         absent = [c for c in classes if c not in proba]
         extra = [c for c in proba if c not in classes]
         if absent or extra:
