@@ -96,7 +96,7 @@ def encode(column: str, series: pd.Series, classes: pd.Index) -> np.ndarray:
     the offending values and their counts.
     """
     if isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.categories.equals(classes):
-        codes = series.cat.codes.to_numpy()
+        codes = series.array.codes
     elif pd.api.types.is_numeric_dtype(classes.dtype) and classes.is_monotonic_increasing and _is_numeric(series):
         values = series.to_numpy()
         codes = np.searchsorted(classes.to_numpy(), values).clip(0, len(classes) - 1)

@@ -76,7 +76,7 @@ def as_list(by) -> list:
 def _group_codes(column, series: pd.Series):
     """``(codes, offset, coordinate, needs_pruning)`` for one ``by`` column."""
     if isinstance(series.dtype, pd.CategoricalDtype):
-        return series.cat.codes.to_numpy(), 0, series.dtype.categories, False
+        return series.array.codes, 0, series.dtype.categories, False
     values = series.to_numpy()
     if values.dtype.kind in "iu" and values.dtype != np.uint64 and len(values):  # uint64 + intp is float64
         low, high = int(values.min()), int(values.max())
@@ -119,7 +119,7 @@ def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
 def _missing(series: pd.Series) -> np.ndarray | None:
     """Where a group column is missing (``None`` for dtypes that cannot hold missing values)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
-        return series.cat.codes.to_numpy() < 0
+        return series.array.codes < 0
     if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub":
         return None
     return series.isna().to_numpy()
