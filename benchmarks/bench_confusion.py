@@ -180,15 +180,20 @@ def main(argv=None) -> None:
         f"t_bincount (one `numpy.bincount` over precomputed combined int64 codes, `minlength={CELLS}`): "
         f"**{fmt(best_bincount)}** (median {fmt(statistics.median(t_bincount))}).",
         "",
+        "Targets (issue #2) apply to the ordered-Categorical case; the string cases are reported.",
+        "",
         "| labels | t_ours | first call | t_sklearn | t_ours / t_bincount (target <= 3) | t_sklearn / t_ours (target >= 40) |",
         "|---|---|---|---|---|---|",
     ]
-    for kind, cold, t_ours, t_sklearn in rows:
+    for i, (kind, cold, t_ours, t_sklearn) in enumerate(rows):
         ours = min(t_ours)
         floor, speedup = ours / best_bincount, min(t_sklearn) / ours
+        floor_note, speedup_note = (
+            ("met" if floor <= 3 else "NOT met", "met" if speedup >= 40 else "NOT met") if i == 0 else ("reported", "reported")
+        )
         out.append(
             f"| {kind} | {fmt(ours)} ({fmt(statistics.median(t_ours))}) | {fmt(cold)} | {fmt(min(t_sklearn))} | "
-            f"**{floor:.2f}** ({'met' if floor <= 3 else 'NOT met'}) | **{speedup:.0f}** ({'met' if speedup >= 40 else 'NOT met'}) |"
+            f"**{floor:.2f}** ({floor_note}) | **{speedup:.0f}** ({speedup_note}) |"
         )
     t_cat = min(rows[0][2])
     out += [
