@@ -116,6 +116,15 @@ def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
     return check_weights("weights", values)
 
 
+def check_columns(df: pd.DataFrame, columns, weights=None) -> None:
+    """A ``KeyError`` listing the DataFrame's columns if one of ``columns`` (or a weights column) is absent."""
+    absent = [c for c in dict.fromkeys(columns) if c not in df.columns]
+    if absent:
+        raise KeyError(f"column(s) {absent} not in the DataFrame; its columns are {list(df.columns)}")
+    if isinstance(weights, str) and weights not in df.columns:
+        raise KeyError(f"weights column {weights!r} not in the DataFrame; its columns are {list(df.columns)}")
+
+
 def _missing(series: pd.Series) -> np.ndarray | None:
     """Where a group column is missing (``None`` for dtypes that cannot hold missing values)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
@@ -129,11 +138,7 @@ def frame_cube(df: pd.DataFrame, true, pred, *, by=None, labels=None, weights=No
     """The confusion cube of columns ``true`` and ``pred``, one matrix per combination of ``by`` values."""
     by = as_list(by)
     columns = [true, pred, *by]
-    absent = [c for c in columns if c not in df.columns]
-    if absent:
-        raise KeyError(f"column(s) {absent} not in the DataFrame; its columns are {list(df.columns)}")
-    if isinstance(weights, str) and weights not in df.columns:
-        raise KeyError(f"weights column {weights!r} not in the DataFrame; its columns are {list(df.columns)}")
+    check_columns(df, columns, weights)
     w = frame_weights(df, weights)
     classes = class_order({true: df[true], pred: df[pred]}, labels)
     label_codes = {true: encode(true, df[true], classes), pred: encode(pred, df[pred], classes)}

@@ -32,7 +32,7 @@ import xarray as xr
 from . import registry
 from .apply import checked_output, evaluate_cube, metric_request
 from .classes import MAX_SHOWN, first_rows, is_ordered, class_order, encode, missing_error
-from .confusion import DroppedRowsWarning, as_list, frame_weights, array_cube, check_weights, frame_cube
+from .confusion import DroppedRowsWarning, as_list, check_columns, frame_weights, array_cube, check_weights, frame_cube
 from .metric import Metric
 
 CLASS_DIM = "class"
@@ -296,16 +296,11 @@ class FrameInputs(ProbaInputs):
 def frame_inputs(df: pd.DataFrame, true, proba, *, by=None, labels=None, weights=None, dropna=False,
                  renormalize=False, pred=None) -> FrameInputs:
     """Validate the probability columns ``proba`` and the label column ``true`` of ``df``."""
-    if true not in df.columns:
-        raise KeyError(f"column {true!r} not in the DataFrame; its columns are {list(df.columns)}")
+    check_columns(df, [true])
     classes, columns = frame_classes(df, true, proba, labels)
     by = as_list(by)
     labelled = [true, *([] if pred is None else [pred]), *by]
-    absent = [c for c in dict.fromkeys(labelled + columns) if c not in df.columns]
-    if absent:
-        raise KeyError(f"column(s) {absent} not in the DataFrame; its columns are {list(df.columns)}")
-    if isinstance(weights, str) and weights not in df.columns:
-        raise KeyError(f"weights column {weights!r} not in the DataFrame; its columns are {list(df.columns)}")
+    check_columns(df, labelled + columns, weights)
     w = frame_weights(df, weights)
     missing = {c: df[c].isna().to_numpy() for c in dict.fromkeys(labelled)}
     if dropna:
