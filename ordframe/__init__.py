@@ -5,11 +5,12 @@ and ``xarray.DataArray``.
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers the accessors)
-from .confusion import DroppedRowsWarning
+from .evaluate import worst
 from .hookspecs import hookimpl
+from .messages import DroppedRowsWarning
 from .metric import Metric
+from .options import set_options
 from .paths import oc_path, uoc_path
-from .proba import worst
 from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
 
 __version__ = "0.1.0"
@@ -23,6 +24,7 @@ __all__ = [
     "list_metrics",
     "oc_path",
     "register",
+    "set_options",
     "unregister",
     "uoc_path",
     "worst",

@@ -1,32 +1,58 @@
 """The ``.ordinal`` accessors of ``pandas.DataFrame`` and ``xarray.DataArray``.
 
-They only parse arguments and call the layers below (``confusion`` builds
-cubes, ``apply`` runs kernels). Every registered metric is reachable as a
-method, looked up in the registry at call time.
+They only parse arguments and call the layers below (``frame`` and
+``confusion`` build cubes, ``scores`` averages per-sample scores, ``apply``
+runs kernels). Every registered metric is reachable as a method, looked up in
+the registry at call time, with a signature that shows its parameters.
 """
 
 from __future__ import annotations
 
 import difflib
+import inspect
 
 import pandas as pd
 import xarray as xr
 
 from . import registry
-from .apply import CUBE_DIMS, apply_confusion_metric, as_scalar, check_cube, evaluate_cube
-from .confusion import array_cube, frame_cube
+from .apply import apply_confusion, as_scalar, check_cube
+from .confusion import array_cube
+from .dims import CLASS_DIM, CUBE_DIMS
+from .evaluate import evaluate_array, evaluate_frame, worst
+from .frame import frame_rows
 from .metric import Metric
-from .proba import CLASS_DIM, array_inputs, array_metric, evaluate_array, evaluate_frame, frame_metric, worst
+from .probability import array_inputs
 from .retention import array_aursc, frame_aursc
+from .scores import array_scores, frame_scores, mean_scores
+
+_KW = inspect.Parameter.KEYWORD_ONLY
+_POS = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
-def _metric_doc(metric: Metric, call: str) -> str:
+def _signature(positional: dict, keywords: dict, metric: Metric) -> inspect.Signature:
+    """``(positional..., *, keywords..., metric parameters...)`` with their defaults."""
+    clash = sorted(set(metric.defaults) & (set(positional) | set(keywords)))
+    if clash:
+        raise TypeError(f"metric {metric.name!r} has parameter(s) {clash} with the name of an accessor argument; "
+                        "its plugin must rename them")
+    params = [inspect.Parameter(n, _POS, default=d) for n, d in positional.items()]
+    params += [inspect.Parameter(n, _KW, default=d) for n, d in {**keywords, **metric.defaults}.items()]
+    return inspect.Signature(params)
+
+
+def _method(func, metric: Metric, call: str, signature: inspect.Signature):
     params = ", ".join(f"{k}={v!r}" for k, v in metric.defaults.items()) or "none"
-    return (
+    func.__name__ = func.__qualname__ = metric.name
+    func.__signature__ = signature
+    func.__doc__ = (
         f"{metric.description}\n\n{call}\n\n"
         f"Direction: {metric.direction}; bounds: {metric.bounds}; parameters: {params}.\n"
         f"Reference: {metric.reference or 'none given'}"
     )
+    return func
+
+
+_REQUIRED = inspect.Parameter.empty
 
 
 class _OrdinalAccessor:
@@ -42,9 +68,10 @@ class _OrdinalAccessor:
             close = difflib.get_close_matches(name, dir(self), n=3)
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
             raise AttributeError(f"'.ordinal' has no method or metric {name!r}{hint}") from None
-        method = self._metric_method(metric)
-        method.__name__ = method.__qualname__ = name
-        return method
+        return self._metric_method(metric)
+
+    def _metric_method(self, metric: Metric):
+        raise NotImplementedError
 
 
 @pd.api.extensions.register_dataframe_accessor("ordinal")
@@ -54,122 +81,208 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
     def __init__(self, df: pd.DataFrame):
         self._df = df
 
-    def confusion(self, true, pred, *, by=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
+    def confusion(self, true, pred, *, by=None, labels=None, weights=None, dropna: bool = False,
+                  observed: bool = False) -> xr.DataArray:
         """Confusion cube with dims ``(*by, "true", "pred")`` (rows = true class).
 
-        ``by`` columns become dims whose coordinates are their sorted values (or
-        their categorical order); a combination without rows is a zero matrix.
-        ``weights`` is a column name or one number per row.
-        """
-        return frame_cube(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna)
+        Parameters
+        ----------
+        true, pred : column name
+            The true and predicted labels (``pred`` may also be one label per row).
+        by : column name or list of column names, optional
+            One matrix per combination; each becomes a dim whose coordinate holds
+            the sorted values (or the categorical order). A combination without
+            rows is a zero matrix.
+        labels : list, optional
+            The classes in order (default: ordered categories or sorted numbers).
+        weights : column name, Series or array, optional
+            One weight per row (a Series is matched by row label).
+        dropna : bool
+            Drop rows with a missing label or group value (default: an error).
+        observed : bool
+            Stack only the ``by`` combinations that occur into one ``group`` dim.
 
-    def evaluate(self, true, pred=None, metrics=None, *, proba=None, by=None, labels=None, weights=None, dropna=False,
-                 renormalize=False) -> xr.Dataset:
+        Returns
+        -------
+        xarray.DataArray
+            int64 counts (float64 with weights).
+
+        Raises
+        ------
+        KeyError, ValueError, TypeError, MemoryError
+            For absent columns, labels outside ``labels``, missing values, bad
+            arguments, or a dense cube above ``max_cube_bytes``.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2], "yhat": [0, 2, 2]})
+        >>> df.ordinal.confusion("y", "yhat").values.tolist()
+        [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
+        """
+        return frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna,
+                          observed=observed).cube()
+
+    def evaluate(self, true, pred=None, *, proba=None, metrics=None, by=None, labels=None, weights=None,
+                 dropna: bool = False, renormalize: bool = False, observed: bool = False) -> xr.Dataset:
         """A Dataset with one variable per metric.
 
-        ``metrics`` is a list of names or ``{output name: name | (name, params)}``;
-        by default every confusion metric, plus every proba metric when ``proba``
-        (probability columns: a list in class order or a dict label -> column) is
-        given. Confusion metrics use ``pred``, or else the most probable class.
+        Parameters
+        ----------
+        true, pred : column name
+            True and predicted labels; without ``pred``, confusion metrics use
+            the most probable class of ``proba``.
+        proba : list or dict, optional
+            Probability columns, a list in class order or a dict label -> column.
+        metrics : str, list or dict, optional
+            Metric names, or ``{output name: name | (name, {params})}``. Default:
+            every confusion metric, and every proba metric when ``proba`` is given.
+        by, labels, weights, dropna, observed
+            As in :meth:`confusion`.
+        renormalize : bool
+            Divide each probability row by its sum instead of requiring 1.
+
+        Returns
+        -------
+        xarray.Dataset
+
+        Raises
+        ------
+        ValueError
+            If an output name is also a ``by`` column, or as in :meth:`confusion`.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+        >>> float(df.ordinal.evaluate("y", "yhat", metrics=["mae"])["mae"])
+        0.5
         """
-        return evaluate_frame(self._df, true, pred, metrics, proba=proba, by=by, labels=labels, weights=weights,
-                              dropna=dropna, renormalize=renormalize)
+        return evaluate_frame(self._df, true, pred, proba=proba, metrics=metrics, by=by, labels=labels,
+                              weights=weights, dropna=dropna, renormalize=renormalize, observed=observed)
 
     def worst(self, true, proba, *, score="rps", n=10, labels=None, renormalize=False, **params) -> pd.DataFrame:
         """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`)."""
         return worst(self._df, true, proba, score=score, n=n, labels=labels, renormalize=renormalize, **params)
 
     def aursc(self, true, proba, *, score="rps", metric="qwk", fractions=None, pred=None, by=None, labels=None,
-              weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+              weights=None, dropna=False, renormalize=False, observed=False) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area (``ordframe.retention``)."""
         return frame_aursc(self._df, true, proba, score=score, metric=metric, fractions=fractions, pred=pred, by=by,
-                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize)
+                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, observed=observed)
 
     def _metric_method(self, metric: Metric):
-        if metric.kind == "proba":
-            return self._proba_method(metric)
+        common = dict(by=None, labels=None, weights=None, dropna=False)
+        if metric.kind == "confusion":
+            def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
+                cube = frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna,
+                                  observed=observed).cube()
+                result = apply_confusion(metric, cube, params)
+                return result if by is not None else as_scalar(result, metric, lambda: float(cube.sum()) == 0)
 
-        def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, **params):
-            cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna)
-            result = apply_confusion_metric(metric, cube, params)
-            return as_scalar(result, metric, cube) if by is None else result
+            keywords = {**common, "observed": False}
+            call = f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, weights=None, dropna=False, ...)"
+            positional = {"true": _REQUIRED, "pred": _REQUIRED}
+        else:
+            def method(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False,
+                       observed=False, **params):
+                rows = frame_rows(self._df, true, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
+                                  renormalize=renormalize, observed=observed)
+                result = rows.mean(frame_scores(metric, rows, params), metric.name)
+                empty = rows.weights is None and len(rows.true) == 0 or rows.weights is not None and rows.weights.sum() == 0
+                return result if by is not None else as_scalar(result, metric, lambda: empty)
 
-        method.__doc__ = _metric_doc(metric, f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, weights=None, dropna=False, **params)")
-        return method
-
-    def _proba_method(self, metric: Metric):
-        def method(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False, **params):
-            result = frame_metric(self._df, metric, true, proba, by=by, labels=labels, weights=weights, dropna=dropna,
-                                  renormalize=renormalize, params=params)
-            return as_scalar(result, metric) if by is None else result
-
-        method.__doc__ = _metric_doc(metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False, **params)")
-        return method
+            keywords = {**common, "renormalize": False, "observed": False}
+            call = f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, weights=None, dropna=False, ...)"
+            positional = {"true": _REQUIRED, "proba": _REQUIRED}
+        return _method(method, metric, call, _signature(positional, keywords, metric))
 
 
 @xr.register_dataarray_accessor("ordinal")
 class OrdinalArrayAccessor(_OrdinalAccessor):
-    """Ordinal evaluation of a confusion cube (``cube.ordinal.oc()``) or of predicted labels (``pred.ordinal.mae(true)``)."""
+    """Ordinal evaluation of a confusion cube (``cube.ordinal.oc()``), of predicted labels
+    (``pred.ordinal.mae(true)``) or of class probabilities (``proba.ordinal.rps(true)``)."""
 
     def __init__(self, obj: xr.DataArray):
         self._obj = obj
 
-    @property
-    def _is_cube(self) -> bool:
-        return all(d in self._obj.dims for d in CUBE_DIMS)
+    def confusion(self, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna: bool = False,
+                  class_dim=None) -> xr.DataArray:
+        """Confusion cube of these predicted labels against ``true``, counted over ``dim`` (default: all dims).
 
-    def confusion(self, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False) -> xr.DataArray:
-        """Confusion cube of these predicted labels (or of the most probable class, for class probabilities) against ``true``."""
-        if CLASS_DIM in self._obj.dims:
-            return array_inputs(self._obj, true, labels=labels, dropna=dropna).cube(dim=dim, weights=weights)
-        return array_cube(self._obj, true, dim=dim, labels=labels, weights=weights, dropna=dropna)
+        With ``class_dim`` this array holds class probabilities along that dim
+        and its most probable class is the prediction.
 
-    def _cube(self, true, kwargs) -> xr.DataArray:
-        if true is None:
-            if kwargs:
-                raise TypeError(f"{sorted(kwargs)} only apply to label arrays; this is already a confusion cube")
-            check_cube(self._obj)
-            return self._obj
-        if self._is_cube:
-            raise TypeError("this array is a confusion cube; call its metrics without a true-label array")
-        return self.confusion(true, **kwargs)
+        Examples
+        --------
+        >>> pred = xr.DataArray([0, 2, 2], dims="sample")
+        >>> pred.ordinal.confusion(xr.DataArray([0, 1, 2], dims="sample")).values.tolist()
+        [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
+        """
+        if class_dim is not None:
+            inputs = array_inputs(self._obj, true, labels=labels, dropna=dropna, class_dim=class_dim)
+            return inputs.cube(dim=dim, weights=weights)
+        return array_cube(true, self._obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
 
-    def evaluate(self, metrics=None, true: xr.DataArray | None = None, **kwargs) -> xr.Dataset:
-        """A Dataset with one variable per metric: ``cube.ordinal.evaluate(metrics)`` or ``pred.ordinal.evaluate(true, metrics)``."""
-        if isinstance(metrics, xr.DataArray):
-            metrics, true = true, metrics
-        if CLASS_DIM in self._obj.dims:
-            return evaluate_array(self._obj, true, metrics, **kwargs)
-        return evaluate_cube(self._cube(true, kwargs), metrics)
+    def evaluate(self, true: xr.DataArray | None = None, *, metrics=None, class_dim=None, pred=None, dim=None,
+                 labels=None, weights=None, dropna: bool = False, renormalize: bool = False) -> xr.Dataset:
+        """A Dataset with one variable per metric.
 
-    def worst(self, true: xr.DataArray, *, score="rps", n=10, labels=None, renormalize=False, **params) -> pd.DataFrame:
+        ``cube.ordinal.evaluate(metrics=...)`` on a confusion cube,
+        ``pred.ordinal.evaluate(true, metrics=...)`` on predicted labels, and
+        ``proba.ordinal.evaluate(true, class_dim="class")`` on class
+        probabilities (confusion metrics then use ``pred`` or the most probable class).
+
+        Examples
+        --------
+        >>> cube = xr.DataArray([[3, 1], [0, 4]], dims=("true", "pred"))
+        >>> float(cube.ordinal.evaluate(metrics=["accuracy"])["accuracy"])
+        0.875
+        """
+        return evaluate_array(self._obj, true, metrics=metrics, class_dim=class_dim, pred=pred, dim=dim,
+                              labels=labels, weights=weights, dropna=dropna, renormalize=renormalize)
+
+    def worst(self, true: xr.DataArray, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM,
+              **params) -> pd.DataFrame:
         """The ``n`` samples of these class probabilities with the worst per-sample ``score`` (see :func:`ordframe.worst`)."""
-        return worst(self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, **params)
+        return worst(self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, class_dim=class_dim,
+                     **params)
 
     def aursc(self, true: xr.DataArray, *, score="rps", metric="qwk", fractions=None, pred=None, dim=None, labels=None,
-              weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+              weights=None, dropna=False, renormalize=False, class_dim=CLASS_DIM) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area (``ordframe.retention``)."""
         return array_aursc(self._obj, true, score=score, metric=metric, fractions=fractions, pred=pred, dim=dim,
-                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize)
+                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, class_dim=class_dim)
 
     def _metric_method(self, metric: Metric):
-        if metric.kind == "proba":
-            return self._proba_method(metric)
+        common = dict(dim=None, labels=None, weights=None, dropna=False)
+        obj = self._obj
+        if metric.kind == "confusion":
+            def method(true=None, *, dim=None, labels=None, weights=None, dropna=False, **params):
+                if true is None:
+                    given = [k for k, v in dict(dim=dim, labels=labels, weights=weights).items() if v is not None]
+                    if given or dropna is not False:
+                        raise TypeError(f"{given or ['dropna']} only apply to label arrays; this is already a confusion cube")
+                    check_cube(obj)
+                    cube = obj
+                else:
+                    if all(d in obj.dims for d in CUBE_DIMS):
+                        raise TypeError("this array is a confusion cube; call its metrics without true labels")
+                    cube = array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
+                result = apply_confusion(metric, cube, params)
+                return as_scalar(result, metric, lambda: float(cube.sum()) == 0)
 
-        def method(true: xr.DataArray | None = None, *, dim=None, labels=None, weights=None, dropna=False, **params):
-            given = {k: v for k, v in dict(dim=dim, labels=labels, weights=weights, dropna=dropna).items() if v is not None and v is not False}
-            cube = self._cube(true, given)
-            result = apply_confusion_metric(metric, cube, params)
-            return as_scalar(result, metric, cube)
+            call = (f"cube.ordinal.{metric.name}(**params) or "
+                    f"pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)")
+            signature = _signature({"true": None}, common, metric)
+        else:
+            def method(true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False,
+                       class_dim=CLASS_DIM, **params):
+                inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna,
+                                      class_dim=class_dim)
+                scores = array_scores(metric, inputs, params)
+                result = mean_scores(scores, dim=dim, weights=weights)
+                return as_scalar(result, metric, lambda: bool(scores.count() == 0))
 
-        method.__doc__ = _metric_doc(metric, f"cube.ordinal.{metric.name}(**params) or pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)")
-        return method
-
-    def _proba_method(self, metric: Metric):
-        def method(true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, **params):
-            result = array_metric(metric, self._obj, true, dim=dim, weights=weights, labels=labels, dropna=dropna,
-                                  renormalize=renormalize, params=params)
-            return as_scalar(result, metric)
-
-        method.__doc__ = _metric_doc(metric, f"proba.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, **params)")
-        return method
+            call = f"proba.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, class_dim='class', ...)"
+            keywords = {**common, "renormalize": False, "class_dim": CLASS_DIM}
+            signature = _signature({"true": _REQUIRED}, keywords, metric)
+        return _method(method, metric, call, signature)

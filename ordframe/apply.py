@@ -1,30 +1,115 @@
-"""From numpy kernels to labelled results: the one place that calls ``xarray.apply_ufunc``."""
+"""From numpy kernels to labelled results: the one bridge for confusion and probability metrics.
+
+Both kinds get the same guarantees here:
+
+* parameters are completed from the metric's defaults, labelled ones (a cost
+  matrix as a DataArray or DataFrame) are aligned to the class order, and the
+  kernel is run once on a tiny input so that bad parameters fail at the call,
+  even when the data are dask-backed and nothing else is computed yet;
+* the kernel's output shape and dtype are checked, naming the metric;
+* kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``;
+* a 0-d result becomes a float, and NaN comes with one ``RuntimeWarning``
+  that says why.
+"""
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Mapping
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 
 from . import registry
+from .dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
+from .messages import warn
 from .metric import Metric
 
-CUBE_DIMS = ("true", "pred")
+# Probability kernels see at most this many samples at a time: their temporaries
+# stay in the CPU cache and memory stays flat however many samples there are.
+BLOCK_ROWS = 1 << 16
 
 
-def check_cube(cube: xr.DataArray) -> None:
-    """Raise if ``cube`` is not a confusion cube (last dims ``true`` and ``pred``)."""
+def check_cube(cube) -> None:
+    """Raise unless ``cube`` is a confusion cube: dims ``true`` and ``pred`` with the same classes, valid counts."""
+    if not isinstance(cube, xr.DataArray):
+        raise TypeError(f"a confusion cube is an xarray.DataArray, got {type(cube).__name__}")
     missing = [d for d in CUBE_DIMS if d not in cube.dims]
     if missing:
         raise ValueError(
             f"a confusion cube needs dims 'true' and 'pred' (rows = true class); this array has dims "
             f"{tuple(cube.dims)}. Build one with df.ordinal.confusion(...) or pred.ordinal.confusion(true)."
         )
-    if cube.sizes["true"] != cube.sizes["pred"]:
-        raise ValueError(f"a confusion cube must be square, got true={cube.sizes['true']} and pred={cube.sizes['pred']}")
-    if cube.sizes["true"] < 2:
-        raise ValueError(f"an ordinal problem needs at least two classes; this cube has {cube.sizes['true']}")
+    if cube.sizes[TRUE] != cube.sizes[PRED]:
+        raise ValueError(f"a confusion cube must be square, got true={cube.sizes[TRUE]} and pred={cube.sizes[PRED]}")
+    if cube.sizes[TRUE] < 2:
+        raise ValueError(f"an ordinal problem needs at least two classes; this cube has {cube.sizes[TRUE]}")
+    if cube.dtype.kind not in "iufb":
+        raise TypeError(f"a confusion cube holds counts (real numbers >= 0), got dtype {cube.dtype}")
+
+
+def cube_classes(cube: xr.DataArray) -> tuple[xr.DataArray, pd.Index | None]:
+    """The cube with ``pred`` in the order of ``true`` (a permutation is reordered by label), and its classes.
+
+    Duplicate class labels, or ``pred`` labels that are not those of ``true``,
+    are an error. A cube without class coordinates is used by position.
+    """
+    labelled = [d for d in CUBE_DIMS if d in cube.indexes]
+    if not labelled:
+        return cube, None
+    if len(labelled) == 1:
+        raise ValueError(f"the cube has class labels on {labelled[0]!r} only; give 'true' and 'pred' the same labels")
+    true, pred = cube.indexes[TRUE], cube.indexes[PRED]
+    for name, index in ((TRUE, true), (PRED, pred)):
+        if not index.is_unique:
+            raise ValueError(f"the cube's {name!r} coordinate lists {list(index[index.duplicated()].unique())} "
+                             "more than once; each class must appear once")
+    if not pred.equals(true):
+        if len(pred) != len(true) or not pred.isin(true).all():
+            raise ValueError(f"the cube's 'pred' classes {list(pred)} are not its 'true' classes {list(true)}; "
+                             "both dims must hold the same class labels")
+        cube = cube.reindex(pred=true)
+    return cube, true
+
+
+def check_counts(values: np.ndarray) -> np.ndarray:
+    """The counts as float64; an error for negative, NaN or infinite counts."""
+    bad = ~(np.isfinite(values) & (values >= 0))
+    if bad.any():
+        shown = ", ".join(repr(float(v)) for v in pd.unique(values[bad])[:5])
+        raise ValueError(f"the confusion cube has {int(bad.sum())} count(s) that are negative, NaN or infinite "
+                         f"({shown}); counts must be finite and >= 0")
+    return values
+
+
+def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
+    """A labelled class-by-class parameter (DataArray with ``true``/``pred`` coords, or DataFrame) in class order."""
+    if isinstance(value, pd.DataFrame):
+        if classes is None:
+            return value.to_numpy()
+        value = xr.DataArray(value.to_numpy(), dims=CUBE_DIMS, coords={TRUE: value.index, PRED: value.columns})
+    if not isinstance(value, xr.DataArray) or set(value.dims) != set(CUBE_DIMS):
+        return value
+    value = value.transpose(*CUBE_DIMS)
+    if classes is None or not all(d in value.indexes for d in CUBE_DIMS):
+        return value.values
+    absent = [c for c in classes if c not in value.indexes[TRUE] or c not in value.indexes[PRED]]
+    if absent:
+        raise ValueError(f"metric {metric.name!r}: the {name} matrix has no row or column for the classes {absent}; "
+                         f"label its rows and columns with the classes {list(classes)}")
+    return value.sel({TRUE: classes, PRED: classes}).values
+
+
+def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = None) -> dict:
+    """The kernel's parameters: defaults updated with ``given``, labelled ones aligned, all checked by a probe run."""
+    params = metric.params(dict(given))
+    params = {name: _align_param(name, value, classes, metric) for name, value in params.items()}
+    if metric.kind == "confusion":
+        _confusion_kernel(metric, params)(np.ones((1, k, k)))
+    else:
+        _proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
+    return params
 
 
 def checked_output(metric: Metric, out, shape: tuple, given: str) -> np.ndarray:
@@ -40,25 +125,47 @@ def checked_output(metric: Metric, out, shape: tuple, given: str) -> np.ndarray:
     return out.astype(np.float64, copy=False)
 
 
-def _checked_kernel(metric: Metric, params: dict):
+def _quiet(func, *args, **kwargs):
+    """Call a kernel with numpy's floating-point and runtime warnings silenced (NaN says what went wrong)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return func(*args, **kwargs)
+
+
+def _confusion_kernel(metric: Metric, params: dict):
     def kernel(counts):
-        with np.errstate(all="ignore"):
-            out = metric.func(counts, **params)
+        out = _quiet(metric.func, check_counts(counts), **params)
         return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel
 
 
-def apply_confusion_metric(metric: Metric, cube: xr.DataArray, params: dict) -> xr.DataArray:
+def _proba_kernel(metric: Metric, params: dict):
+    def kernel(proba, true):
+        shape = proba.shape[:-1]
+        flat, codes = proba.reshape(-1, proba.shape[-1]), np.broadcast_to(true, shape).reshape(-1)
+        out = np.empty(len(codes))
+        for start in range(0, len(codes), BLOCK_ROWS):  # cache blocking: each block is vectorised
+            stop = min(len(codes), start + BLOCK_ROWS)
+            block = codes[start:stop]
+            dropped = block < 0  # samples left out by dropna: any valid class for the kernel, NaN after
+            score = _quiet(metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
+            given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
+            out[start:stop] = checked_output(metric, score, (stop - start,), given)
+            out[start:stop][dropped] = np.nan
+        return out.reshape(shape)
+
+    return kernel
+
+
+def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping) -> xr.DataArray:
     """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims."""
     check_cube(cube)
-    params = metric.params(params)
+    cube, classes = cube_classes(cube)
+    params = prepare(metric, given, cube.sizes[TRUE], classes)
     counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
-    kernel = _checked_kernel(metric, params)
-    k = cube.sizes["true"]
-    kernel(np.zeros((1, k, k)))  # bad parameters fail now, not when a lazy result is computed
     result = xr.apply_ufunc(
-        kernel,
+        _confusion_kernel(metric, params),
         counts,
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",
@@ -68,52 +175,70 @@ def apply_confusion_metric(metric: Metric, cube: xr.DataArray, params: dict) -> 
     return result.rename(metric.name)
 
 
-def as_scalar(result: xr.DataArray, metric: Metric, cube: xr.DataArray | None = None):
+def apply_proba(metric: Metric, proba: xr.DataArray, codes: xr.DataArray, classes: pd.Index, given: Mapping,
+                class_dim=CLASS_DIM) -> xr.DataArray:
+    """One score per sample of the ``proba`` metric (lazy for dask-backed inputs); NaN for dropped samples."""
+    params = prepare(metric, given, len(classes), classes)
+    scores = xr.apply_ufunc(
+        _proba_kernel(metric, params), proba, codes,
+        input_core_dims=[[class_dim], []], dask="parallelized", output_dtypes=[np.float64],
+    )
+    return scores.rename(metric.name)
+
+
+def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):
     """A 0-d result as a float (computed if lazy), NaN with one ``RuntimeWarning`` that says why.
 
-    ``cube`` is the confusion cube a confusion metric was computed on (``None``
-    for a mean of per-sample scores).
+    ``empty()`` tells whether there were no samples (or their weights summed to 0).
     """
     if result.ndim:
         return result
     value = float(result)
     if np.isnan(value):
-        if cube is None:
+        if empty():
             reason = "there are no samples (or their weights sum to 0)"
-        elif float(cube.sum()) == 0:
-            reason = "the confusion matrix is empty (no samples)"
         else:
-            reason = metric.undefined or "the kernel returned NaN"
-        warnings.warn(f"{metric.name} is undefined for this input and is NaN: {reason}", RuntimeWarning, stacklevel=3)
+            reason = metric.undefined or ("the kernel returned NaN" if metric.kind == "confusion"
+                                          else "a per-sample score is NaN")
+        warn(f"{metric.name} is undefined for this input and is NaN: {reason}", RuntimeWarning)
     return value
 
 
-def metric_request(metrics, kind: str = "confusion") -> dict[str, tuple[Metric, dict]]:
+def metric_request(metrics, kind: str | None = "confusion") -> dict[str, tuple[Metric, dict]]:
     """Normalise an ``evaluate(metrics=...)`` argument to ``{output name: (metric, params)}``.
 
     ``None`` means every registered metric of ``kind`` with default parameters;
-    a list names metrics; a dict maps output names to a name or ``(name, params)``.
+    a name or a list of names; or a dict mapping output names to a metric name
+    or ``(name, {params})``.
     """
     if metrics is None:
         metrics = registry.metric_names(kind)
     if isinstance(metrics, str):
         metrics = [metrics]
-    if not isinstance(metrics, dict):
+    if isinstance(metrics, (set, frozenset)):
+        raise TypeError("metrics= must be a list (in the order you want the results) or a dict, not a set")
+    if not isinstance(metrics, Mapping):
+        if not isinstance(metrics, (list, tuple)) or not all(isinstance(m, str) for m in metrics):
+            raise TypeError(f"metrics= must be a metric name, a list of names, or a dict of output name -> name or "
+                            f"(name, {{params}}), got {metrics!r}")
+        repeated = sorted({m for m in metrics if list(metrics).count(m) > 1})
+        if repeated:
+            raise ValueError(f"metrics= names {repeated} more than once; to compute one metric with different "
+                             "parameters use a dict: {'oc_25': ('oc', {'beta': 0.25}), 'oc_75': 'oc'}")
         metrics = {name: name for name in metrics}
+    if not metrics:
+        raise ValueError("metrics= is empty; name at least one metric (ordframe.list_metrics() lists them)")
     request = {}
     for output, spec in metrics.items():
-        name, params = (spec, {}) if isinstance(spec, str) else spec
+        if not isinstance(output, str) or not output:
+            raise TypeError(f"metrics= output names must be non-empty strings, got {output!r}")
+        if isinstance(spec, str):
+            name, params = spec, {}
+        elif (isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str)
+              and isinstance(spec[1], Mapping)):
+            name, params = spec
+        else:
+            raise TypeError(f"metrics= entry {output!r}: give a metric name or (name, {{params}}), got {spec!r}")
         metric = registry.get_metric(name)
-        request[output] = (metric, metric.params(params))
+        request[output] = (metric, metric.params(dict(params)))
     return request
-
-
-def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
-    """One variable per requested confusion metric, computed on every matrix of ``cube``."""
-    request = metric_request(metrics)
-    variables = {}
-    for output, (metric, params) in request.items():
-        if metric.kind != "confusion":
-            raise ValueError(f"metric {metric.name!r} needs class probabilities, not a confusion cube")
-        variables[output] = apply_confusion_metric(metric, cube, params).rename(output)
-    return xr.Dataset(variables)

@@ -1,86 +1,152 @@
 """Class order: which labels exist, in which order, and the integer code of every label.
 
-The order is decided once, by the first rule that applies (DESIGN.md):
+The order is decided once, by the first rule that applies:
 
-1. ``labels=[...]`` given: that order; values outside it are an error.
-2. A pandas ordered Categorical: its categories.
+1. ``labels=[...]`` given: that order (:func:`declared_order`); values outside it are an error.
+2. A pandas ordered Categorical: its categories (:func:`inferred_order`).
 3. Numeric or boolean labels: the sorted union of the observed values.
 4. Anything else: an error asking for ``labels=`` or an ordered Categorical.
 
-Codes are positions in that order, so distances are index distances.
+Codes are positions in that order, so distances are index distances. Integer
+and boolean labels are coded by offset into a small table and categoricals
+through their category codes: no sort and no hash of the rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-MAX_SHOWN = 5
+from .messages import first_rows, show, show_counts
+
+# Integer labels whose values span at most this many integers are counted and
+# coded through a table over the span; wider ones are hashed.
+MAX_INT_SPAN = 1 << 16
+# Codes are computed this many rows at a time, so temporaries stay in the CPU cache.
+BLOCK_ROWS = 1 << 16
 _NUMERIC_INFERRED = {"integer", "floating", "mixed-integer-float", "boolean", "decimal"}
 
 
-def _show(values) -> str:
-    return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
+@dataclass
+class Labels:
+    """One column (or array) of labels, as numpy values plus where they are missing.
+
+    ``kind`` is ``"category"`` (``values`` are category codes, -1 missing),
+    ``"int"`` (integers or booleans, never missing), ``"float"`` (NaN missing)
+    or ``"object"``.
+    """
+
+    name: Hashable
+    values: np.ndarray
+    kind: str
+    missing: np.ndarray | None = None
+    categories: pd.Index | None = None
+    ordered: bool = False
+    dtype: object = None  # the dtype the user gave (for messages)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def take(self, keep: np.ndarray) -> Labels:
+        """The labels at the positions where ``keep`` holds."""
+        missing = None if self.missing is None else self.missing[keep]
+        return Labels(self.name, self.values[keep], self.kind, missing, self.categories, self.ordered, self.dtype)
+
+    def series(self) -> pd.Series:
+        """The labels as a pandas Series with a default index (for messages)."""
+        if self.kind == "category":
+            return pd.Series(pd.Categorical.from_codes(self.values, self.categories))
+        return pd.Series(self.values)
+
+    @property
+    def is_numeric(self) -> bool:
+        if self.kind in ("int", "float"):
+            return True
+        return self.kind == "object" and pd.api.types.infer_dtype(self.values, skipna=True) in _NUMERIC_INFERRED
 
 
-def first_rows(series: pd.Series, mask: np.ndarray) -> str:
-    """The index labels of the first few rows where ``mask`` holds, for error messages."""
-    rows = [repr(r) for r in series.index[mask][:MAX_SHOWN]]
-    if int(mask.sum()) > MAX_SHOWN:
-        rows.append("...")
-    return f"[{', '.join(rows)}]"
+def labels_of(name: Hashable, data) -> Labels:
+    """:class:`Labels` of a pandas Series or a numpy array of labels (no copy where it can be avoided)."""
+    labels = _labels_of(name, data)
+    labels.dtype = data.dtype
+    return labels
 
 
-def missing_error(column: str, series: pd.Series, mask: np.ndarray) -> ValueError:
-    """The error for missing values in a label (or group) column."""
-    n = int(mask.sum())
-    return ValueError(
-        f"column {column!r} has {n} missing value(s) (NaN/None/NA), first at rows {first_rows(series, mask)}; "
-        "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
-    )
+def _labels_of(name: Hashable, data) -> Labels:
+    dtype = data.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(data.array.codes if isinstance(data, pd.Series) else data.codes)
+        missing = codes < 0 if codes.size and codes.min() < 0 else None
+        return Labels(name, codes, "category", missing, dtype.categories, bool(dtype.ordered))
+    if isinstance(dtype, np.dtype):
+        values = np.asarray(data)
+        if dtype.kind == "b":
+            return Labels(name, values.view(np.uint8), "int", categories=pd.Index([False, True]))
+        if dtype.kind in "iu" and (dtype != np.uint64 or values.size == 0 or values.max() < 2**63):
+            return Labels(name, values.astype(np.int64, copy=False) if dtype == np.uint64 else values, "int")
+        if dtype.kind == "f":
+            missing = np.isnan(values)
+            return Labels(name, values, "float", missing if missing.any() else None)
+        values = values.astype(object, copy=False)
+    else:  # a pandas extension dtype (nullable integers and booleans, strings, arrow, ...)
+        series = data if isinstance(data, pd.Series) else pd.Series(data)
+        missing = series.isna().to_numpy()
+        has_missing = bool(missing.any())
+        if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+            values = series.to_numpy(dtype=np.int64, na_value=0)
+            bools = pd.api.types.is_bool_dtype(dtype)
+            values = values.astype(np.uint8) if bools else values
+            return Labels(name, values, "int", missing if has_missing else None,
+                          pd.Index([False, True]) if bools else None)
+        if pd.api.types.is_float_dtype(dtype):
+            values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+            return Labels(name, values, "float", missing if has_missing else None)
+        values = series.to_numpy(dtype=object, na_value=None)
+        return Labels(name, values, "object", missing if has_missing else None)
+    missing = pd.isna(values)
+    return Labels(name, values, "object", missing if missing.any() else None)
 
 
-def is_ordered(series: pd.Series) -> bool:
-    """Whether ``series`` is a pandas ordered Categorical."""
-    return isinstance(series.dtype, pd.CategoricalDtype) and bool(series.dtype.ordered)
+# --------------------------------------------------------------------------- the order
 
 
-def _is_numeric(series: pd.Series) -> bool:
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        return False
-    if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
-        return not pd.api.types.is_complex_dtype(series.dtype)
-    return series.dtype == object and pd.api.types.infer_dtype(series, skipna=True) in _NUMERIC_INFERRED
+def as_sequence(value, what: str) -> list:
+    """A list of the items of an ordered collection; unordered or scalar arguments are an error."""
+    if isinstance(value, (set, frozenset, Mapping)) or (isinstance(value, pd.Series) and what == "by"):
+        kind = type(value).__name__
+        raise TypeError(
+            f"{what}= must be an ordered sequence (a list or tuple), got a {kind}: its order is arbitrary; "
+            f"use a list, e.g. {what}=sorted(...) or the order you mean"
+        )
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{what}= must be a list of values in order, got {type(value).__name__} {value!r}")
+    items = list(value)
+    if any(np.ndim(v) != 0 or isinstance(v, (list, dict, set)) for v in items):
+        raise TypeError(f"{what}= must hold single values (a flat list), got {show(items)}")
+    return items
 
 
-def class_order(columns: dict[str, pd.Series], labels=None) -> pd.Index:
-    """The ordered classes for the label ``columns`` (``{column name: values}``), missing values excluded."""
-    if labels is not None:
-        classes = pd.Index(list(labels) if not isinstance(labels, pd.Index) else labels)
-        if classes.hasnans:
-            raise ValueError("labels= contains a missing value; list only real class labels, in order")
-        if not classes.is_unique:
-            dup = classes[classes.duplicated()].unique()
-            raise ValueError(f"labels= lists {_show(dup)} more than once; each class must appear once, in order")
+def declared_order(labels) -> pd.Index:
+    """The classes given by ``labels=``, in that order: a list, tuple, range, array or Index of distinct labels."""
+    if isinstance(labels, pd.Index):
+        classes = labels.rename(None)
     else:
-        ordered = {name: s.dtype.categories for name, s in columns.items() if is_ordered(s)}
-        if ordered:
-            (first, classes), *others = ordered.items()
-            for name, cats in others:
-                if not cats.equals(classes):
-                    raise ValueError(
-                        f"columns {first!r} and {name!r} are ordered Categoricals with different categories "
-                        f"({list(classes)} vs {list(cats)}); give both the same categories or pass labels="
-                    )
-        elif all(_is_numeric(s) for s in columns.values()):
-            observed = [pd.unique(s.dropna().to_numpy()) for s in columns.values()]
-            classes = pd.Index(np.unique(np.concatenate(observed)))
-        else:
-            kinds = ", ".join(f"{name!r} ({s.dtype})" for name, s in columns.items())
-            raise TypeError(
-                f"cannot tell the class order of {kinds}: the labels are not numeric. Pass labels=[...] "
-                "in order (lowest first), or make the columns pandas ordered Categoricals"
-            )
+        if isinstance(labels, np.ndarray) and labels.ndim != 1:
+            raise TypeError(f"labels= must be one-dimensional, got an array of shape {labels.shape}")
+        classes = pd.Index(as_sequence(labels, "labels"), tupleize_cols=False)
+    if classes.hasnans:
+        raise ValueError("labels= contains a missing value; list only real class labels, in order")
+    if not classes.is_unique:
+        raise ValueError(f"labels= lists {show(classes[classes.duplicated()].unique())} more than once; "
+                         "each class must appear once, in order")
+    return check_two(classes)
+
+
+def check_two(classes: pd.Index) -> pd.Index:
+    """``classes``, or an error if there are fewer than two."""
     if len(classes) < 2:
         raise ValueError(
             f"an ordinal problem needs at least two classes; the class order is {list(classes)}. "
@@ -89,30 +155,137 @@ def class_order(columns: dict[str, pd.Series], labels=None) -> pd.Index:
     return classes
 
 
-def encode(column: str, series: pd.Series, classes: pd.Index) -> np.ndarray:
+def inferred_order(columns: list[Labels]) -> pd.Index:
+    """The classes of label ``columns`` without ``labels=``: ordered categories, or the sorted numeric values seen.
+
+    Missing values (marked in each column) are not classes.
+    """
+    ordered = [c for c in columns if c.kind == "category" and c.ordered]
+    if ordered:
+        first, *others = ordered
+        for other in others:
+            if not other.categories.equals(first.categories):
+                raise ValueError(
+                    f"columns {first.name!r} and {other.name!r} are ordered Categoricals with different categories "
+                    f"({list(first.categories)} vs {list(other.categories)}); give both the same categories or "
+                    "pass labels="
+                )
+        return check_two(first.categories)
+    if not all(c.is_numeric for c in columns):
+        kinds = ", ".join(f"{c.name!r} ({_kind(c)})" for c in columns)
+        raise TypeError(
+            f"cannot tell the class order of {kinds}: the labels are not numeric. Pass labels=[...] "
+            "in order (lowest first), or make the columns pandas ordered Categoricals"
+        )
+    if all(c.kind == "int" for c in columns):
+        return check_two(_observed_integers(columns))
+    observed = [pd.unique(c.values if c.missing is None else c.values[~c.missing]) for c in columns]
+    return check_two(pd.Index(np.unique(np.concatenate(observed))))
+
+
+def _kind(column: Labels) -> str:
+    return "unordered category" if column.kind == "category" else str(column.dtype)
+
+
+def _observed_integers(columns: list[Labels]) -> pd.Index:
+    """The sorted distinct values of integer columns: a presence table over their span, or a sort if wide."""
+    kept = [c.values if c.missing is None else c.values[~c.missing] for c in columns]
+    kept = [v for v in kept if v.size]
+    if not kept:
+        return pd.Index([], dtype=np.int64)
+    low, high = min(int(v.min()) for v in kept), max(int(v.max()) for v in kept)
+    boolean = all(c.categories is not None for c in columns)
+    if high - low < MAX_INT_SPAN:
+        seen = np.zeros(high - low + 1, bool)
+        for v in kept:
+            for start in range(0, len(v), BLOCK_ROWS):
+                seen[v[start : start + BLOCK_ROWS] - low] = True
+        values = np.flatnonzero(seen) + low
+    else:
+        values = np.unique(np.concatenate([np.unique(v) for v in kept]))
+    return pd.Index(values.astype(bool) if boolean else values)
+
+
+def class_order(columns: list[Labels], labels=None) -> pd.Index:
+    """The ordered classes of label ``columns``: ``labels`` if given (rule 1), else inferred (rules 2-4)."""
+    return declared_order(labels) if labels is not None else inferred_order(columns)
+
+
+# --------------------------------------------------------------------------- codes
+
+
+def code_dtype(k: int) -> np.dtype:
+    """The narrowest signed integer type that holds the codes -1 .. k - 1."""
+    return np.dtype(np.int8 if k < 2**7 else np.int16 if k < 2**15 else np.int32 if k < 2**31 else np.int64)
+
+
+def encode(column: Labels, classes: pd.Index) -> np.ndarray:
     """Integer codes (positions in ``classes``) of a label column; a missing value gets -1.
 
     A value that is neither missing nor one of ``classes`` is an error listing
     the offending values and their counts.
     """
-    if isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.categories.equals(classes):
-        codes = series.array.codes
-    elif pd.api.types.is_numeric_dtype(classes.dtype) and classes.is_monotonic_increasing and _is_numeric(series):
-        values = series.to_numpy()
-        codes = np.searchsorted(classes.to_numpy(), values).clip(0, len(classes) - 1)
-        bad = classes.to_numpy()[codes] != values
-        codes = np.where(bad, -1, codes)
+    dtype = code_dtype(len(classes))
+    if column.kind == "category":
+        if column.categories.equals(classes):
+            codes = column.values
+        else:
+            table = np.append(classes.get_indexer(column.categories), -1).astype(dtype)  # code -1 -> last entry
+            codes = table[column.values]
+    elif column.kind == "int" and (table_info := _integer_table(classes, dtype)) is not None:
+        low, table = table_info
+        codes = np.empty(len(column), dtype)
+        for start in range(0, len(column), BLOCK_ROWS):
+            block = column.values[start : start + BLOCK_ROWS]
+            shifted = block - low if low else block
+            inside = (shifted >= 0) & (shifted < len(table))
+            codes[start : start + BLOCK_ROWS] = np.where(inside, table[np.where(inside, shifted, 0)], -1)
+    elif column.kind in ("int", "float") and pd.api.types.is_numeric_dtype(classes.dtype) and classes.is_monotonic_increasing:
+        sorted_classes = classes.to_numpy()
+        at = np.searchsorted(sorted_classes, column.values).clip(0, len(classes) - 1)
+        codes = np.where(sorted_classes[at] == column.values, at, -1).astype(dtype)
     else:
-        codes = classes.get_indexer(series)
+        codes = classes.get_indexer(column.values).astype(dtype)
     unknown = codes < 0
+    if column.missing is not None:
+        unknown &= ~column.missing
+        if column.kind != "category":
+            codes = np.where(column.missing, -1, codes).astype(dtype, copy=False)
     if unknown.any():
-        unknown[unknown] = series[unknown].notna().to_numpy()
-    if unknown.any():
-        counts = series[unknown].value_counts()
-        shown = ", ".join(f"{v!r} ({c} row{'s' if c > 1 else ''})" for v, c in counts.head(MAX_SHOWN).items())
-        more = f" and {len(counts) - MAX_SHOWN} more" if len(counts) > MAX_SHOWN else ""
-        raise ValueError(
-            f"column {column!r} has {int(unknown.sum())} value(s) outside the classes {list(classes)}: "
-            f"{shown}{more}. Add them to labels= (in order) or remove those rows"
-        )
+        raise unknown_error(column, unknown, classes)
     return codes
+
+
+def _integer_table(classes: pd.Index, dtype) -> tuple[int, np.ndarray] | None:
+    """``(low, table)`` with ``table[v - low]`` the code of integer label ``v`` (-1 if none), for integer classes of small span."""
+    values = classes.to_numpy()
+    if values.dtype.kind == "b":
+        values = values.astype(np.int64)
+    if values.dtype.kind not in "iu":
+        if values.dtype.kind != "f" or not np.array_equal(values, np.round(values)):
+            return None
+        values = values.astype(np.int64)
+    low, high = int(values.min()), int(values.max())
+    if high - low >= MAX_INT_SPAN:
+        return None
+    table = np.full(high - low + 1, -1, dtype)
+    table[values - low] = np.arange(len(values))
+    return low, table
+
+
+def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> ValueError:
+    """The error for values of ``column`` (where ``unknown`` holds) that are not among ``classes``."""
+    counts = column.series()[unknown].value_counts()
+    return ValueError(
+        f"column {column.name!r} has {int(unknown.sum())} value(s) outside the classes {list(classes)}: "
+        f"{show_counts(counts)}. Add them to labels= (in order) or remove those rows"
+    )
+
+
+def missing_error(column, index, mask: np.ndarray) -> ValueError:
+    """The error for missing values in a label (or group) column; ``index`` names the rows."""
+    n = int(mask.sum())
+    return ValueError(
+        f"column {column!r} has {n} missing value(s) (NaN/None/NA), first at rows {first_rows(index, mask)}; "
+        "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
+    )

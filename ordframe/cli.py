@@ -11,8 +11,8 @@ import pandas as pd
 import xarray as xr
 
 from . import papers, registry
-from .apply import CUBE_DIMS, apply_confusion_metric
-from .proba import array_metric
+from .apply import apply_confusion
+from .dims import CUBE_DIMS
 
 
 def _published_rows(cases, compute) -> pd.DataFrame:
@@ -34,13 +34,13 @@ def _published_rows(cases, compute) -> pd.DataFrame:
 
 def _confusion_value(case, name, params):
     cube = xr.DataArray(np.array(case.matrix), dims=CUBE_DIMS)
-    return float(apply_confusion_metric(registry.get_metric(name), cube, params))
+    return float(apply_confusion(registry.get_metric(name), cube, params))
 
 
 def _proba_value(case, name, params):
     proba = xr.DataArray([case.proba], dims=("sample", "class"), coords={"class": range(len(case.proba))})
     true = xr.DataArray([case.true_index], dims="sample")
-    return float(array_metric(registry.get_metric(name), proba, true, params=params))
+    return getattr(proba.ordinal, name)(true, **params)
 
 
 def demo(out=sys.stdout) -> int:

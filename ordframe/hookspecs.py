@@ -18,6 +18,9 @@ def ordframe_metrics():
     """Return a list of :class:`ordframe.Metric` declarations.
 
     Called once per plugin when the registry is (re)built. Every metric name
-    must be unique across all plugins; a kernel must follow the signature its
-    ``kind`` prescribes (see :class:`ordframe.Metric`).
+    must be unique across all plugins and not one of
+    ``ordframe.metric.RESERVED_NAMES`` (the accessor's own methods); a kernel
+    must follow the signature its ``kind`` prescribes (see :class:`ordframe.Metric`).
+    If the hook of an entry-point plugin raises (anything but ``KeyboardInterrupt``),
+    the plugin is skipped with a ``PluginLoadWarning`` and listed as failed.
     """

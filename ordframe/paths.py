@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .apply import CUBE_DIMS, check_cube
+from .apply import check_cube
+from .dims import CUBE_DIMS
 from .metrics.oc import check_params, oc_cells, uoc_cells
 
 

@@ -1,8 +1,10 @@
 """The plugin registry: a pluggy manager that collects :class:`Metric` declarations.
 
 Built-in metrics, entry-point plugins (group ``ordframe``) and plugins given to
-:func:`register` all go through the same ``ordframe_metrics`` hook. The table of
-metrics is built lazily on first use and rebuilt after every change.
+:func:`register` all go through the same ``ordframe_metrics`` hook. The plugins
+are loaded once, on first use. The table of metrics is then rebuilt after every
+change and published whole, as a read-only mapping, under a lock: a reader
+takes the current table once and so never sees a half-built or changing one.
 """
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import threading
 import warnings
+from collections.abc import Mapping
 from importlib.metadata import entry_points
+from types import MappingProxyType
 
 import pandas as pd
 import pluggy
@@ -21,52 +26,95 @@ from .metric import Metric
 
 ENTRY_POINT_GROUP = "ordframe"
 DISABLE_AUTOLOAD = "ORDFRAME_DISABLE_PLUGIN_AUTOLOAD"
-BUILTIN_MODULES = ("ordframe.metrics.classic", "ordframe.metrics.rint", "ordframe.metrics.cost", "ordframe.metrics.oc", "ordframe.metrics.proba")
+BUILTIN_MODULES = (
+    "ordframe.metrics.classic", "ordframe.metrics.rint", "ordframe.metrics.cost", "ordframe.metrics.oc",
+    "ordframe.metrics.proba",
+)
 
 
 class PluginLoadWarning(UserWarning):
-    """A plugin could not be loaded and was skipped."""
+    """A plugin could not be loaded and was skipped, or was loaded under another name."""
 
 
 class _Registry:
+    """The plugin manager and the published table ``{metric name: (Metric, plugin name)}``."""
+
     def __init__(self):
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
-        self.failed: dict[str, str] = {}
-        self._metrics: dict[str, tuple[Metric, str]] | None = None
-        self._loaded = False
+        self.lock = threading.RLock()
+        self.failed: Mapping[str, str] = MappingProxyType({})
+        self._metrics: Mapping[str, tuple[Metric, str]] | None = None  # None until loaded
 
-    def load(self):
-        if self._loaded:
+    @property
+    def metrics(self) -> Mapping[str, tuple[Metric, str]]:
+        """The current table (read-only); the first use loads the plugins."""
+        metrics = self._metrics
+        return self.load() if metrics is None else metrics
+
+    def load(self) -> Mapping[str, tuple[Metric, str]]:
+        """Load the plugins, once (other threads wait for it), and return the table."""
+        with self.lock:
+            if self._metrics is None:
+                self._load()
+            return self._metrics
+
+    def _load(self):
+        """Register the built-ins and the entry-point plugins, then publish. All or nothing; caller holds the lock."""
+        try:
+            for module in BUILTIN_MODULES:
+                self.manager.register(importlib.import_module(module), name=module)
+            failed = {}
+            if os.environ.get(DISABLE_AUTOLOAD, "").strip() in ("", "0"):
+                for ep in entry_points(group=ENTRY_POINT_GROUP):
+                    self._load_entry_point(ep, failed)
+        except BaseException:
+            for name, _ in self.manager.list_name_plugin():
+                self.manager.unregister(name=name)
+            raise
+        self.failed = MappingProxyType(failed)
+        self.refresh()
+
+    def _load_entry_point(self, ep, failed: dict[str, str]):
+        """Register one entry-point plugin; a failure is a warning and an entry in ``failed``."""
+        name = ep.name
+        if self.manager.has_plugin(name) or name in failed:  # another distribution's entry point has this name
+            name = f"{ep.name} ({ep.dist.name if ep.dist else ep.value})"
+        registered = False
+        try:
+            self.manager.register(ep.load(), name=name)
+            registered = True
+            self._collect()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001  (a broken plugin, even one that exits, must not break ordframe)
+            if registered:
+                self.manager.unregister(name=name)
+            failed[name] = f"{type(exc).__name__}: {exc}"
+            message = f"ordframe skipped plugin {name!r} ({ep.value}): {failed[name]}"
+            warnings.warn(message, PluginLoadWarning, stacklevel=2)
             return
-        self._loaded = True
-        for module in BUILTIN_MODULES:
-            self.manager.register(importlib.import_module(module), name=module)
-        if os.environ.get(DISABLE_AUTOLOAD, "").strip() not in ("", "0"):
-            return
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            if self.manager.has_plugin(ep.name):
-                continue
-            try:
-                plugin = ep.load()
-                self.manager.register(plugin, name=ep.name)
-                self._collect()
-            except Exception as exc:  # a broken third-party plugin must not break ordframe
-                if self.manager.has_plugin(ep.name):
-                    self.manager.unregister(name=ep.name)
-                self.failed[ep.name] = f"{type(exc).__name__}: {exc}"
-                warnings.warn(
-                    f"ordframe skipped plugin {ep.name!r} ({ep.value}): {type(exc).__name__}: {exc}",
-                    PluginLoadWarning,
-                    stacklevel=2,
-                )
-            finally:
-                self._metrics = None
+        if name != ep.name:
+            message = (
+                f"ordframe plugin entry-point name {ep.name!r} is shared by two installed plugins; "
+                f"the second one ({ep.value}) is registered as {name!r}"
+            )
+            warnings.warn(message, PluginLoadWarning, stacklevel=2)
+
+    def refresh(self):
+        """Rebuild the table from the registered plugins and publish it."""
+        with self.lock:
+            self._metrics = MappingProxyType(self._collect())
 
     def _collect(self) -> dict[str, tuple[Metric, str]]:
         metrics: dict[str, tuple[Metric, str]] = {}
         for impl in reversed(self.manager.hook.ordframe_metrics.get_hookimpls()):
-            declared = impl.function()
+            try:
+                declared = impl.function()
+            except (TypeError, ValueError) as exc:
+                if type(exc) in (TypeError, ValueError):  # what a bad Metric declaration raises: say whose it is
+                    raise type(exc)(f"plugin {impl.plugin_name!r}: {exc}") from exc
+                raise
             if not isinstance(declared, (list, tuple)):
                 raise TypeError(
                     f"plugin {impl.plugin_name!r}: ordframe_metrics() must return a list of ordframe.Metric, "
@@ -85,12 +133,33 @@ class _Registry:
                 metrics[metric.name] = (metric, impl.plugin_name)
         return metrics
 
-    @property
-    def metrics(self) -> dict[str, tuple[Metric, str]]:
-        self.load()
-        if self._metrics is None:
-            self._metrics = self._collect()
-        return self._metrics
+    def register(self, plugin: object, name: str | None) -> str:
+        with self.lock:
+            self.load()
+            name = self.manager.register(plugin, name=name)
+            try:
+                self.refresh()
+            except BaseException:
+                self.manager.unregister(name=name)
+                raise
+            return name
+
+    def unregister(self, plugin: object) -> object:
+        with self.lock:
+            metrics = self.load()
+            if isinstance(plugin, str):
+                if self.manager.has_plugin(plugin):
+                    plugin = self.manager.get_plugin(plugin)
+                elif plugin in metrics:
+                    plugin = self.manager.get_plugin(metrics[plugin][1])
+                else:
+                    known = [n for n, _ in self.manager.list_name_plugin()] + list(metrics)
+                    raise ValueError(f"no plugin or metric named {plugin!r}{_suggest(plugin, known)}")
+            elif not self.manager.is_registered(plugin):
+                raise ValueError(f"{plugin!r} is not a registered ordframe plugin")
+            removed = self.manager.unregister(plugin)
+            self.refresh()
+            return removed
 
 
 _registry = _Registry()
@@ -102,42 +171,20 @@ def register(plugin: object, name: str | None = None) -> str:
     Returns the plugin's name. Raises ``ValueError`` if one of its metric names
     is already taken, naming both plugins; the registry is then unchanged.
     """
-    _registry.load()
-    name = _registry.manager.register(plugin, name=name)
-    try:
-        _registry._metrics = _registry._collect()
-    except Exception:
-        _registry.manager.unregister(name=name)
-        _registry._metrics = None
-        raise
-    return name
+    return _registry.register(plugin, name)
 
 
 def unregister(plugin: object) -> object:
     """Remove a plugin given as the plugin object, its name, or a metric name it provides."""
-    _registry.load()
-    manager = _registry.manager
-    if isinstance(plugin, str):
-        if manager.has_plugin(plugin):
-            plugin = manager.get_plugin(plugin)
-        elif plugin in _registry.metrics:
-            plugin = manager.get_plugin(_registry.metrics[plugin][1])
-        else:
-            known = [n for n, _ in manager.list_name_plugin()] + list(_registry.metrics)
-            raise ValueError(f"no plugin or metric named {plugin!r}{_suggest(plugin, known)}")
-    elif not manager.is_registered(plugin):
-        raise ValueError(f"{plugin!r} is not a registered ordframe plugin")
-    removed = manager.unregister(plugin)
-    _registry._metrics = None
-    return removed
+    return _registry.unregister(plugin)
 
 
 def get_metric(name: str) -> Metric:
     """The registered metric called ``name``; ``KeyError`` lists close matches."""
-    try:
-        return _registry.metrics[name][0]
-    except KeyError:
-        raise KeyError(f"no metric named {name!r}{_suggest(name, _registry.metrics)}") from None
+    metrics = _registry.metrics
+    if name not in metrics:
+        raise KeyError(f"no metric named {name!r}{_suggest(name, metrics)}")
+    return metrics[name][0]
 
 
 def metric_names(kind: str | None = None) -> list[str]:
@@ -147,6 +194,7 @@ def metric_names(kind: str | None = None) -> list[str]:
 
 def list_metrics() -> pd.DataFrame:
     """A table of every registered metric, plus one row per plugin that failed to load."""
+    metrics = _registry.metrics
     rows = [
         {
             "name": m.name,
@@ -158,7 +206,7 @@ def list_metrics() -> pd.DataFrame:
             "reference": m.reference,
             "status": "ok",
         }
-        for m, plugin in (_registry.metrics[n] for n in metric_names())
+        for m, plugin in (metrics[n] for n in sorted(metrics))
     ]
     rows += [
         {"name": None, "kind": None, "direction": None, "bounds": None, "parameters": None,

@@ -1,4 +1,4 @@
-"""Retained-samples curves and their area, AURSC (seed 002, Sec. 2.4).
+"""Retained-samples curves and their area, AURSC (Galdran 2023, Sec. 2.4).
 
 Within every stack of samples (a model, a fold, a ``by`` group) the samples
 are ordered from best to worst under a per-sample score (a ``proba`` metric;
@@ -20,7 +20,7 @@ The area is normalised by the width of the range of fractions::
     aursc = (1 / (r_max - r_min)) * integral_{r_min}^{r_max} metric(r) dr
 
 with the trapezoidal rule on the given fractions: the mean of the metric over
-the range, in the metric's own units (for qwk, within [-1, 1]). Seed 002 does
+the range, in the metric's own units (for qwk, within [-1, 1]). Galdran (2023) does
 not state the scale of its Table 1 (AURSC-QWK 13-18), so those values are not
 comparable with this one. A NaN anywhere on a curve makes its area NaN.
 """
@@ -31,10 +31,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .apply import CUBE_DIMS, apply_confusion_metric, metric_request
-from .classes import encode
-from .confusion import as_list, count_cells
-from .proba import DROPPED, array_inputs, frame_inputs, label_codes
+from .apply import apply_confusion, metric_request
+from .confusion import count_cells, dims_list
+from .dims import CLASS_DIM, CUBE_DIMS
+from .frame import frame_rows
+from .probability import DROPPED, array_inputs, label_codes
+from .scores import array_scores, frame_scores
+from .weights import checked_weights
 
 RETAINED_DIM = "retained"
 # retained fractions 1.00, 0.99, ..., 0.50: up to half of the samples dropped
@@ -98,7 +101,7 @@ def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset
     if len(request) != 1:
         raise ValueError(f"metric must name one confusion metric, got {list(request)}")
     (out, (confusion, params)), = request.items()
-    curves = [apply_confusion_metric(confusion, c, params) for c in cubes.values()]
+    curves = [apply_confusion(confusion, c, params) for c in cubes.values()]
     curve = xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims="score", name="score")) if stacked else curves[0]
     ascending = curve.sortby(RETAINED_DIM)
     r = ascending[RETAINED_DIM]
@@ -115,7 +118,7 @@ def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset
 
 
 def array_aursc(proba: xr.DataArray, true: xr.DataArray, *, score="rps", metric="qwk", fractions=None, pred=None,
-                dim=None, labels=None, weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+                dim=None, labels=None, weights=None, dropna=False, renormalize=False, class_dim=CLASS_DIM) -> xr.Dataset:
     """Retention curves of a probability array, one per index of the dims not in ``dim`` (default: all sample dims).
 
     ``score`` is a proba metric name, ``(name, params)`` or a list of names (a
@@ -125,16 +128,17 @@ def array_aursc(proba: xr.DataArray, true: xr.DataArray, *, score="rps", metric=
     """
     retained = _fractions(fractions)
     scores = _request(score, "proba", "score")
-    inputs = array_inputs(proba, true, labels=labels, renormalize=renormalize, dropna=dropna)
+    inputs = array_inputs(proba, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
+    weights = checked_weights(weights)
     k = len(inputs.classes)
     pred_codes = inputs.argmax() if pred is None else label_codes(pred, inputs.classes, name="pred", dropna=dropna)
-    samples = list(inputs.codes.dims) if dim is None else as_list(dim)
+    samples = list(inputs.codes.dims) if dim is None else dims_list(dim)
     absent = [d for d in samples if d not in inputs.codes.dims]
     if absent or not samples:
         raise ValueError(f"dim must name one or more sample dims of {tuple(inputs.codes.dims)}, got {dim!r}")
     cubes = {}
     for name, (m, params) in scores.items():
-        key = inputs.scores(m, params)
+        key = array_scores(m, inputs, params)
         arrays = xr.broadcast(-key if m.higher_is_better else key, inputs.codes, pred_codes,
                               *([] if weights is None else [weights]))
         if len(samples) > 1:
@@ -155,36 +159,25 @@ def array_aursc(proba: xr.DataArray, true: xr.DataArray, *, score="rps", metric=
 
 
 def frame_aursc(df: pd.DataFrame, true, proba, *, score="rps", metric="qwk", fractions=None, pred=None, by=None,
-                labels=None, weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+                labels=None, weights=None, dropna=False, renormalize=False, observed=False) -> xr.Dataset:
     """Retention curves of DataFrame rows, one per combination of ``by`` values (see :func:`array_aursc`)."""
     retained = _fractions(fractions)
     scores = _request(score, "proba", "score")
-    by = as_list(by)
-    inputs = frame_inputs(df, true, proba, by=by, labels=labels, weights=weights, dropna=dropna,
-                          renormalize=renormalize, pred=pred)
-    k = len(inputs.classes)
-    rows = inputs.df
-    if by:
-        grouped = rows.groupby(by, sort=True, observed=True)
-        group, keys = grouped.ngroup().to_numpy(), grouped.size().index
-    else:
-        group, keys = np.zeros(len(rows), np.int64), None
-    n_groups = 1 if keys is None else len(keys)
-    pred_codes = inputs.argmax().values if pred is None else encode(pred, rows[pred], inputs.classes)
-    cell = inputs.codes.values * k + pred_codes
+    rows = frame_rows(df, true, pred, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
+                      renormalize=renormalize, observed=observed)
+    k = len(rows.classes)
+    groups = rows.groups
+    groups.check_size(len(retained) * k * k)
+    group, sizes = groups.flat_index(len(rows.true)), groups.sizes
+    n_groups = int(np.prod(sizes, dtype=np.int64))
+    cell = rows.true.astype(np.int64) * k + rows.predicted()
     cubes = {}
     for name, (m, params) in scores.items():
-        key = inputs.scores(m, params).values
+        key = frame_scores(m, rows, params)
         counts = retention_counts(-key if m.higher_is_better else key, group, cell, n_groups=n_groups,
-                                  retained=retained, n_cells=k * k, weights=inputs.weights)
-        cube = xr.DataArray(counts.reshape(n_groups, len(retained), k, k), dims=("_group", RETAINED_DIM, *CUBE_DIMS),
-                            coords={RETAINED_DIM: retained, "true": inputs.classes, "pred": inputs.classes})
-        if keys is None:
-            cube = cube.isel(_group=0, drop=True)
-        elif isinstance(keys, pd.MultiIndex):
-            cube = cube.assign_coords(xr.Coordinates.from_pandas_multiindex(keys, "_group")).unstack("_group")
-            cube = cube.transpose(*by, RETAINED_DIM, *CUBE_DIMS)
-        else:
-            cube = cube.rename(_group=by[0]).assign_coords({by[0]: keys})
-        cubes[name] = cube
+                                  retained=retained, n_cells=k * k, weights=rows.weights)
+        counts = counts.reshape(*sizes, len(retained), k, k)
+        cubes[name] = groups.labelled(counts, (RETAINED_DIM, *CUBE_DIMS),
+                                      {RETAINED_DIM: retained, "true": rows.classes, "pred": rows.classes},
+                                      rows=np.bincount(group, minlength=n_groups).reshape(sizes))
     return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))

@@ -12,12 +12,13 @@ def restore_registry():
     manager = registry._registry.manager
     before = dict(manager.list_name_plugin())
     yield
-    after = dict(manager.list_name_plugin())
-    for name in after.keys() - before.keys():
-        manager.unregister(name=name)
-    for name in before.keys() - after.keys():
-        manager.register(before[name], name=name)
-    registry._registry._metrics = None
+    with registry._registry.lock:
+        after = dict(manager.list_name_plugin())
+        for name in after.keys() - before.keys():
+            manager.unregister(name=name)
+        for name in before.keys() - after.keys():
+            manager.register(before[name], name=name)
+        registry._registry.refresh()
 
 
 @pytest.fixture

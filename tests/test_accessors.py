@@ -113,32 +113,32 @@ def test_evaluate_defaults_to_every_confusion_metric(df):
 
 
 def test_evaluate_with_a_list_and_a_dict(df):
-    ds = df.ordinal.evaluate("y", "p", ["mae", "qwk"])
+    ds = df.ordinal.evaluate("y", "p", metrics=["mae", "qwk"])
     assert set(ds.data_vars) == {"mae", "qwk"} and ds["mae"].dims == ()
     assert ds["qwk"].item() == pytest.approx(df.ordinal.qwk("y", "p"))
     cube = df.ordinal.confusion("y", "p", by="fold", labels=range(5))
     spec = {"amae_skip": "amae", "amae_zero": ("amae", {"missing": "zero"}), "cost": ("expected_cost", {"cost": np.ones((5, 5))})}
-    ds = cube.ordinal.evaluate(spec)
+    ds = cube.ordinal.evaluate(metrics=spec)
     assert set(ds.data_vars) == set(spec)
     assert ds["amae_zero"].dims == ("fold",)
     xr.testing.assert_allclose(ds["amae_zero"], cube.ordinal.amae(missing="zero").rename("amae_zero"))
     np.testing.assert_allclose(ds["cost"].values, 1.0)
-    assert cube.ordinal.evaluate("mer")["mer"].dims == ("fold",)
+    assert cube.ordinal.evaluate(metrics="mer")["mer"].dims == ("fold",)
 
 
 def test_evaluate_on_label_arrays(df):
     true = xr.DataArray(df["y"].to_numpy(), dims="sample")
     pred = xr.DataArray(df["p"].to_numpy(), dims="sample")
-    ds = pred.ordinal.evaluate(true, ["mae", "accuracy"])
+    ds = pred.ordinal.evaluate(true, metrics=["mae", "accuracy"])
     assert ds["mae"].item() == pytest.approx(df.ordinal.mae("y", "p"))
-    xr.testing.assert_identical(ds, pred.ordinal.evaluate(["mae", "accuracy"], true=true))
+    xr.testing.assert_identical(ds, pred.ordinal.evaluate(metrics=["mae", "accuracy"], true=true))
 
 
 def test_evaluate_errors(df):
     with pytest.raises(KeyError, match=r"'mea'.*'mae'"):
-        df.ordinal.evaluate("y", "p", ["mea"])
+        df.ordinal.evaluate("y", "p", metrics=["mea"])
     with pytest.raises(TypeError, match=r"metric 'qwk' got unknown parameter"):
-        df.ordinal.evaluate("y", "p", {"q": ("qwk", {"weights": "linear"})})
+        df.ordinal.evaluate("y", "p", metrics={"q": ("qwk", {"weights": "linear"})})
 
 
 # errors and discovery
@@ -179,7 +179,7 @@ def test_mixing_cube_and_label_arguments():
     cube = xr.DataArray(np.eye(3), dims=("true", "pred"))
     with pytest.raises(TypeError, match="already a confusion cube"):
         cube.ordinal.mae(labels=[1, 2, 3])
-    with pytest.raises(TypeError, match="call its metrics without a true-label array"):
+    with pytest.raises(TypeError, match="call its metrics without true labels"):
         cube.ordinal.mae(xr.DataArray([1, 2]))
 
 
@@ -198,7 +198,7 @@ def test_scalar_nan_comes_with_exactly_one_warning_saying_why():
 
 def test_scalar_nan_on_an_empty_matrix_says_it_is_empty():
     cube = xr.DataArray(np.zeros((3, 3), int), dims=("true", "pred"))
-    with pytest.warns(RuntimeWarning, match=r"mae is undefined.*empty \(no samples\)") as record:
+    with pytest.warns(RuntimeWarning, match=r"mae is undefined.*no samples") as record:
         assert np.isnan(cube.ordinal.mae())
     assert len(record) == 1
 
@@ -209,7 +209,7 @@ def test_nan_cells_in_a_stack_raise_and_warn_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         result = df.ordinal.spearman("y", "p", by=["m", "g"])
-        ds = df.ordinal.evaluate("y", "p", ["kendall_tau_b", "qwk", "mae", "amae"], by=["m", "g"])
+        ds = df.ordinal.evaluate("y", "p", metrics=["kendall_tau_b", "qwk", "mae", "amae"], by=["m", "g"])
     assert np.isnan(result.sel(m="a", g=0).item()) and not np.isnan(result.sel(m="a", g=1).item())
     assert np.isnan(result.sel(m="b")).all()  # empty matrices
     assert np.isnan(ds["mae"].sel(m="b")).all() and not np.isnan(ds["mae"].sel(m="a")).any()

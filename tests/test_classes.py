@@ -8,7 +8,7 @@ import pytest
 import xarray as xr
 
 import ordframe
-from ordframe.classes import class_order
+from ordframe.classes import class_order, labels_of
 
 
 def cube(df, **kwargs):
@@ -253,6 +253,7 @@ def test_dropna_on_label_arrays():
 
 def test_class_order_rule_precedence():
     cats = ordered(["b"], ["b", "a"])
-    assert list(class_order({"y": pd.Series(cats)}, labels=["a", "b"])) == ["a", "b"]
-    assert list(class_order({"y": pd.Series(cats), "p": pd.Series(["a"])})) == ["b", "a"]
-    assert list(class_order({"y": pd.Series([3, 1]), "p": pd.Series([2.0])})) == [1, 2, 3]
+    y = labels_of("y", pd.Series(cats))
+    assert list(class_order([y], labels=["a", "b"])) == ["a", "b"]
+    assert list(class_order([y, labels_of("p", pd.Series(["a"]))])) == ["b", "a"]
+    assert list(class_order([labels_of("y", pd.Series([3, 1])), labels_of("p", pd.Series([2.0]))])) == [1, 2, 3]

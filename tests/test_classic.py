@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import ordframe  # noqa: F401
+from ordframe.metrics.classic import kendall_tau_b, qwk, spearman
 from ordframe.papers import SEED004_TABLES
 
 CLASSIC = ["accuracy", "mer", "mae", "mse", "amae", "mmae", "spearman", "kendall_tau_b", "qwk", "expected_cost"]
@@ -111,7 +112,7 @@ def test_a_stack_equals_its_matrices_one_by_one(matrices_, k):
     cube = xr.DataArray(stack.reshape(len(matrices_), 1, k, k), dims=("a", "b", "true", "pred"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ds = cube.ordinal.evaluate(CLASSIC)
+        ds = cube.ordinal.evaluate(metrics=CLASSIC)
     for i in range(len(matrices_)):
         one = values(stack[i], CLASSIC)
         for name in CLASSIC:
@@ -147,8 +148,9 @@ def test_perfect_and_reversed_predictions():
 
 
 def test_distances_are_index_distances_not_label_values():
-    cube = xr.DataArray([[0, 1, 1], [0, 0, 0], [0, 0, 0]], dims=("true", "pred"),
-                        coords={"true": [1, 2, 10], "pred": [1, 2, 10]})
+    cube = xr.DataArray(
+        [[0, 1, 1], [0, 0, 0], [0, 0, 0]], dims=("true", "pred"), coords={"true": [1, 2, 10], "pred": [1, 2, 10]}
+    )
     assert cube.ordinal.mae() == pytest.approx(1.5)
     assert cube.ordinal.mse() == pytest.approx(2.5)
 
@@ -194,3 +196,44 @@ def test_expected_cost_rejects_a_cost_matrix_of_the_wrong_shape(cost):
 
 def re_shape(shape):
     return str(shape).replace("(", r"\(").replace(")", r"\)")
+
+
+# Scale invariance: weights of any magnitude (products of counts would underflow or overflow)
+
+SCALE_FREE = {"qwk": qwk, "kendall_tau_b": kendall_tau_b, "spearman": spearman}
+
+
+def two_classes_in_both_margins(counts):
+    return (counts.sum(axis=1) > 0).sum() >= 2 and (counts.sum(axis=0) > 0).sum() >= 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(matrices(min_total=2).filter(two_classes_in_both_margins))
+def test_scale_free_metrics_do_not_depend_on_the_weight_scale(counts):
+    counts = counts.astype(float)
+    for name, kernel in SCALE_FREE.items():
+        value = kernel(counts)
+        assert np.isfinite(value), name
+        for scale in (1e-160, 1e160, 1 / 6, 0.1):
+            assert kernel(counts * scale) == pytest.approx(value, rel=1e-12, abs=1e-12), (name, scale)
+        stack = counts * np.array([1e-160, 1.0, 1e160])[:, None, None]
+        np.testing.assert_allclose(kernel(stack), value, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1 / 6, 1e-160, 1e160])
+@pytest.mark.parametrize(
+    ("counts", "undefined"),
+    [
+        ([[0, 0, 0], [0, 0, 0], [0, 0, 0]], ["qwk", "kendall_tau_b", "spearman"]),  # empty
+        ([[0, 0, 0], [0, 4, 0], [0, 0, 0]], ["qwk", "kendall_tau_b", "spearman"]),  # one class in both margins
+        ([[3, 2, 0], [0, 0, 0], [0, 0, 0]], ["kendall_tau_b", "spearman"]),  # a constant true class
+        ([[0, 4, 0], [0, 3, 0], [0, 1, 0]], ["kendall_tau_b", "spearman"]),  # a constant prediction
+    ],
+)
+def test_degenerate_cubes_stay_nan_at_every_scale(counts, undefined, scale):
+    counts = np.array(counts, dtype=float) * scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NaN by rule, not from 0/0 or an overflow
+        got = {name: kernel(counts) for name, kernel in SCALE_FREE.items()}
+    for name, value in got.items():
+        assert np.isnan(value) if name in undefined else np.isfinite(value), (name, value)

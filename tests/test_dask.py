@@ -72,9 +72,9 @@ def test_metrics_on_a_lazy_cube_stay_lazy(labels):
     result = cube.ordinal.kendall_tau_b()
     assert is_lazy(result) and result.dims == ("model", "fold")
     xr.testing.assert_allclose(result.compute(), eager_cube.ordinal.kendall_tau_b())
-    dataset = cube.ordinal.evaluate(["mae", "qwk"])
+    dataset = cube.ordinal.evaluate(metrics=["mae", "qwk"])
     assert all(is_lazy(v) for v in dataset.data_vars.values())
-    xr.testing.assert_allclose(dataset.compute(), eager_cube.ordinal.evaluate(["mae", "qwk"]))
+    xr.testing.assert_allclose(dataset.compute(), eager_cube.ordinal.evaluate(metrics=["mae", "qwk"]))
 
 
 def test_metric_straight_from_lazy_label_arrays(labels):

@@ -398,7 +398,7 @@ def test_frame_class_columns(frame):
         frame.ordinal.rps("y", {0: "a", 1: "b", 2: "c"}, labels=LABELS)
     with pytest.raises(ValueError, match=r"\[9\] are not classes"):
         frame.ordinal.rps("y", {0: "a", 1: "b", 2: "c", 3: "d", 9: "d"}, labels=LABELS)
-    with pytest.raises(KeyError, match=r"column\(s\) \['e'\] not in the DataFrame"):
+    with pytest.raises(KeyError, match=r"proba column 'e' is not in the DataFrame"):
         frame.ordinal.rps("y", ["a", "b", "c", "e"], labels=LABELS)
     ordered = frame.assign(y=pd.Categorical(Y_EX, categories=LABELS, ordered=True))
     assert ordered.ordinal.rps("y", COLUMNS) == pytest.approx(rps(P_EX, Y_EX).mean())
@@ -449,15 +449,15 @@ def test_frame_evaluate_mixes_proba_and_confusion_metrics(frame):
     assert list(result.data_vars) == ["rps", "mae", "log_score"]
     assert float(result["rps"]) == pytest.approx(rps(P_EX, Y_EX).mean())
     assert float(result["mae"]) == pytest.approx(np.abs(argmax - Y_EX).mean())
-    named = frame.ordinal.evaluate("y", "yhat", {"acc": "accuracy", "raw": ("rps", {"normalize": False})}, proba=COLUMNS, labels=LABELS)
+    named = frame.ordinal.evaluate("y", "yhat", metrics={"acc": "accuracy", "raw": ("rps", {"normalize": False})}, proba=COLUMNS, labels=LABELS)
     assert float(named["acc"]) == pytest.approx(0.5)
     assert float(named["raw"]) == pytest.approx(0.506875)
     everything = frame.ordinal.evaluate("y", proba=COLUMNS, labels=LABELS)
     assert {"rps", "sarps", "brier", "log_score", "qwk", "mae"} <= set(everything.data_vars)
-    hard = frame.ordinal.evaluate("y", "yhat", ["mae"], labels=LABELS)  # the hard-label call is unchanged
+    hard = frame.ordinal.evaluate("y", "yhat", metrics=["mae"], labels=LABELS)  # the hard-label call is unchanged
     assert float(hard["mae"]) == pytest.approx(1.0)
-    with pytest.raises(ValueError, match="metric 'rps' needs class probabilities"):
-        frame.ordinal.evaluate("y", "yhat", ["rps"], labels=LABELS)
+    with pytest.raises(ValueError, match=r"\['rps'\] need class probabilities"):
+        frame.ordinal.evaluate("y", "yhat", metrics=["rps"], labels=LABELS)
     with pytest.raises(TypeError, match="evaluate needs predicted labels"):
         frame.ordinal.evaluate("y")
 
@@ -479,15 +479,16 @@ def test_array_evaluate_and_confusion_metrics_on_probabilities():
     p, _ = as_arrays(proba, np.zeros((2, 80), int))
     p = p.rename(d0="model", d1="sample")
     t = xr.DataArray(true, dims="sample")
-    result = p.ordinal.evaluate(t, ["sarps", "qwk"], dim="sample")
+    result = p.ordinal.evaluate(t, metrics=["sarps", "qwk"], class_dim="class", dim="sample")
     assert result["sarps"].dims == result["qwk"].dims == ("model",)
     for m in range(2):
         cm = np.zeros((4, 4))
         np.add.at(cm, (true, proba[m].argmax(1)), 1)
         assert float(result["qwk"][m]) == pytest.approx(ordframe.get_metric("qwk").func(cm))
-        assert float(p.ordinal.qwk(t, dim="sample")[m]) == pytest.approx(float(result["qwk"][m]))
+        assert float(p.ordinal.confusion(t, class_dim="class", dim="sample").ordinal.qwk()[m]) == pytest.approx(
+                float(result["qwk"][m]))
     pred = xr.DataArray(np.zeros((2, 80), int), dims=("model", "sample"))
-    given_pred = p.ordinal.evaluate(t, ["accuracy"], pred=pred, dim="sample")
+    given_pred = p.ordinal.evaluate(t, metrics=["accuracy"], class_dim="class", pred=pred, dim="sample")
     np.testing.assert_allclose(given_pred["accuracy"].values, (true == 0).mean())
 
 

@@ -1,9 +1,15 @@
 """The plugin registry: built-ins through the hook, run-time and entry-point plugins, and their failures."""
 
+import copy
+import inspect
+import pickle
+import subprocess
 import sys
 import textwrap
+import threading
 import warnings
-from importlib.metadata import EntryPoint
+from importlib.metadata import EntryPoint, distributions
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +17,9 @@ import xarray as xr
 
 import ordframe
 from ordframe import registry
+from ordframe.accessors import OrdinalArrayAccessor, OrdinalFrameAccessor
+from ordframe.metric import RESERVED_NAMES
+from ordframe.metrics import oc as oc_module
 
 CUBE = xr.DataArray([[[3, 1], [0, 2]], [[1, 1], [1, 1]]], dims=("model", "true", "pred"))
 CLASSIC = "ordframe.metrics.classic"
@@ -36,7 +45,7 @@ class Plugin:
 
 
 def snapshot():
-    return {n: (m, p) for n, (m, p) in registry._registry.metrics.items()}, registry._registry.manager.list_name_plugin()
+    return dict(registry._registry.metrics), registry._registry.manager.list_name_plugin()
 
 
 # built-ins
@@ -179,9 +188,10 @@ def test_kernel_returning_ints_or_bools_gives_floats(restore_registry):
 
 
 def test_unknown_parameter_names_the_metric_and_its_parameters():
-    with pytest.raises(TypeError, match=r"metric 'amae' got unknown parameter\(s\) \['beta'\]; its parameters are: missing"):
+    unknown = r"metric '{}' got unknown parameter\(s\) \['{}'\]; its parameters are: {}"
+    with pytest.raises(TypeError, match=unknown.format("amae", "beta", "missing")):
         CUBE.ordinal.amae(beta=0.5)
-    with pytest.raises(TypeError, match=r"metric 'mae' got unknown parameter\(s\) \['gamma'\]; its parameters are: none"):
+    with pytest.raises(TypeError, match=unknown.format("mae", "gamma", "none")):
         CUBE.ordinal.mae(gamma=2)
 
 
@@ -203,8 +213,12 @@ def test_metric_kind_bounds_and_func_are_checked():
         ordframe.Metric("x", "confusion", "kernel", True)
 
 
+def weighted_kernel(counts, beta=0.5):
+    return beta * kernel(counts)
+
+
 def test_metric_is_frozen_and_its_defaults_read_only():
-    m = metric("x", defaults={"beta": 0.5})
+    m = metric("x", func=weighted_kernel)
     with pytest.raises(AttributeError):
         m.name = "y"
     with pytest.raises(TypeError):
@@ -243,7 +257,7 @@ def write_module(tmp_path, monkeypatch, stem, source):
     (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, name, raising=False)
-    __import__(name)  # noqa: F401  (fails for the broken one: that is checked by the caller)
+    __import__(name)  # fails for the broken one: that is checked by the caller
     return sys.modules[name]
 
 
@@ -314,3 +328,345 @@ def test_disable_autoload_switch(value, loaded, fresh_registry, monkeypatch, tmp
     if not loaded:  # a plugin can still be registered by hand
         ordframe.register(Plugin(metric("by_hand")))
         assert "by_hand" in registry.metric_names()
+
+
+# plugins that exit, or interrupt
+
+
+EXITING_PLUGIN = """
+    import sys
+
+    sys.exit("no licence server")
+"""
+EXITING_HOOK = """
+    import ordframe
+
+    @ordframe.hookimpl
+    def ordframe_metrics():
+        raise SystemExit(3)
+"""
+ABORTING_HOOK = """
+    import ordframe
+
+    class Abort(BaseException):
+        pass
+
+    @ordframe.hookimpl
+    def ordframe_metrics():
+        raise Abort("gave up")
+"""
+INTERRUPTED_PLUGIN = """
+    raise KeyboardInterrupt
+"""
+
+
+@pytest.mark.parametrize(
+    "source, error",
+    [
+        pytest.param(EXITING_PLUGIN, "SystemExit: no licence server", id="exit-on-import"),
+        pytest.param(EXITING_HOOK, "SystemExit: 3", id="exit-in-hook"),
+        pytest.param(ABORTING_HOOK, "Abort: gave up", id="base-exception-in-hook"),
+    ],
+)
+def test_plugin_that_exits_is_skipped_and_listed_as_failed(source, error, fresh_registry, monkeypatch, tmp_path):
+    fake_entry_points(monkeypatch, tmp_path, {"exitplug": source, "goodplug": GOOD_PLUGIN})
+    with pytest.warns(ordframe.PluginLoadWarning, match=rf"skipped plugin 'exitplug'.*{error}"):
+        table = ordframe.list_metrics()
+    assert table.set_index("plugin").loc["exitplug", "status"] == f"failed: {error}"
+    assert {"ep_index", "mae"} <= set(table["name"].dropna())
+    assert not registry._registry.manager.has_plugin("exitplug")
+    assert CUBE.ordinal.ep_index().values.tolist() == [5 / 6, 0.5]
+
+
+def test_keyboard_interrupt_propagates_and_loading_is_retried(fresh_registry, monkeypatch, tmp_path):
+    fake_entry_points(monkeypatch, tmp_path, {"goodplug": GOOD_PLUGIN, "ctrlc": INTERRUPTED_PLUGIN})
+    with pytest.raises(KeyboardInterrupt):
+        registry.metric_names()
+    assert fresh_registry.manager.list_name_plugin() == []  # all or nothing
+    fake_entry_points(monkeypatch, tmp_path, {"goodplug": GOOD_PLUGIN})
+    assert {"ep_index", "mae"} <= set(registry.metric_names())
+
+
+# entry points that share a name (distributions are real metadata directories)
+
+OTHER_PLUGIN = GOOD_PLUGIN.replace("ep_index", "ep_other")
+
+
+def fake_distributions(monkeypatch, tmp_path, plugins):
+    """Install one distribution per ``{distribution name: module source}``, each with an entry point ``shared``."""
+    for dist, source in plugins.items():
+        module = f"{dist}_{tmp_path.name}".replace("-", "_")
+        (tmp_path / f"{module}.py").write_text(textwrap.dedent(source))
+        info = tmp_path / "site" / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[{registry.ENTRY_POINT_GROUP}]\nshared = {module}\n")
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = sorted(distributions(path=[str(tmp_path / "site")]), key=lambda d: d.name)
+
+    def entry_points(*, group):
+        return [ep for d in found for ep in d.entry_points if ep.group == group]
+
+    monkeypatch.setattr(registry, "entry_points", entry_points)
+
+
+def test_entry_points_sharing_a_name_are_both_loaded(fresh_registry, monkeypatch, tmp_path):
+    fake_distributions(monkeypatch, tmp_path, {"ordframe-alpha": GOOD_PLUGIN, "ordframe-beta": OTHER_PLUGIN})
+    with pytest.warns(ordframe.PluginLoadWarning) as record:
+        table = ordframe.list_metrics().set_index("name")
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        f"ordframe plugin entry-point name 'shared' is shared by two installed plugins; the second one "
+        f"(ordframe_beta_{tmp_path.name}) is registered as 'shared (ordframe-beta)'"
+    )
+    assert table.loc["ep_index", "plugin"] == "shared"
+    assert table.loc["ep_other", "plugin"] == "shared (ordframe-beta)"
+    assert (table["status"] == "ok").all()
+    assert CUBE.ordinal.ep_other().values.tolist() == [5 / 6, 0.5]
+
+
+@pytest.mark.parametrize(
+    "second, error",
+    [
+        pytest.param(GOOD_PLUGIN, "ValueError: metric 'ep_index' is provided by two plugins", id="same-metric"),
+        pytest.param(BROKEN_PLUGIN, "RuntimeError: this plugin needs a GPU", id="broken"),
+    ],
+)
+def test_a_failing_second_plugin_under_a_shared_name_is_listed(second, error, fresh_registry, monkeypatch, tmp_path):
+    fake_distributions(monkeypatch, tmp_path, {"ordframe-alpha": GOOD_PLUGIN, "ordframe-beta": second})
+    with pytest.warns(ordframe.PluginLoadWarning, match=r"skipped plugin 'shared \(ordframe-beta\)'"):
+        table = ordframe.list_metrics()
+    assert table.set_index("plugin").loc["shared (ordframe-beta)", "status"].startswith(f"failed: {error}")
+    assert table.set_index("name").loc["ep_index", "plugin"] == "shared"
+
+
+# threads
+
+CONCURRENT_FIRST_USE = """
+import sys
+import threading
+
+import pandas as pd
+
+import ordframe
+
+sys.setswitchinterval(1e-6)  # switch threads often, to make a race show
+df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+barrier = threading.Barrier(8)
+errors = []
+
+
+def use():
+    barrier.wait()
+    try:
+        assert df.ordinal.mae("y", "yhat") == 0.5
+        assert "mae" in set(ordframe.list_metrics()["name"])
+    except BaseException as exc:
+        errors.append(repr(exc))
+
+
+threads = [threading.Thread(target=use) for _ in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(errors)
+"""
+
+
+def test_concurrent_first_use_in_a_fresh_process():
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-c", CONCURRENT_FIRST_USE]
+    result = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_reads_while_another_thread_registers_and_unregisters(restore_registry):
+    plugin = Plugin(metric("churn"), metric("churn_too"))
+    done = threading.Event()
+    errors = []
+
+    def write():
+        try:
+            for _ in range(100):
+                ordframe.register(plugin, name="churner")
+                ordframe.unregister("churner")
+        except Exception as exc:  # noqa: BLE001  (reported by the assertion below)
+            errors.append(exc)
+        finally:
+            done.set()
+
+    def read():
+        try:
+            while not done.is_set():
+                table = ordframe.list_metrics()
+                assert "mae" in set(table["name"])
+                assert ordframe.get_metric("mae").name == "mae"
+                assert {"qwk", "mae"} <= set(registry.metric_names("confusion"))
+                dir(CUBE.ordinal)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=write)] + [threading.Thread(target=read) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert "churn" not in registry.metric_names()
+
+
+# reserved names
+
+
+@pytest.mark.parametrize("name", sorted(RESERVED_NAMES))
+def test_a_reserved_name_is_refused(name):
+    with pytest.raises(ValueError, match=rf"metric name '{name}' is reserved for the .ordinal accessor method "
+                                         rf"'{name}'; choose another name, e.g. 'my_{name}'"):
+        metric(name)
+
+
+def test_registering_a_reserved_name_names_the_metric_and_the_plugin(restore_registry):
+    class Scorer:
+        @ordframe.hookimpl
+        def ordframe_metrics(self):
+            return [metric("score")]
+
+    before = snapshot()
+    with pytest.raises(ValueError, match=r"plugin 'scorer': metric name 'score' is reserved for the .ordinal accessor"):
+        ordframe.register(Scorer(), name="scorer")
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("accessor", [OrdinalFrameAccessor, OrdinalArrayAccessor])
+def test_every_accessor_method_is_a_reserved_name(accessor):
+    public = {name for name in dir(accessor) if not name.startswith("_")}
+    assert public - RESERVED_NAMES == set(), "add new accessor methods to ordframe.metric.RESERVED_NAMES"
+
+
+# Metric fields: checks and pickling
+
+
+@pytest.mark.parametrize(
+    "changes, error, pattern",
+    [
+        ({"name": 1}, TypeError, r"metric name must be a str \(a public Python identifier\), got int"),
+        ({"higher_is_better": "yes"}, TypeError, r"metric 'x': higher_is_better must be True or False, got 'yes'"),
+        ({"higher_is_better": None}, TypeError, r"higher_is_better must be True or False, got None"),
+        ({"higher_is_better": 1}, TypeError, r"higher_is_better must be True or False, got 1"),
+        ({"bounds": (0.0,)}, TypeError, r"metric 'x': bounds must be a pair \(low, high\) of real numbers, got \(0.0,"),
+        ({"bounds": (0, "1")}, TypeError, r"bounds must be a pair \(low, high\) of real numbers, got \(0, '1'\)"),
+        ({"bounds": (False, True)}, TypeError, r"bounds must be a pair"),
+        ({"bounds": None}, TypeError, r"bounds must be a pair"),
+        ({"bounds": (float("nan"), 1.0)}, ValueError, r"metric 'x': bounds \(nan, 1.0\) contain NaN; an open end is"),
+        ({"defaults": [("b", 1)]}, TypeError, r"defaults must be a mapping \{parameter: default\}, got list"),
+        ({"defaults": {1: 2}}, ValueError, r"metric 'x': defaults keys must be parameter names .*got \[1\]"),
+        ({"defaults": {"not ok": 2}}, ValueError, r"defaults keys must be parameter names .*got \['not ok'\]"),
+        ({"defaults": {"class": 2}}, ValueError, r"defaults keys must be parameter names .*got \['class'\]"),
+        ({"description": None}, TypeError, r"metric 'x': description must be a str, got NoneType"),
+        ({"reference": 1}, TypeError, r"metric 'x': reference must be a str, got int"),
+        ({"undefined": b"never"}, TypeError, r"metric 'x': undefined must be a str, got bytes"),
+    ],
+    ids=lambda v: "" if isinstance(v, (str, type)) else "-".join(f"{k}={v!r}" for k, v in v.items()),
+)
+def test_metric_fields_are_checked(changes, error, pattern):
+    fields = {"name": "x", "kind": "confusion", "func": kernel, "higher_is_better": True, **changes}
+    with pytest.raises(error, match=pattern):
+        ordframe.Metric(**fields)
+
+
+def test_metric_fields_are_normalised():
+    m = ordframe.Metric("x", "confusion", kernel, np.bool_(False), [np.int64(0), np.float32(2)])
+    assert m.higher_is_better is False
+    assert m.bounds == (0.0, 2.0) and type(m.bounds) is tuple and type(m.bounds[0]) is float
+    assert ordframe.Metric("x", "confusion", kernel, True, (0, float("inf"))).bounds == (0.0, float("inf"))
+
+
+@pytest.mark.parametrize("name", ["oc", "amae", "rps", "log_score", "mae"])
+def test_metric_pickles_and_copies_to_an_equal_object(name):
+    m = ordframe.get_metric(name)
+    for twin in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m), copy.copy(m)):
+        assert twin == m and twin.func is m.func
+        with pytest.raises(TypeError):
+            twin.defaults["x"] = 1
+    mine = metric("mine", func=weighted_kernel, description="d", reference="r", undefined="u")
+    assert pickle.loads(pickle.dumps(mine)) == mine
+
+
+# parameter defaults: one source, the kernel's signature
+
+
+def two_params(counts, width=1, *, power=2.0):
+    return kernel(counts)
+
+
+def proba_kernel(proba, true, eps=1e-3):
+    return proba[..., 0]
+
+
+def flexible(counts, width=1, **options):
+    return kernel(counts)
+
+
+def test_defaults_are_read_from_the_kernel():
+    assert dict(metric("x", func=two_params).defaults) == {"width": 1, "power": 2.0}
+    assert dict(ordframe.Metric("x", "proba", proba_kernel, False).defaults) == {"eps": 1e-3}
+    assert dict(metric("x", func=flexible).defaults) == {"width": 1}
+    assert dict(metric("x").defaults) == {}
+    assert dict(metric("x", func=max).defaults) == {}  # a builtin without a signature
+    assert dict(metric("x", func=oc_module.oc).defaults) == {"beta": 0.75, "gamma": 1.0}  # through functools.wraps
+
+
+def test_builtin_metrics_declare_the_defaults_of_their_kernels():
+    for name in registry.metric_names():
+        m = ordframe.get_metric(name)
+        assert ordframe.Metric(name, m.kind, m.func, m.higher_is_better).defaults == m.defaults, name
+
+
+def test_explicit_defaults_must_match_the_kernel():
+    assert dict(metric("x", func=two_params, defaults={"width": 1}).defaults) == {"width": 1}
+    assert dict(metric("x", func=two_params, defaults={"width": 1.0, "power": 2}).defaults) == {"width": 1, "power": 2}
+    assert dict(metric("x", func=flexible, defaults={"width": 1, "alpha": 0.5}).defaults) == {"width": 1, "alpha": 0.5}
+    with pytest.raises(ValueError, match=r"metric 'x': defaults name \['beta'\], which its kernel does not accept; "
+                                         r"the kernel's parameters are: width, power"):
+        metric("x", func=two_params, defaults={"width": 1, "beta": 0.5})
+    with pytest.raises(ValueError, match=r"the kernel's parameters are: none"):
+        metric("x", defaults={"beta": 0.5})
+    with pytest.raises(ValueError, match=r"metric 'x': defaults gives power=3.0 but its kernel's default is power=2.0"):
+        metric("x", func=two_params, defaults={"power": 3.0})
+    with pytest.raises(ValueError, match=r"defaults gives width=2 but its kernel's default is width=1"):
+        metric("x", func=flexible, defaults={"width": 2})
+
+
+def test_a_kernel_parameter_without_a_default_needs_one_in_defaults():
+    def needs_width(counts, width):
+        return kernel(counts)
+
+    with pytest.raises(TypeError, match=r"metric 'x': its kernel cannot be called as func\(counts, \*\*params\) "
+                                        r"with params \{\}: missing a required argument: 'width'"):
+        metric("x", func=needs_width)
+    assert dict(metric("x", func=needs_width, defaults={"width": 2}).defaults) == {"width": 2}
+
+
+def test_a_kernel_that_cannot_take_its_inputs():
+    with pytest.raises(TypeError, match=r"metric 'x': a proba kernel is called as func\(proba, true, \*\*params\), "
+                                        r"but its signature is \(counts\)"):
+        ordframe.Metric("x", "proba", kernel, False)
+    with pytest.raises(TypeError, match=r"a confusion kernel is called as func\(counts, \*\*params\)"):
+        metric("x", func=lambda: 0.0)
+
+
+def test_parameters_give_a_signature():
+    m = metric("x", func=two_params)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    width, power = inspect.Parameter("width", keyword, default=1), inspect.Parameter("power", keyword, default=2.0)
+    assert m.parameters == [width, power]
+    assert str(inspect.Signature(m.parameters)) == "(*, width=1, power=2.0)"
+    assert metric("x").parameters == []

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import ordframe  # noqa: F401
-from ordframe.metrics.rint import rint
+from ordframe.metrics.rint import _rint_large_sample, rint
 from ordframe.papers import SEED001_EXAMPLES
 
 FAST = settings(max_examples=150, deadline=None)
@@ -130,13 +130,16 @@ def test_minus_one_for_a_reversed_order_without_ties():
 
 
 def test_nan_where_a_variable_is_constant():
-    cases = np.array([
-        [[0, 0, 3], [0, 0, 4], [0, 0, 2]],  # every prediction is class 3 (a constant column)
-        [[0, 0, 0], [2, 5, 1], [0, 0, 0]],  # every sample is of true class 2
-        [[0, 0, 0], [0, 1, 0], [0, 0, 0]],  # N = 1
-        [[0, 0, 0], [0, 0, 0], [0, 0, 0]],  # N = 0
-        [[2, 1, 0], [0, 3, 1], [1, 0, 2]],
-    ], dtype=float)
+    cases = np.array(
+        [
+            [[0, 0, 3], [0, 0, 4], [0, 0, 2]],  # every prediction is class 3 (a constant column)
+            [[0, 0, 0], [2, 5, 1], [0, 0, 0]],  # every sample is of true class 2
+            [[0, 0, 0], [0, 1, 0], [0, 0, 0]],  # N = 1
+            [[0, 0, 0], [0, 0, 0], [0, 0, 0]],  # N = 0
+            [[2, 1, 0], [0, 3, 1], [1, 0, 2]],
+        ],
+        dtype=float,
+    )
     got = rint(cases)
     assert np.isnan(got[:4]).all()
     assert np.isfinite(got[4])
@@ -183,3 +186,95 @@ def test_cache_blocks_give_the_one_pass_result():
     rng = np.random.default_rng(2)
     counts = rng.integers(0, 5, size=(50, 61, 5, 5)).astype(float)  # several blocks, the last one partial
     np.testing.assert_array_equal(rint(counts), rint.__wrapped__(counts))
+
+
+# Non-integer counts (weights, proportions): the large-sample form
+
+
+def varies(counts):
+    """At least two classes observed in the rows and in the columns (r_int is defined)."""
+    return (counts.sum(axis=1) > 0).sum() >= 2 and (counts.sum(axis=0) > 0).sum() >= 2
+
+
+def test_half_weights_on_the_diagonal_give_one():
+    """Two samples of weight 0.5, both right: the finite formula's "- N" terms would give -3."""
+    assert rint(np.array([[0.5, 0.0], [0.0, 0.5]])) == 1.0
+
+
+def test_weights_of_one_sixth_use_the_large_sample_form():
+    """Six samples weighted 1/6 each: the finite formula would give -4; the large-sample form gives 5/7."""
+    counts = np.array([[2.0, 2.0], [0.0, 2.0]])
+    weighted = rint(counts / 6)
+    assert -1.0 <= weighted <= 1.0
+    assert weighted == _rint_large_sample(counts)
+    assert weighted == pytest.approx(5 / 7, abs=1e-12)  # card(S1 n S2) = 2/3, card(S1) = card(S2) = 7/9
+    assert rint(counts) == pytest.approx(rint_brute_force(counts.astype(np.int64)), abs=1e-12)  # integers: exact
+    import pandas as pd
+
+    df = pd.DataFrame({"y": [0, 0, 0, 0, 1, 1], "p": [0, 0, 1, 1, 1, 1]})
+    assert df.ordinal.rint("y", "p", weights=np.full(6, 1 / 6)) == pytest.approx(5 / 7, abs=1e-12)
+
+
+@st.composite
+def weighted_matrices(draw, max_k=6):
+    """K = 2..max_k matrices of non-negative floats with at least one non-integer count."""
+    k = draw(st.integers(2, max_k))
+    counts = draw(arrays(np.float64, (k, k), elements=st.floats(0, 1e3, allow_subnormal=False)))
+    counts[draw(arrays(bool, k)), :] = 0
+    counts[:, draw(arrays(bool, k))] = 0
+    counts[draw(st.integers(0, k - 1)), draw(st.integers(0, k - 1))] = draw(st.sampled_from([0.5, 1 / 3, 1e-3, 2.75]))
+    return counts
+
+
+@FAST
+@given(weighted_matrices())
+def test_non_integer_counts_stay_in_bounds(counts):
+    value = rint(counts)
+    if not varies(counts):
+        assert np.isnan(value)
+        return
+    assert value == _rint_large_sample(counts)
+    assert -1.0 - 1e-12 <= value <= 1.0 + 1e-12
+    assert rint(counts.T) == pytest.approx(value, abs=1e-12)
+    assert rint(counts[::-1, ::-1]) == pytest.approx(value, abs=1e-12)
+
+
+@FAST
+@given(count_matrices().filter(varies))
+def test_large_sample_form_is_the_limit_of_the_exact_formula(counts):
+    """Scaling every count by 10^6 brings the exact formula within ~1/N of the large-sample form."""
+    limit = _rint_large_sample(counts.astype(float))
+    assert limit == pytest.approx(rint_quadruple_sum(counts * 10**6), abs=1e-5)
+    assert -1.0 - 1e-12 <= limit <= 1.0 + 1e-12
+    # Proportions are never all integer-valued on a defined matrix, so they take the large-sample form.
+    assert rint(counts / counts.sum()) == pytest.approx(limit, abs=1e-12)
+
+
+@FAST
+@given(count_matrices().filter(varies))
+def test_extreme_weight_scales(counts):
+    """No product of two counts is formed: 1e160 (integer-valued floats) and 1e-160 weights stay finite."""
+    limit = _rint_large_sample(counts.astype(float))
+    huge = rint(counts * 1e160)  # integer-valued: the exact formula, whose 1/N terms are ~1e-160
+    assert np.isfinite(huge)
+    assert huge == pytest.approx(limit, abs=1e-12)
+    assert rint(counts * 1e-160) == pytest.approx(limit, abs=1e-12)  # non-integer: the large-sample form
+    np.testing.assert_allclose(_rint_large_sample(counts * np.array([[[1e-160]], [[1e160]]])), limit, atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1 / 6, 1e-160, 1e160])
+def test_degenerate_cubes_stay_nan_at_every_scale(scale):
+    cases = np.array(
+        [
+            [[0, 0, 3], [0, 0, 4], [0, 0, 2]],  # a constant prediction
+            [[0, 0, 0], [2, 5, 1], [0, 0, 0]],  # a constant true class
+            [[0, 0, 0], [0, 1, 0], [0, 0, 0]],  # one sample
+            [[0, 0, 0], [0, 0, 0], [0, 0, 0]],  # empty
+        ],
+        dtype=float,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NaN by rule, not from 0/0 or an overflow
+        got = rint(cases * scale)
+        large = _rint_large_sample(cases * scale)
+    assert np.isnan(got).all() and np.isnan(large).all()

@@ -61,41 +61,89 @@ def mmae(counts, missing="skip"):
     return np.where(valid.any(axis=-1), np.where(valid, error, -np.inf).max(axis=-1), np.nan)
 
 
+def _proportions(counts):
+    """counts / N per matrix, NaN for an empty matrix (without a 0/0 warning).
+
+    The rank correlations and qwk do not depend on the scale of the counts, and
+    products of proportions neither underflow nor overflow where products of
+    counts would (weights of 1e-160 or 1e160).
+    """
+    n = total(counts)[..., None, None]
+    return counts / np.where(n > 0, n, np.nan)
+
+
+def _varies(rows, cols):
+    """Whether at least two classes are used in the row margin and in the column margin."""
+    return ((rows > 0).sum(axis=-1) >= 2) & ((cols > 0).sum(axis=-1) >= 2)
+
+
+def _pairs_not_tied(margin):
+    """sum_{i<j} m_i m_j, the pairs in two different classes.
+
+    On proportions this is (1 - sum_i m_i^2) / 2, as a sum of non-negative terms (no cancellation).
+    """
+    return (margin * (suffix_sum(margin, -1) - margin)).sum(axis=-1)
+
+
 def _mid_ranks(margin):
-    """Average rank of each class in the expanded sample, from its class counts."""
-    return np.cumsum(margin, axis=-1) - margin + (margin + 1) / 2
+    """Average rank of each class in the expanded sample, minus the mean rank (N + 1) / 2.
+
+    Class i holds ranks cumsum_{<i} + 1 .. cumsum_{<=i}, so its average rank is
+    cumsum_{<=i} - m_i / 2 + 1/2; the +1/2 cancels against the mean rank, which
+    leaves cumsum_{<=i} - m_i / 2 - N / 2. On proportions (N = 1) this is the
+    average rank over N, centred, and the same function of the proportions at
+    every scale of the counts.
+    """
+    return np.cumsum(margin, axis=-1) - margin / 2 - margin.sum(axis=-1, keepdims=True) / 2
 
 
 def spearman(counts):
-    """Spearman's rank correlation (average ranks for ties) of true and predicted class."""
-    rows, cols = counts.sum(axis=-1), counts.sum(axis=-2)
-    centre = ((total(counts) + 1) / 2)[..., None]
-    r = _mid_ranks(rows) - centre
-    c = _mid_ranks(cols) - centre
-    cov = (counts * r[..., :, None] * c[..., None, :]).sum(axis=(-2, -1))
-    return cov / np.sqrt((rows * r**2).sum(axis=-1) * (cols * c**2).sum(axis=-1))
+    """Spearman's rank correlation (average ranks for ties) of true and predicted class.
+
+    Computed on proportions p = counts / N with centred mid-ranks u_r, v_c (see
+    ``_mid_ranks``): sum p_rc u_r v_c / sqrt(sum_r p_r. u_r^2 sum_c p_.c v_c^2), which is
+    the same value as on the counts. NaN when a margin uses a single class.
+    """
+    p = _proportions(counts)
+    rows, cols = p.sum(axis=-1), p.sum(axis=-2)
+    r, c = _mid_ranks(rows), _mid_ranks(cols)
+    cov = (p * r[..., :, None] * c[..., None, :]).sum(axis=(-2, -1))
+    var = (rows * r**2).sum(axis=-1) * (cols * c**2).sum(axis=-1)
+    varies = _varies(rows, cols)
+    return np.where(varies, cov / np.sqrt(np.where(varies, var, np.nan)), np.nan)
 
 
 def kendall_tau_b(counts):
-    """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected."""
-    below = suffix_sum(counts, -2) - counts  # samples with a larger true class, per predicted class
+    """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
+
+    Homogeneous of degree 0 in the counts: n0 - n1 = (N^2 - sum_r N_r^2) / 2 = sum_{r<r'} N_r N_r'
+    (the -N terms cancel, sum_r N_r = N), likewise for the columns, and C - D has no
+    -N term. So it is computed on proportions p = counts / N:
+    (C' - D') / sqrt(sum_{r<r'} p_r p_r' sum_{c<c'} p_c p_c'), the same value at every scale.
+    NaN when a margin uses a single class.
+    """
+    p = _proportions(counts)
+    below = suffix_sum(p, -2) - p  # mass with a larger true class, per predicted class
     after = suffix_sum(below, -1) - below  # ... and a larger predicted class
     before = np.cumsum(below, axis=-1) - below  # ... and a smaller predicted class
-    concordant = (counts * after).sum(axis=(-2, -1))
-    discordant = (counts * before).sum(axis=(-2, -1))
-    n = total(counts)
-    pairs = n * (n - 1) / 2
-    rows, cols = counts.sum(axis=-1), counts.sum(axis=-2)
-    tied_rows = (rows * (rows - 1) / 2).sum(axis=-1)
-    tied_cols = (cols * (cols - 1) / 2).sum(axis=-1)
-    return (concordant - discordant) / np.sqrt((pairs - tied_rows) * (pairs - tied_cols))
+    balance = (p * (after - before)).sum(axis=(-2, -1))  # (C - D) / N^2
+    rows, cols = p.sum(axis=-1), p.sum(axis=-2)
+    untied = _pairs_not_tied(rows) * _pairs_not_tied(cols)  # (n0 - n1)(n0 - n2) / N^4
+    varies = _varies(rows, cols)
+    return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
 
 
 def qwk(counts):
-    """Quadratic weighted kappa: 1 - sum w O / sum w E with w = (r - c)^2 and E the outer product of the margins / N."""
+    """Quadratic weighted kappa: 1 - sum w O / sum w E with w = (r - c)^2 and E the outer product of the margins / N.
+
+    Computed on proportions p = counts / N, 1 - sum w p / sum w p_r. p_.c, which is the same
+    value as on the counts at every scale. NaN when the expected disagreement is zero.
+    """
     weights = index_distance(counts.shape[-1], 2)
-    expected = counts.sum(axis=-1)[..., :, None] * counts.sum(axis=-2)[..., None, :] / total(counts)[..., None, None]
-    return 1.0 - (weights * counts).sum(axis=(-2, -1)) / (weights * expected).sum(axis=(-2, -1))
+    p = _proportions(counts)
+    expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
+    chance = (weights * expected).sum(axis=(-2, -1))
+    return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
 
 
 def expected_cost(counts, cost=None):

@@ -1,0 +1,139 @@
+"""Several metrics at once, one Dataset variable each, and the worst-scored samples.
+
+Confusion metrics run on one cube, probability metrics on one set of
+per-sample scores; both come from one validation of the inputs
+(``ordframe.frame`` for DataFrames, ``ordframe.probability`` and
+``ordframe.confusion`` for DataArrays).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from . import registry
+from .apply import apply_confusion, metric_request
+from .confusion import array_cube
+from .dims import CLASS_DIM, OBSERVED_DIM
+from .frame import FrameRows, by_names, frame_rows
+from .probability import RowNames, array_inputs
+from .scores import array_scores, frame_scores, mean_scores, proba_metric
+
+
+def _request(metrics, *, probabilities: bool, labels: bool, taken=()) -> dict:
+    """The metrics to compute (default: every confusion metric, and every proba one if there are probabilities)."""
+    if not labels and not probabilities:
+        raise TypeError("evaluate needs predicted labels (pred=) or class probabilities (proba=)")
+    if metrics is None:
+        metrics = registry.metric_names("confusion") + (registry.metric_names("proba") if probabilities else [])
+    request = metric_request(metrics, kind=None)
+    if not probabilities:
+        wrong = [out for out, (m, _) in request.items() if m.kind == "proba"]
+        if wrong:
+            raise ValueError(f"{wrong} need class probabilities: pass the probability columns (proba=) or, for a "
+                             "DataArray, class_dim= naming its class dim")
+    clash = [out for out in request if out in taken]
+    if clash:
+        raise ValueError(f"output name(s) {clash} are also the name of a group dim; the group coordinate would be "
+                         "overwritten: rename the output, e.g. metrics={'" + f"{clash[0]}_score': '{clash[0]}'" + "}")
+    return request
+
+
+def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
+    """One variable per requested confusion metric, computed on every matrix of ``cube``."""
+    request = _request(metrics, probabilities=False, labels=True, taken=[d for d in cube.dims])
+    return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
+
+
+def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
+    variables, cube = {}, None
+    for out, (metric, params) in request.items():
+        if metric.kind == "confusion":
+            cube = rows.cube() if cube is None else cube
+            variables[out] = apply_confusion(metric, cube, params)
+        else:
+            variables[out] = rows.mean(frame_scores(metric, rows, params), out)
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+
+def evaluate_frame(df: pd.DataFrame, true, pred=None, *, proba=None, metrics=None, by=None, labels=None,
+                   weights=None, dropna=False, renormalize=False, observed=False) -> xr.Dataset:
+    """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
+    taken = [*map(str, by_names(by)), *([OBSERVED_DIM] if observed is True else [])]
+    request = _request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
+    rows = frame_rows(df, true, pred, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
+                      renormalize=renormalize, observed=observed)
+    return _evaluate_rows(rows, request)
+
+
+def evaluate_array(obj: xr.DataArray, true: xr.DataArray | None, *, metrics=None, class_dim=None, pred=None,
+                   dim=None, labels=None, weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+    """One variable per metric on a cube, on label arrays, or (``class_dim`` given) on a probability array."""
+    if class_dim is None:
+        if pred is not None or renormalize:
+            raise TypeError("pred= and renormalize= apply to class probabilities: pass class_dim= as well")
+        if true is None:
+            if any(v is not None and v is not False for v in (dim, labels, weights, dropna)):
+                raise TypeError("dim=, labels=, weights= and dropna= apply to label arrays; this is already a cube")
+            return evaluate_cube(obj, metrics)
+        return evaluate_cube(array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna), metrics)
+    if true is None:
+        raise TypeError("evaluate on class probabilities needs the true labels: proba.ordinal.evaluate(true, ...)")
+    request = _request(metrics, probabilities=True, labels=True)
+    inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
+    variables, cube = {}, None
+    for out, (metric, params) in request.items():
+        if metric.kind == "proba":
+            variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
+        else:
+            if cube is None:
+                cube = (inputs.cube(dim=dim, weights=weights) if pred is None else
+                        array_cube(true, pred, dim=dim, labels=inputs.classes, weights=weights, dropna=dropna))
+            variables[out] = apply_confusion(metric, cube, params)
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+
+def worst(data, true, proba=None, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM,
+          **params) -> pd.DataFrame:
+    """The ``n`` worst samples under the per-sample ``score``, worst first (the error analysis of Galdran 2023, Fig. 3).
+
+    ``worst(df, "y", ["p0", "p1", "p2"])`` for a DataFrame (``proba`` a list or a
+    dict label -> column) or ``worst(proba_da, true_da)`` for a probability
+    array. The table has the true label, the probabilities, the most probable
+    class (``argmax``) and the score, indexed by the DataFrame's row labels or
+    the array's sample coordinates. Ties keep the input order.
+
+    Raises
+    ------
+    TypeError
+        For inputs that are neither a DataFrame nor a DataArray, or a bad ``n``.
+    """
+    metric = proba_metric(score)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise TypeError(f"n must be a whole number >= 0, got {n!r}")
+    if isinstance(data, pd.DataFrame):
+        if proba is None:
+            raise TypeError("worst(df, true, proba): give the probability columns, a list or a dict label -> column")
+        rows = frame_rows(data, true, proba=proba, labels=labels, renormalize=renormalize)
+        scores, values, codes, index = frame_scores(metric, rows, params), rows.proba, rows.true, rows.index
+        classes = rows.classes
+    elif isinstance(data, xr.DataArray):
+        if proba is not None:
+            raise TypeError("worst(proba_da, true_da): the probabilities are the first argument")
+        inputs = array_inputs(data, true, labels=labels, renormalize=renormalize, class_dim=class_dim)
+        scores = np.asarray(array_scores(metric, inputs, params).values).reshape(-1)
+        values = np.asarray(inputs.proba.values).reshape(-1, len(inputs.classes))
+        codes = np.asarray(inputs.codes.values).reshape(-1)
+        index, classes = RowNames.of(inputs.codes), inputs.classes
+    else:
+        raise TypeError(f"worst() takes a pandas DataFrame or an xarray DataArray of probabilities, "
+                        f"got {type(data).__name__}")
+    key = scores if not metric.higher_is_better else -scores
+    chosen = np.argsort(-key, kind="stable")[: int(n)]
+    labels_of_rows = index[chosen] if isinstance(index, pd.Index) else index.index(chosen, index.shape)
+    table = pd.DataFrame(values[chosen], index=labels_of_rows, columns=pd.Index(classes, name=CLASS_DIM))
+    table.insert(0, "true", classes[codes[chosen]])
+    table["argmax"] = classes[values[chosen].argmax(axis=1)]
+    table[metric.name] = scores[chosen]
+    return table

@@ -1,0 +1,237 @@
+"""The DataFrame front end: one validated, position-coded view of the rows every DataFrame method uses.
+
+:func:`frame_rows` checks the arguments, finds missing values (an error, or
+the rows dropped with ``dropna=True``), decides the class order, codes the
+labels, groups and weights by position and checks the probabilities. Cubes
+(:meth:`FrameRows.cube`) and means of per-sample scores (:meth:`FrameRows.mean`)
+are then counted over the same group codes with the same weights, so they
+cannot disagree about which row belongs where.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .classes import Labels, as_sequence, class_order, encode, labels_of, missing_error
+from .confusion import count_cells
+from .dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
+from .groups import Groups, group_column
+from .messages import DroppedRowsWarning, show, warn
+from .probability import RowNames, check_proba, frame_classes
+from .weights import check_weights
+
+
+@dataclass
+class FrameRows:
+    """The rows kept, coded by position: class codes, checked probabilities, weights and groups."""
+
+    index: pd.Index  # the DataFrame's labels of the rows kept (for messages and tables)
+    classes: pd.Index
+    true: np.ndarray
+    pred: np.ndarray | None
+    proba: np.ndarray | None  # (rows, K)
+    weights: np.ndarray | None
+    groups: Groups
+
+    def predicted(self) -> np.ndarray:
+        """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
+        if self.pred is not None:
+            return self.pred
+        return self.proba.argmax(axis=1).astype(self.true.dtype)
+
+    def cube(self) -> xr.DataArray:
+        """The confusion cube ``(*groups, true, pred)`` of these rows."""
+        k = len(self.classes)
+        self.groups.check_size(k * k)
+        codes, sizes, offsets = self.groups.counting()
+        counts = count_cells([*codes, self.true, self.predicted()], [*sizes, k, k], offsets=[*offsets, 0, 0],
+                             weights=self.weights)
+        rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
+        coords = {TRUE: self.classes, PRED: self.classes}
+        return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
+
+    def mean(self, scores: np.ndarray, name: str) -> xr.DataArray:
+        """The (weighted) mean of one score per row, per group."""
+        self.groups.check_size(1)
+        codes, sizes, offsets = self.groups.counting()
+        w = self.weights
+        weighted = scores if w is None else w * scores
+        if codes:
+            total = count_cells(codes, sizes, offsets=offsets, weights=weighted)
+            weight = count_cells(codes, sizes, offsets=offsets, weights=w)
+        else:
+            total, weight = np.sum(weighted), (len(scores) if w is None else np.sum(w))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = total / weight
+        return self.groups.labelled(mean, rows=self._rows(weight if w is None else None), name=name)
+
+    def _rows(self, counts):
+        """Rows per group (to drop integer group values no row has); counted here when weights could hide them."""
+        if not any(c.prune for c in self.groups.columns) or self.groups.observed:
+            return None
+        if counts is None:
+            codes, sizes, offsets = self.groups.counting()
+            counts = count_cells(codes, sizes, offsets=offsets)
+        return counts
+
+
+def frame_rows(df: pd.DataFrame, true, pred=None, *, proba=None, by=None, labels=None, weights=None,
+               dropna: bool = False, renormalize: bool = False, observed: bool = False) -> FrameRows:
+    """Validate and code the rows of ``df`` (see the module docstring).
+
+    ``pred`` is a column name or one predicted label per row; ``proba`` the
+    probability columns (a list in class order, or a dict label -> column).
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    dropna, renormalize, observed = (check_flag(v, n) for v, n in
+                                     ((dropna, "dropna"), (renormalize, "renormalize"), (observed, "observed")))
+    n = len(df)
+    by = by_names(by)
+    check_column(df, true, "true")
+    columns = {TRUE: labels_of(true, df[true])}
+    if pred is not None:
+        if is_column_name(pred):
+            check_column(df, pred, "pred")
+            columns[PRED] = labels_of(pred, df[pred])
+        else:
+            columns[PRED] = labels_of("pred", row_values(pred, df.index, "pred"))
+    proba_columns = None
+    if proba is not None:
+        classes_given, proba_columns = frame_classes(df, true, proba, labels)
+        for c in proba_columns:
+            check_column(df, c, "proba")
+    for name in by:
+        check_column(df, name, "by")
+    groups = Groups([group_column(name, df[name]) for name in by], observed=False)
+    w = frame_weights(df, weights)
+    values = None if proba_columns is None else _proba_values(df, proba_columns)
+
+    missing = {c.name: c.missing for c in columns.values() if c.missing is not None}
+    missing.update((g.name, g.missing) for g in groups.columns if g.missing is not None)
+    if dropna and values is not None:
+        nan = np.isnan(values).any(axis=1)
+        if nan.any():
+            missing["the probability columns"] = nan
+    index = df.index
+    if missing:
+        if not dropna:
+            name, mask = next(iter(missing.items()))
+            raise missing_error(name, index, mask)
+        keep = ~np.logical_or.reduce(list(missing.values()))
+        warn(f"dropna=True dropped {n - int(keep.sum())} of {n} rows with a missing value in "
+             f"{show(missing)}", DroppedRowsWarning)
+        columns = {k: c.take(keep) for k, c in columns.items()}
+        groups, index = groups.take(keep), index[keep]
+        w = None if w is None else w[keep]
+        values = None if values is None else values[keep]
+    groups = Groups(groups.columns, observed=observed)
+
+    classes = classes_given if proba_columns is not None else class_order(list(columns.values()), labels)
+    codes = {k: encode(c, classes) for k, c in columns.items()}
+    checked = None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
+    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups)
+
+
+def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:
+    """The probability columns as one float64 ``(rows, K)`` array; non-numeric columns are an error."""
+    values = np.empty((len(df), len(columns)))
+    for i, c in enumerate(columns):
+        series = df[c]
+        if not (pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_complex_dtype(series.dtype)):
+            raise TypeError(f"probability column {c!r} has dtype {series.dtype}; probabilities must be real numbers")
+        values[:, i] = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    return values
+
+
+# --------------------------------------------------------------------------- argument checks
+
+
+def is_column_name(value) -> bool:
+    """Whether ``value`` can name a column (rather than hold one value per row)."""
+    return isinstance(value, (str, numbers.Number, tuple)) or value is None
+
+
+def check_flag(value, name: str) -> bool:
+    """A boolean argument: ``True`` or ``False`` (numpy booleans too); anything else is an error."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name}= must be True or False, got {value!r}")
+
+
+def by_names(by) -> list:
+    """``by`` as a list of column names: one name, or a list/tuple of names, each once, none named like a cube dim."""
+    if by is None:
+        return []
+    if isinstance(by, (list, tuple)) and any(isinstance(name, tuple) for name in by):
+        raise TypeError(f"by= names columns by str or int, got {show(by)}; flatten MultiIndex or tuple column names "
+                        "first (e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])")
+    names = [by] if isinstance(by, (str, numbers.Integral)) else as_sequence(by, "by")
+    for name in names:
+        if isinstance(name, bool) or not isinstance(name, (str, numbers.Integral)):
+            raise TypeError(
+                f"by= names columns by str or int, got {name!r}; flatten MultiIndex or tuple column names first "
+                "(e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])"
+            )
+        if str(name) in (*CUBE_DIMS, OBSERVED_DIM):
+            raise ValueError(f"by column {name!r} has the name of a result dim ({', '.join(CUBE_DIMS)}, "
+                             f"{OBSERVED_DIM!r}); rename it, e.g. df.rename(columns={{{name!r}: '{name}_'}})")
+    dims = [str(name) for name in names]
+    repeated = [name for name in names if dims.count(str(name)) > 1]
+    if repeated:
+        raise ValueError(f"by= names {show(repeated)} more than once (dims are named by the columns' names as "
+                         "strings); name each column once")
+    return names
+
+
+def check_column(df: pd.DataFrame, name, role: str) -> None:
+    """An error naming the column if it is absent, or if the frame has several columns of that name."""
+    try:
+        found = name in df.columns
+    except TypeError:
+        found = False
+    if not found:
+        raise KeyError(f"{role} column {name!r} is not in the DataFrame; its columns are {list(df.columns)}")
+    if isinstance(df.columns, pd.MultiIndex) and not (isinstance(name, tuple) and len(name) == df.columns.nlevels):
+        raise KeyError(f"{role} column {name!r} names a level of MultiIndex columns, not one column; give the full "
+                       "tuple, or flatten the columns first")
+    if not isinstance(df.columns.get_loc(name), numbers.Integral):
+        raise ValueError(f"the DataFrame has several columns named {name!r}; give them distinct names")
+
+
+def row_values(values, index: pd.Index, name: str) -> np.ndarray | pd.Series:
+    """One value per row in row order, from an array or list (by position) or a Series (matched by row label)."""
+    if isinstance(values, pd.Series):
+        if values.index.equals(index):
+            return values.reset_index(drop=True)
+        if not (values.index.is_unique and index.is_unique and len(values) == len(index)
+                and values.index.isin(index).all()):
+            raise ValueError(
+                f"the {name} Series has row labels that differ from the DataFrame's; a Series is matched by row "
+                "label, as pandas does: give a Series with the same index, or an array in row order"
+            )
+        return values.reindex(index).reset_index(drop=True)
+    if isinstance(values, (pd.DataFrame, xr.DataArray)) or np.ndim(values) != 1:
+        raise TypeError(f"{name} must be a column name or one value per row (1-D), got {type(values).__name__} "
+                        f"of shape {np.shape(values)}")
+    values = np.asarray(values)
+    if len(values) != len(index):
+        raise ValueError(f"{name} has {len(values)} values for {len(index)} rows; give one value per row")
+    return values
+
+
+def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
+    """Checked float64 weights in row order from a column name, a Series (aligned on the row labels) or an array."""
+    if weights is None:
+        return None
+    if is_column_name(weights):
+        check_column(df, weights, "weights")
+        return check_weights(weights, df[weights])
+    values = row_values(weights, df.index, "weights")
+    return check_weights(getattr(weights, "name", None) or "weights", values)

@@ -1,0 +1,43 @@
+"""Global settings, changed with :func:`set_options` (for good or inside a ``with`` block)."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+OPTIONS: dict[str, Any] = {"max_cube_bytes": 2**30}
+"""``max_cube_bytes``: the largest dense confusion cube (or per-group table) ordframe allocates, in bytes."""
+
+
+class set_options:
+    """Set ordframe options: ``ordframe.set_options(max_cube_bytes=4 * 2**30)``.
+
+    Used as a context manager the previous values come back at the end of the block.
+
+    Parameters
+    ----------
+    max_cube_bytes : int
+        Refuse to build a dense grouped cube larger than this (default 1 GiB);
+        ``observed=True`` stacks only the group combinations that occur instead.
+
+    Raises
+    ------
+    ValueError
+        For an unknown option or an invalid value.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown}; the options are {sorted(OPTIONS)}")
+        limit = options.get("max_cube_bytes", OPTIONS["max_cube_bytes"])
+        if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit <= 0:
+            raise ValueError(f"max_cube_bytes must be a positive integer number of bytes, got {limit!r}")
+        self._previous = {name: OPTIONS[name] for name in options}
+        OPTIONS.update(options)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        OPTIONS.update(self._previous)

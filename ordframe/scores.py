@@ -1,0 +1,55 @@
+"""Per-sample scores of probability metrics, and their (weighted) means over samples or groups.
+
+A ``proba`` metric gives one score per sample (through ``ordframe.apply``);
+the reported value is the mean over the sample dims of a DataArray, or over
+the rows of each group of a DataFrame (``ordframe.frame``). Samples dropped
+with ``dropna=True`` have a NaN score and are skipped by the means.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from . import registry
+from .apply import apply_proba
+from .confusion import dims_list
+from .frame import FrameRows
+from .metric import Metric
+from .probability import ProbaInputs
+from .weights import checked_weights
+
+
+def proba_metric(name) -> Metric:
+    """The registered ``proba`` metric called ``name``; an error for a confusion metric."""
+    metric = registry.get_metric(name)
+    if metric.kind != "proba":
+        raise ValueError(f"metric {name!r} is of kind {metric.kind!r}; a per-sample score needs a 'proba' metric, "
+                         f"one of {registry.metric_names('proba')}")
+    return metric
+
+
+def array_scores(metric: Metric, inputs: ProbaInputs, params) -> xr.DataArray:
+    """One score per sample of a probability array."""
+    return apply_proba(metric, inputs.proba, inputs.codes, inputs.classes, params, inputs.class_dim)
+
+
+def mean_scores(scores: xr.DataArray, *, dim=None, weights=None) -> xr.DataArray:
+    """The (weighted) mean of per-sample ``scores`` over ``dim`` (default: every dim; ``[]``: none)."""
+    dims = list(scores.dims) if dim is None else dims_list(dim)
+    absent = [d for d in dims if d not in scores.dims]
+    if absent:
+        raise ValueError(f"dim {absent} not found; the samples have dims {tuple(scores.dims)}")
+    weights = checked_weights(weights)
+    if not dims:
+        return scores
+    if weights is None:
+        return scores.mean(dims)
+    return scores.weighted(weights).mean(dims)
+
+
+def frame_scores(metric: Metric, rows: FrameRows, params) -> np.ndarray:
+    """One score per kept DataFrame row."""
+    proba = xr.DataArray(rows.proba, dims=("row", "class"))
+    codes = xr.DataArray(rows.true.astype(np.int64), dims="row")
+    return apply_proba(metric, proba, codes, rows.classes, params).values

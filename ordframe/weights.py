@@ -1,0 +1,44 @@
+"""Sample weights: finite, non-negative real numbers, checked eagerly (numpy) or as they are computed (dask)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .messages import show
+
+
+def check_weights(name: Hashable, values) -> np.ndarray:
+    """``values`` as float64; an error if any weight is negative, NaN, infinite, missing or not a real number."""
+    if isinstance(values, pd.Series):
+        dtype = values.dtype
+        if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)):
+            raise TypeError(f"weights {name!r} must be real numbers, got dtype {dtype}")
+        values = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    values = np.asarray(values)
+    if values.dtype.kind not in "iufb":
+        raise TypeError(f"weights {name!r} must be real numbers, got dtype {values.dtype}")
+    values = values.astype(np.float64, copy=False)
+    bad = ~(np.isfinite(values) & (values >= 0))
+    if bad.any():
+        raise ValueError(
+            f"weights {name!r} has {int(bad.sum())} weight(s) that are negative, NaN or infinite "
+            f"({show(pd.unique(values[bad]))}); weights must be finite and >= 0"
+        )
+    return values
+
+
+def checked_weights(weights) -> xr.DataArray | None:
+    """A weights DataArray whose values are checked: now if in memory, chunk by chunk if dask-backed."""
+    if weights is None:
+        return None
+    if not isinstance(weights, xr.DataArray):
+        raise TypeError(f"weights must be an xarray.DataArray broadcastable against the labels, "
+                        f"got {type(weights).__name__}")
+    name = weights.name if weights.name is not None else "weights"
+    if weights.chunks is None:
+        return weights.copy(data=check_weights(name, weights.values))
+    return xr.apply_ufunc(lambda w: check_weights(name, w), weights, dask="parallelized", output_dtypes=[np.float64])

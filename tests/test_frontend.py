@@ -1,0 +1,378 @@
+"""The one front end under real and hostile inputs: any index, filters, sorts, dropna, odd columns and arguments.
+
+Every result is compared with an independent reference computed row by row on
+a fresh copy of the data (``reset_index``), so a misalignment anywhere shows.
+"""
+
+import io
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ordframe
+from ordframe.messages import DroppedRowsWarning
+
+PROBA = ["p0", "p1", "p2"]
+
+
+def reference_rps(frame):
+    """Mean RPS (normalised by K - 1) per model, one row at a time."""
+    out = {}
+    for model, part in frame.groupby("m"):
+        scores = []
+        for _, row in part.iterrows():
+            cdf = np.cumsum([row[c] for c in PROBA])
+            truth = np.cumsum([float(row["y"] == k) for k in range(3)])
+            scores.append(((cdf[:-1] - truth[:-1]) ** 2).sum() / 2)
+        out[model] = np.mean(scores)
+    return pd.Series(out)
+
+
+def reference_mae(frame):
+    return frame.assign(e=(frame["y"] - frame["yhat"]).abs()).groupby("m")["e"].mean()
+
+
+def random_frame(seed, n=60):
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.ones(3), n)
+    return pd.DataFrame({"y": rng.integers(0, 3, n), "yhat": rng.integers(0, 3, n), "p0": p[:, 0], "p1": p[:, 1],
+                         "p2": p[:, 2], "m": rng.choice(["a", "b", "c"], n)})
+
+
+def test_issue_reproducer_probabilities_with_by_on_a_permuted_index():
+    df = pd.DataFrame({"y": [0, 0, 2, 2], "p0": [1.0] * 4, "p1": [0.0] * 4, "p2": [0.0] * 4, "m": list("aabb")},
+                      index=[2, 3, 0, 1])
+    for index in ([2, 3, 0, 1], [10, 11, 12, 13], ["w", "x", "y", "z"]):
+        frame = df.set_axis(index)
+        for name, worst in (("rps", 1.0), ("brier", 2.0), ("sarps", 4.0 / 2)):
+            result = getattr(frame.ordinal, name)("y", PROBA, by="m", labels=[0, 1, 2])
+            np.testing.assert_allclose(result.values, [0.0, worst], err_msg=f"{name} {index}")
+        ds = frame.ordinal.evaluate("y", proba=PROBA, by="m", labels=[0, 1, 2], metrics=["rps", "log_score"])
+        np.testing.assert_allclose(ds["rps"].values, [0.0, 1.0])
+        assert ds["log_score"].values[0] == 0 and ds["log_score"].values[1] > 30
+
+
+TRANSFORMS = {
+    "fresh": lambda f: f,
+    "filtered": lambda f: f[f["yhat"] != 1],
+    "sorted": lambda f: f.sort_values(["p1", "m"]),
+    "reindexed": lambda f: f.set_axis(np.arange(len(f))[::-1] * 7 + 100),
+    "string index": lambda f: f.set_axis([f"r{i}" for i in range(len(f))]),
+    "duplicate index": lambda f: f.set_axis(np.zeros(len(f), int)),
+    "shuffled": lambda f: f.sample(frac=1.0, random_state=1),
+}
+
+
+@pytest.mark.parametrize("transform", TRANSFORMS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000))
+def test_every_front_end_equals_a_row_by_row_reference(transform, seed):
+    frame = TRANSFORMS[transform](random_frame(seed))
+    fresh = frame.reset_index(drop=True)
+    ds = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by="m", labels=[0, 1, 2], metrics=["rps", "mae"])
+    models = list(ds["m"].values)
+    np.testing.assert_allclose(ds["rps"].values, reference_rps(fresh)[models].values)
+    np.testing.assert_allclose(ds["mae"].values, reference_mae(fresh)[models].values)
+    np.testing.assert_allclose(frame.ordinal.rps("y", PROBA, by="m", labels=[0, 1, 2]).values, ds["rps"].values)
+    cube = frame.ordinal.confusion("y", "yhat", by="m", labels=[0, 1, 2])
+    for model in models:
+        part = fresh[fresh["m"] == model]
+        expected = pd.crosstab(part["y"], part["yhat"]).reindex(index=range(3), columns=range(3), fill_value=0)
+        np.testing.assert_array_equal(cube.sel(m=model).values, expected.values)
+    curve = frame.ordinal.aursc("y", PROBA, by="m", labels=[0, 1, 2], fractions=[1.0, 0.5])
+    for model in models:  # all rows kept: the curve's first point is the qwk of the argmax on the whole group
+        part = fresh[fresh["m"] == model]
+        argmax = part[PROBA].to_numpy().argmax(axis=1)
+        full = part.assign(a=argmax).ordinal.qwk("y", "a", labels=[0, 1, 2])
+        np.testing.assert_allclose(curve["curve"].sel(m=model, retained=1.0).item(), full)
+
+
+@pytest.mark.parametrize("transform", ["fresh", "sorted", "reindexed", "string index"])
+def test_dropna_drops_the_same_rows_everywhere(transform):
+    frame = random_frame(5)
+    frame.loc[[3, 10], "p1"] = np.nan
+    frame.loc[[4], "y"] = np.nan
+    frame.loc[[20], "m"] = None
+    frame = TRANSFORMS[transform](frame)
+    kept = frame.dropna().reset_index(drop=True).astype({"y": int})
+    with pytest.warns(DroppedRowsWarning, match="dropped 4 of 60 rows"):
+        ds = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by="m", dropna=True, labels=[0, 1, 2],
+                                    metrics=["rps", "mae"])
+    models = list(ds["m"].values)
+    np.testing.assert_allclose(ds["rps"].values, reference_rps(kept)[models].values)
+    np.testing.assert_allclose(ds["mae"].values, reference_mae(kept)[models].values)
+
+
+def test_pred_as_an_array_or_a_series():
+    frame = random_frame(2).set_axis(np.arange(60)[::-1])
+    expected = frame.ordinal.mae("y", "yhat")
+    assert frame.ordinal.mae("y", frame["yhat"].to_numpy()) == expected
+    assert frame.ordinal.mae("y", frame["yhat"].sample(frac=1.0, random_state=0)) == expected  # matched by label
+    with pytest.raises(ValueError, match="pred has 3 values for 60 rows"):
+        frame.ordinal.mae("y", [0, 1, 2])
+
+
+# --------------------------------------------------------------------------- weights
+
+
+def test_weights_series_is_matched_by_row_label():
+    frame = pd.DataFrame({"y": [0, 1, 2, 1], "p": [0, 1, 1, 1]}, index=[5, 6, 7, 8])
+    w = pd.Series([100.0, 1.0, 1.0, 1.0], index=[7, 8, 5, 6])  # the heavy weight sits on the wrong row (7)
+    assert frame.ordinal.mae("y", "p", weights=w) == pytest.approx(100 / 103)
+    with pytest.raises(ValueError, match="matched by row label"):
+        frame.ordinal.mae("y", "p", weights=pd.Series([1.0] * 4))
+
+
+def test_dask_weights_are_checked_for_probability_metrics():
+    pytest.importorskip("dask")
+    p = xr.DataArray(np.full((8, 3), 1 / 3), dims=("s", "class"), coords={"class": [0, 1, 2]})
+    t = xr.DataArray([0, 1, 2, 0, 1, 2, 0, 1], dims="s")
+    w = xr.DataArray([1.0, 1, -1, 1, 1, 1, 1, 1], dims="s")
+    with pytest.raises(ValueError, match="negative, NaN or infinite"):
+        p.ordinal.rps(t, weights=w.chunk(4))
+
+
+@pytest.mark.parametrize("bad", [-1.0, np.nan, np.inf])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_aursc_weights_are_checked(bad, lazy):
+    p = xr.DataArray(np.full((8, 3), 1 / 3), dims=("s", "class"), coords={"class": [0, 1, 2]})
+    t = xr.DataArray([0, 1, 2, 0, 1, 2, 0, 1], dims="s")
+    w = xr.DataArray([1.0, 1, bad, 1, 1, 1, 1, 1], dims="s")
+    if lazy:
+        pytest.importorskip("dask")
+        w = w.chunk(4)
+    with pytest.raises(ValueError, match="negative, NaN or infinite"):
+        p.ordinal.aursc(t, weights=w)["aursc"].values  # noqa: B018  (computes)
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+@pytest.mark.parametrize("kwargs", [{"labels": {0, 1, 2}}, {"by": {"m"}}, {"labels": frozenset([0, 1, 2])}])
+def test_sets_are_refused(kwargs):
+    with pytest.raises(TypeError, match="order is arbitrary"):
+        random_frame(1).ordinal.mae("y", "yhat", **kwargs)
+
+
+@pytest.mark.parametrize("labels", ["abc", 3, [[0, 1], [2]], np.zeros((2, 2))])
+def test_labels_of_the_wrong_form(labels):
+    with pytest.raises(TypeError, match="labels="):
+        random_frame(1).ordinal.mae("y", "yhat", labels=labels)
+
+
+@pytest.mark.parametrize("flag", ["dropna", "observed"])
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_flags_must_be_booleans(flag, value):
+    with pytest.raises(TypeError, match=f"{flag}= must be True or False"):
+        random_frame(1).ordinal.mae("y", "yhat", **{flag: value})
+
+
+@pytest.mark.parametrize("metrics, error", [
+    ({"a", "b"}, "not a set"),
+    ([1, 2], "metric name"),
+    ({"x": ("mae", "beta")}, "give a metric name or"),
+    ({"x": 3}, "give a metric name or"),
+    ([], "empty"),
+    (["mae", "mae"], "more than once"),
+])
+def test_evaluate_specs_are_checked(metrics, error):
+    with pytest.raises((TypeError, ValueError), match=error):
+        random_frame(1).ordinal.evaluate("y", "yhat", metrics=metrics)
+
+
+def test_evaluate_output_named_like_a_group_is_refused():
+    with pytest.raises(ValueError, match=r"\['m'\] are also the name of a group dim"):
+        random_frame(1).ordinal.evaluate("y", "yhat", metrics={"m": "mae"}, by="m")
+
+
+def test_nullable_boolean_labels_with_missing_values():
+    frame = pd.DataFrame({"y": pd.array([True, False, None, True], dtype="boolean"),
+                          "p": [True, False, True, False]})
+    with pytest.raises(ValueError, match=r"column 'y' has 1 missing value"):
+        frame.ordinal.accuracy("y", "p")
+    with pytest.warns(DroppedRowsWarning):
+        assert frame.ordinal.accuracy("y", "p", dropna=True) == pytest.approx(2 / 3)
+    with pytest.warns(DroppedRowsWarning):
+        cube = frame.ordinal.confusion("y", "p", dropna=True)
+    assert list(cube["true"].values) == [False, True]
+
+
+# --------------------------------------------------------------------------- column names
+
+
+def test_integer_column_names_from_a_headerless_csv():
+    frame = pd.read_csv(io.StringIO("0,1,7\n1,1,7\n2,2,8\n2,0,8\n"), header=None)
+    result = frame.ordinal.mae(0, 1, by=2)
+    assert result.dims == ("2",)
+    np.testing.assert_allclose(result.values, [0.5, 1.0])
+    ds = frame.ordinal.evaluate(0, 1, by=[2], metrics=["mae"])
+    assert ds["mae"].dims == ("2",)
+
+
+@pytest.mark.parametrize("by, error", [
+    ("true", "name of a result dim"),
+    ("pred", "name of a result dim"),
+    (["g", "g"], "more than once"),
+    ([("a", "b")], "flatten MultiIndex"),
+    (["g", 1.5], "by str or int"),
+])
+def test_bad_by_names(by, error):
+    frame = random_frame(1).rename(columns={"m": "g"}).assign(true=1, pred=2)
+    with pytest.raises((TypeError, ValueError), match=error):
+        frame.ordinal.mae("y", "yhat", by=by)
+
+
+def test_duplicate_and_multiindex_columns():
+    frame = pd.DataFrame([[0, 1, 1], [1, 1, 1]], columns=["y", "y", "g"])
+    with pytest.raises(ValueError, match="several columns named 'y'"):
+        frame.ordinal.mae("y", "g")
+    multi = pd.DataFrame([[0, 1, 1], [1, 1, 1]], columns=pd.MultiIndex.from_tuples([("a", "y"), ("a", "p"), ("b", "g")]))
+    assert multi.ordinal.mae(("a", "y"), ("a", "p")) == 0.5
+    with pytest.raises(KeyError, match="names a level of MultiIndex columns"):
+        multi.ordinal.mae("a", ("a", "p"))
+    with pytest.raises(KeyError, match="true column 'zz' is not in the DataFrame"):
+        multi.ordinal.mae("zz", ("a", "p"))
+
+
+# --------------------------------------------------------------------------- cubes built by users
+
+
+@pytest.mark.parametrize("values, error", [
+    ([[1, -1], [0, 1]], "negative, NaN or infinite"),
+    ([[1, 0], [0, np.nan]], "negative, NaN or infinite"),
+    ([[1, 0], [0, np.inf]], "negative, NaN or infinite"),
+    ([["a", "b"], ["c", "d"]], "holds counts"),
+    ([[1, 1j], [0, 1]], "holds counts"),
+])
+def test_bad_counts_are_refused(values, error):
+    with pytest.raises((TypeError, ValueError), match=error):
+        xr.DataArray(values, dims=("true", "pred")).ordinal.mae()
+
+
+def test_cube_class_coordinates():
+    values = [[5, 1], [2, 4]]
+    permuted = xr.DataArray(values, dims=("true", "pred"), coords={"true": ["a", "b"], "pred": ["b", "a"]})
+    assert permuted.ordinal.accuracy() == pytest.approx(3 / 12)  # reordered by label: diagonal 1 + 2
+    with pytest.raises(ValueError, match="more than once"):
+        xr.DataArray(values, dims=("true", "pred"), coords={"true": [0, 0], "pred": [0, 1]}).ordinal.mae()
+    with pytest.raises(ValueError, match="are not its 'true' classes"):
+        xr.DataArray(values, dims=("true", "pred"), coords={"true": [0, 1], "pred": [1, 2]}).ordinal.mae()
+
+
+def test_labelled_cost_matrices_are_aligned_by_label():
+    cube = xr.DataArray([[5, 1], [2, 4]], dims=("true", "pred"), coords={"true": ["a", "b"], "pred": ["a", "b"]})
+    by_position = cube.ordinal.expected_cost(cost=[[0, 10], [1, 0]])
+    swapped = xr.DataArray([[0, 1], [10, 0]], dims=("true", "pred"), coords={"true": ["b", "a"], "pred": ["b", "a"]})
+    assert cube.ordinal.expected_cost(cost=swapped) == by_position
+    frame = pd.DataFrame([[0, 1], [10, 0]], index=["b", "a"], columns=["b", "a"])
+    assert cube.ordinal.expected_cost(cost=frame) == by_position
+    assert cube.ordinal.d(cost=swapped) == cube.ordinal.d(cost=[[0, 10], [1, 0]])
+    with pytest.raises(ValueError, match="no row or column for the classes"):
+        cube.ordinal.expected_cost(cost=frame.rename(index={"a": "z"}))
+    with pytest.raises(ValueError, match=">= 0"):
+        cube.ordinal.expected_cost(cost=[[0, -1], [1, 0]])
+
+
+# --------------------------------------------------------------------------- size guard and observed groups
+
+
+def test_dense_cube_size_guard_and_observed_groups():
+    n = 2000
+    frame = pd.DataFrame({"y": np.arange(n) % 3, "p": np.arange(n) % 2, "g": np.arange(n) * 1000,
+                          "h": (np.arange(n) * 7) % 1999})
+    with ordframe.set_options(max_cube_bytes=1_000_000):
+        with pytest.raises(MemoryError, match=r"observed=True"):
+            frame.ordinal.confusion("y", "p", by=["g", "h"])
+        cube = frame.ordinal.confusion("y", "p", by=["g", "h"], observed=True)
+    assert cube.dims == ("group", "true", "pred") and cube.sizes["group"] == n
+    assert int(cube.sum()) == n
+    first = cube.sel(g=1000, h=7)
+    np.testing.assert_array_equal(first.values, [[0, 0, 0], [0, 1, 0], [0, 0, 0]])
+    mae = frame.ordinal.mae("y", "p", by=["g", "h"], observed=True)
+    assert mae.sel(g=1000, h=7).item() == 0.0
+    with pytest.raises(ValueError, match="max_cube_bytes"):
+        ordframe.set_options(max_cube_bytes=-1)
+
+
+def test_observed_groups_match_dense_ones():
+    frame = random_frame(3).assign(f=lambda d: d["y"] % 2)
+    dense = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by=["m", "f"], labels=[0, 1, 2], metrics=["rps", "qwk"])
+    stacked = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by=["m", "f"], labels=[0, 1, 2], metrics=["rps", "qwk"],
+                                     observed=True)
+    xr.testing.assert_allclose(stacked.unstack("group").transpose("m", "f"), dense)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@pytest.mark.parametrize("group", [
+    ["a", "b"] * 10,
+    np.arange(20) % 3,
+    np.arange(20) % 2 == 0,
+    pd.date_range("2020-01-01", periods=4).repeat(5),
+    pd.Categorical(["x", "y"] * 10, categories=["y", "x"], ordered=True),
+    np.linspace(0, 1, 20).round(1),
+])
+def test_results_are_netcdf_serialisable(group, tmp_path):
+    pytest.importorskip("scipy")
+    frame = pd.DataFrame({"y": np.arange(20) % 3, "p": np.arange(20) % 2, "g": group})
+    ds = frame.ordinal.evaluate("y", "p", by="g", metrics=["mae", "oc"])
+    path = tmp_path / "result.nc"
+    ds.to_netcdf(path)
+    with xr.open_dataset(path) as back:
+        np.testing.assert_allclose(back["mae"].values, ds["mae"].values)
+
+
+def test_metric_methods_have_real_signatures():
+    import inspect
+
+    frame = random_frame(1)
+    signature = inspect.signature(frame.ordinal.oc)
+    assert list(signature.parameters)[:2] == ["true", "pred"]
+    assert signature.parameters["beta"].default == 0.75
+    assert signature.parameters["beta"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert "class_dim" in inspect.signature(xr.DataArray([0]).ordinal.rps).parameters
+
+
+def test_metric_pickles():
+    metric = ordframe.get_metric("oc")
+    assert pickle.loads(pickle.dumps(metric)) == metric
+
+
+def test_label_array_with_a_class_dim_is_not_mistaken_for_probabilities():
+    true = xr.DataArray([[0, 1], [2, 2]], dims=("class", "s"))
+    pred = xr.DataArray([[0, 1], [2, 1]], dims=("class", "s"))
+    assert pred.ordinal.mae(true) == 0.25
+    proba = xr.DataArray(np.eye(3)[[0, 1, 2]], dims=("s", "k"), coords={"k": [0, 1, 2]})
+    assert proba.ordinal.rps(xr.DataArray([0, 1, 2], dims="s"), class_dim="k") == 0.0
+
+
+def test_non_dataarray_inputs_to_the_xarray_front_end():
+    pred = xr.DataArray([0, 1, 2], dims="s")
+    with pytest.raises(TypeError, match="must be an xarray.DataArray"):
+        pred.ordinal.mae([0, 1, 2])
+    with pytest.raises(TypeError, match="must be an xarray.DataArray"):
+        pred.ordinal.confusion(np.array([0, 1, 2]))
+
+
+def test_dask_arrays_with_unknown_chunk_sizes():
+    da = pytest.importorskip("dask.array")
+    values = da.from_array(np.array([0, 1, 2, 1]), chunks=2)
+    unknown = values[values >= 0]
+    pred = xr.DataArray(unknown, dims="s")
+    with pytest.raises(ValueError, match="unknown chunk sizes"):
+        pred.ordinal.confusion(pred)
+
+
+def test_warnings_point_at_the_callers_line():
+    frame = pd.DataFrame({"y": [0.0, 1.0, np.nan], "p": [0, 1, 1]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame.ordinal.mae("y", "p", dropna=True)
+    assert caught[0].filename == __file__
