@@ -187,8 +187,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                 rows = frame_rows(self._df, true, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
                                   renormalize=renormalize, observed=observed)
                 result = rows.mean(frame_scores(metric, rows, params), metric.name)
-                empty = rows.weights is None and len(rows.true) == 0 or rows.weights is not None and rows.weights.sum() == 0
-                return result if by is not None else as_scalar(result, metric, lambda: empty)
+                return result if by is not None else as_scalar(result, metric, rows.empty)
 
             keywords = {**common, "renormalize": False, "observed": False}
             call = f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, weights=None, dropna=False, ...)"

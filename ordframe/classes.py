@@ -15,6 +15,7 @@ through their category codes: no sort and no hash of the rows.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,9 @@ from .messages import first_rows, show, show_counts
 # Integer labels whose values span at most this many integers are counted and
 # coded through a table over the span; wider ones are hashed.
 MAX_INT_SPAN = 1 << 16
+# Integer labels without labels= whose values span at most this many integers
+# are counted over the whole span, and the values no row has are dropped after.
+MAX_COUNTED_SPAN = 256
 # Codes are computed this many rows at a time, so temporaries stay in the CPU cache.
 BLOCK_ROWS = 1 << 16
 _NUMERIC_INFERRED = {"integer", "floating", "mixed-integer-float", "boolean", "decimal"}
@@ -49,6 +53,13 @@ class Labels:
 
     def __len__(self) -> int:
         return len(self.values)
+
+    @functools.cached_property
+    def span(self) -> tuple[int, int] | None:
+        """``(lowest, highest)`` of integer (not boolean) labels without missing values; else ``None``."""
+        if self.kind != "int" or self.missing is not None or self.categories is not None or not len(self):
+            return None
+        return int(self.values.min()), int(self.values.max())
 
     def take(self, keep: np.ndarray) -> Labels:
         """The labels at the positions where ``keep`` holds."""
@@ -204,6 +215,31 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
     else:
         values = np.unique(np.concatenate([np.unique(v) for v in kept]))
     return pd.Index(values.astype(bool) if boolean else values)
+
+
+def integer_span(columns: list[Labels]) -> tuple[int, int] | None:
+    """``(lowest, highest)`` over integer (not boolean) label columns without missing values, else ``None``."""
+    spans = [c.span for c in columns]
+    if not spans or None in spans:
+        return None
+    return min(low for low, _ in spans), max(high for _, high in spans)
+
+
+def offset_of(column: Labels, classes: pd.Index) -> int | None:
+    """The ``offset`` with ``label - offset`` = code, when integer labels can serve as their own codes.
+
+    That is when the classes are the consecutive integers ``offset .. offset + K - 1``,
+    in that order, and every label is one of them; otherwise ``None`` (use :func:`encode`).
+    """
+    if column.span is None or not pd.api.types.is_integer_dtype(classes.dtype) or not len(classes):
+        return None
+    low = int(classes[0])
+    if not (isinstance(classes, pd.RangeIndex) and classes.step == 1) and not np.array_equal(
+        classes.to_numpy(), np.arange(low, low + len(classes))
+    ):
+        return None
+    lowest, highest = column.span
+    return low if low <= lowest and highest < low + len(classes) else None
 
 
 def class_order(columns: list[Labels], labels=None) -> pd.Index:

@@ -15,7 +15,18 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .classes import class_order, code_dtype, declared_order, encode, labels_of, missing_error
+from .classes import (
+    MAX_COUNTED_SPAN,
+    check_two,
+    class_order,
+    code_dtype,
+    declared_order,
+    encode,
+    integer_span,
+    labels_of,
+    missing_error,
+    offset_of,
+)
 from .dims import CUBE_DIMS, PRED, TRUE
 from .messages import DroppedRowsWarning, warn
 from .weights import checked_weights
@@ -83,9 +94,14 @@ def check_label_arrays(arrays: dict[str, object]) -> None:
                              "on it (or build it with known sizes) first")
 
 
-def _array_classes(arrays: dict[str, xr.DataArray], labels) -> pd.Index:
+def _array_classes(arrays: dict[str, xr.DataArray], labels) -> tuple[pd.Index, bool]:
+    """The classes of label arrays, and whether they are a span of integers to prune after counting."""
     if labels is not None:
-        return declared_order(labels)
+        return declared_order(labels), False
+    if all(a.chunks is None for a in arrays.values()):
+        span = integer_span([labels_of(name, a.values.reshape(-1)) for name, a in arrays.items()])
+        if span is not None and span[1] - span[0] < MAX_COUNTED_SPAN:
+            return pd.RangeIndex(span[0], span[1] + 1), True
     kinds = {name: a.dtype for name, a in arrays.items()}
     if not all(dt.kind in "iufb" for dt in kinds.values()):
         shown = ", ".join(f"{name!r} ({dt})" for name, dt in kinds.items())
@@ -96,7 +112,7 @@ def _array_classes(arrays: dict[str, xr.DataArray], labels) -> pd.Index:
             columns.append(labels_of(name, np.unique(a.data).compute()))
         else:
             columns.append(labels_of(name, a.values.reshape(-1)))
-    return class_order(columns)
+    return class_order(columns), False
 
 
 def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report):
@@ -119,12 +135,29 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report)
         columns = [c.take(keep) for c in columns]
         group = None if group is None else group[keep]
         w = None if w is None else w[keep]
-    codes = [encode(c, classes) for c in columns]
+    offsets = [offset_of(c, classes) for c in columns]
+    codes = [c.values if o is not None else encode(c, classes) for c, o in zip(columns, offsets)]
+    offsets = [o or 0 for o in offsets]
     if group is None:
-        counts = count_cells(codes, [k, k], weights=w).reshape(1, k * k)
+        counts = count_cells(codes, [k, k], offsets=offsets, weights=w).reshape(1, k * k)
     else:
-        counts = count_cells([group, *codes], [n_groups, k, k], weights=w)
+        counts = count_cells([group, *codes], [n_groups, k, k], offsets=[0, *offsets], weights=w)
     return counts.reshape(*outer, *([1] * n_core), k * k)
+
+
+def drop_absent_classes(counts: np.ndarray, classes: pd.Index, codes=None) -> tuple[np.ndarray, pd.Index]:
+    """Counts ``(..., K, K)`` over a span of integer classes, without the classes that no label has.
+
+    ``codes`` (the class codes of the true and predicted labels) are looked at
+    when weights are used, since a weight of zero would hide a class in the counts.
+    """
+    k = len(classes)
+    if codes is None:
+        matrix = counts.reshape(-1, k, k).sum(axis=0)
+        seen = (matrix.sum(axis=0) + matrix.sum(axis=1)) > 0
+    else:
+        seen = np.logical_or.reduce([np.bincount(c, minlength=k) > 0 for c in codes])
+    return np.compress(seen, np.compress(seen, counts, axis=-1), axis=-2), check_two(classes[seen])
 
 
 def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False,
@@ -156,7 +189,7 @@ def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None,
     names = (true.name if true.name is not None else TRUE, pred.name if pred.name is not None else PRED)
     if names[0] == names[1]:
         names = (TRUE, PRED)
-    classes = _array_classes(dict(zip(names, arrays[:2])), labels)
+    classes, prune = _array_classes(dict(zip(names, arrays[:2])), labels)
     k = len(classes)
     params = dict(names=names, classes=classes, n_core=len(core), dropna=dropna, report=report)
     data = [a.data for a in arrays] + [None] * (3 - len(arrays))
@@ -178,6 +211,9 @@ def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None,
         blocks = _count_block(*data, **params)
     counts = blocks.sum(axis=tuple(range(len(outer), len(outer) + len(core))))
     counts = counts.reshape(counts.shape[:-1] + (k, k))
+    if prune:  # integer labels counted over their span: keep the values that occur
+        codes = None if weights is None else [np.asarray(d).reshape(-1) - classes[0] for d in data[:2]]
+        counts, classes = drop_absent_classes(counts, classes, codes)
     coords = {name: c for a in arrays for name, c in a.coords.items() if set(c.dims) <= set(outer)}
     coords.update(true=classes, pred=classes)
     return xr.DataArray(counts, dims=(*outer, *CUBE_DIMS), coords=coords, name="count")

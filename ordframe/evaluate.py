@@ -116,7 +116,7 @@ def worst(data, true, proba=None, *, score="rps", n=10, labels=None, renormalize
         if proba is None:
             raise TypeError("worst(df, true, proba): give the probability columns, a list or a dict label -> column")
         rows = frame_rows(data, true, proba=proba, labels=labels, renormalize=renormalize)
-        scores, values, codes, index = frame_scores(metric, rows, params), rows.proba, rows.true, rows.index
+        scores, values, codes, index = frame_scores(metric, rows, params), rows.proba, rows.true.array(), rows.index
         classes = rows.classes
     elif isinstance(data, xr.DataArray):
         if proba is not None:

@@ -18,8 +18,17 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .classes import Labels, as_sequence, class_order, encode, labels_of, missing_error
-from .confusion import count_cells
+from .classes import (
+    MAX_COUNTED_SPAN,
+    as_sequence,
+    class_order,
+    encode,
+    integer_span,
+    labels_of,
+    missing_error,
+    offset_of,
+)
+from .confusion import count_cells, drop_absent_classes
 from .dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from .groups import Groups, group_column
 from .messages import DroppedRowsWarning, show, warn
@@ -28,32 +37,54 @@ from .weights import check_weights
 
 
 @dataclass
+class Codes:
+    """Class codes of one label column: ``values - offset`` (integer labels serve as their own codes)."""
+
+    values: np.ndarray
+    offset: int = 0
+
+    def array(self) -> np.ndarray:
+        """The codes as int64."""
+        return self.values.astype(np.int64) - self.offset
+
+
+@dataclass
 class FrameRows:
-    """The rows kept, coded by position: class codes, checked probabilities, weights and groups."""
+    """The rows kept, coded by position: class codes, checked probabilities, weights and groups.
+
+    With ``prune_classes`` the classes are every integer between the lowest and
+    the highest label, and the cube keeps only those that occur.
+    """
 
     index: pd.Index  # the DataFrame's labels of the rows kept (for messages and tables)
     classes: pd.Index
-    true: np.ndarray
-    pred: np.ndarray | None
+    true: Codes
+    pred: Codes | None
     proba: np.ndarray | None  # (rows, K)
     weights: np.ndarray | None
     groups: Groups
+    prune_classes: bool = False
 
-    def predicted(self) -> np.ndarray:
+    def predicted(self) -> Codes:
         """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
         if self.pred is not None:
             return self.pred
-        return self.proba.argmax(axis=1).astype(self.true.dtype)
+        return Codes(self.proba.argmax(axis=1))
 
     def cube(self) -> xr.DataArray:
         """The confusion cube ``(*groups, true, pred)`` of these rows."""
         k = len(self.classes)
         self.groups.check_size(k * k)
         codes, sizes, offsets = self.groups.counting()
-        counts = count_cells([*codes, self.true, self.predicted()], [*sizes, k, k], offsets=[*offsets, 0, 0],
-                             weights=self.weights)
+        pred = self.predicted()
+        counts = count_cells([*codes, self.true.values, pred.values], [*sizes, k, k],
+                             offsets=[*offsets, self.true.offset, pred.offset], weights=self.weights)
+        classes = self.classes
+        if self.prune_classes:
+            codes = None if self.weights is None else [self.true.array(), pred.array()]
+            counts, classes = drop_absent_classes(counts, classes, codes)
         rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
-        coords = {TRUE: self.classes, PRED: self.classes}
+        coords = {TRUE: classes, PRED: classes}
         return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
 
     def mean(self, scores: np.ndarray, name: str) -> xr.DataArray:
@@ -70,6 +101,10 @@ class FrameRows:
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = total / weight
         return self.groups.labelled(mean, rows=self._rows(weight if w is None else None), name=name)
+
+    def empty(self) -> bool:
+        """Whether no row is kept, or the weights of those kept sum to 0."""
+        return len(self.index) == 0 or (self.weights is not None and not self.weights.sum() > 0)
 
     def _rows(self, counts):
         """Rows per group (to drop integer group values no row has); counted here when weights could hide them."""
@@ -133,10 +168,19 @@ def frame_rows(df: pd.DataFrame, true, pred=None, *, proba=None, by=None, labels
         values = None if values is None else values[keep]
     groups = Groups(groups.columns, observed=observed)
 
-    classes = classes_given if proba_columns is not None else class_order(list(columns.values()), labels)
-    codes = {k: encode(c, classes) for k, c in columns.items()}
+    prune = False
+    if proba_columns is not None:
+        classes = classes_given
+    elif labels is None and (span := integer_span(list(columns.values()))) and span[1] - span[0] < MAX_COUNTED_SPAN:
+        classes, prune = pd.RangeIndex(span[0], span[1] + 1), True  # counted over the span, pruned after
+    else:
+        classes = class_order(list(columns.values()), labels)
+    codes = {}
+    for key, column in columns.items():
+        offset = offset_of(column, classes)
+        codes[key] = Codes(column.values, offset) if offset is not None else Codes(encode(column, classes))
     checked = None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
-    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups)
+    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune)
 
 
 def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:

@@ -168,9 +168,9 @@ def frame_aursc(df: pd.DataFrame, true, proba, *, score="rps", metric="qwk", fra
     k = len(rows.classes)
     groups = rows.groups
     groups.check_size(len(retained) * k * k)
-    group, sizes = groups.flat_index(len(rows.true)), groups.sizes
+    group, sizes = groups.flat_index(len(rows.index)), groups.sizes
     n_groups = int(np.prod(sizes, dtype=np.int64))
-    cell = rows.true.astype(np.int64) * k + rows.predicted()
+    cell = rows.true.array() * k + rows.predicted().array()
     cubes = {}
     for name, (m, params) in scores.items():
         key = frame_scores(m, rows, params)

@@ -51,5 +51,5 @@ def mean_scores(scores: xr.DataArray, *, dim=None, weights=None) -> xr.DataArray
 def frame_scores(metric: Metric, rows: FrameRows, params) -> np.ndarray:
     """One score per kept DataFrame row."""
     proba = xr.DataArray(rows.proba, dims=("row", "class"))
-    codes = xr.DataArray(rows.true.astype(np.int64), dims="row")
+    codes = xr.DataArray(rows.true.array(), dims="row")
     return apply_proba(metric, proba, codes, rows.classes, params).values

@@ -376,3 +376,63 @@ def test_warnings_point_at_the_callers_line():
         warnings.simplefilter("always")
         frame.ordinal.mae("y", "p", dropna=True)
     assert caught[0].filename == __file__
+
+
+# --------------------------------------------------------------------------- integer labels coded by offset
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dtype=st.sampled_from(["int8", "int16", "int64", "uint8", "uint32", "Int64"]),
+    low=st.integers(-5, 100),
+    span=st.sampled_from([2, 3, 7, 300, 70_000]),
+    n=st.integers(2, 40),
+    seed=st.integers(0, 1000),
+    weighted=st.booleans(),
+    declared=st.sampled_from([None, "range", "wide", "reversed"]),
+)
+def test_integer_labels_equal_a_naive_count(dtype, low, span, n, seed, weighted, declared):
+    rng = np.random.default_rng(seed)
+    if dtype.startswith("u") or dtype == "Int64" and low < 0:
+        low = abs(low)
+    high = min(low + span - 1, np.iinfo(dtype.lower()).max if dtype != "Int64" else 2**40)
+    values = rng.integers(low, high + 1, (2, n))
+    values[:, 0] = [low, high]  # both ends occur
+    frame = pd.DataFrame({"y": pd.array(values[0], dtype=dtype), "p": pd.array(values[1], dtype=dtype)})
+    w = rng.choice([0.0, 0.5, 2.0], n) if weighted else None
+    observed = np.unique(values)
+    labels = {None: None, "range": range(int(low), int(high) + 1), "wide": list(range(int(low) - 2, int(high) + 3)),
+              "reversed": list(observed[::-1])}[declared]
+    if declared == "range" and high - low > 500:
+        labels = None
+    classes = observed if labels is None else np.array(list(labels))
+    expected = np.zeros((len(classes), len(classes)))
+    position = {int(c): i for i, c in enumerate(classes)}
+    for i in range(n):
+        expected[position[int(values[0, i])], position[int(values[1, i])]] += 1 if w is None else w[i]
+    cube = frame.ordinal.confusion("y", "p", labels=labels, weights=w)
+    assert list(cube["true"].values) == list(classes)
+    np.testing.assert_allclose(cube.values, expected)
+    true = xr.DataArray(frame["y"].to_numpy(dtype="int64"), dims="s")
+    pred = xr.DataArray(frame["p"].to_numpy(dtype="int64"), dims="s")
+    weights = None if w is None else xr.DataArray(w, dims="s")
+    array = pred.ordinal.confusion(true, labels=labels, weights=weights)
+    assert list(array["true"].values) == list(classes)
+    np.testing.assert_allclose(array.values, expected)
+
+
+def test_integer_labels_outside_declared_labels_are_listed():
+    frame = pd.DataFrame({"y": [0, 1, 2, 9, 9], "p": [0, 1, 2, 2, -3]})
+    with pytest.raises(ValueError, match=r"column 'y' has 2 value\(s\) outside the classes \[0, 1, 2\]: 9 \(2 rows\)"):
+        frame.ordinal.confusion("y", "p", labels=[0, 1, 2])
+    with pytest.raises(ValueError, match=r"column 'p' has 1 value\(s\) outside.*-3 \(1 row\)"):
+        frame.ordinal.confusion("y", "p", labels=range(10))
+
+
+def test_a_class_seen_only_with_zero_weight_is_kept():
+    frame = pd.DataFrame({"y": [0, 1, 5], "p": [0, 1, 1]})
+    cube = frame.ordinal.confusion("y", "p", weights=[1.0, 1.0, 0.0])
+    assert list(cube["true"].values) == [0, 1, 5]
+    array = xr.DataArray([0, 1, 1], dims="s").ordinal.confusion(xr.DataArray([0, 1, 5], dims="s"),
+                                                                weights=xr.DataArray([1.0, 1.0, 0.0], dims="s"))
+    assert list(array["true"].values) == [0, 1, 5]
