@@ -29,6 +29,7 @@ from .classes import (
 )
 from .dims import CUBE_DIMS, PRED, TRUE
 from .messages import DroppedRowsWarning, warn
+from .options import check_allocation
 from .weights import checked_weights
 
 # Rows are combined in blocks that stay in the CPU cache; a block is never
@@ -191,6 +192,8 @@ def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None,
         names = (TRUE, PRED)
     classes, prune = _array_classes(dict(zip(names, arrays[:2])), labels)
     k = len(classes)
+    cubes = math.prod(arrays[0].sizes[d] for d in outer)
+    check_allocation(cubes * k * k * 8, f"the confusion cube ({cubes} matrices of {k} x {k} classes)")
     params = dict(names=names, classes=classes, n_core=len(core), dropna=dropna, report=report)
     data = [a.data for a in arrays] + [None] * (3 - len(arrays))
     dtype = np.int64 if weights is None else np.float64

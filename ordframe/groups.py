@@ -32,7 +32,7 @@ import xarray as xr
 
 from .classes import MAX_INT_SPAN
 from .dims import OBSERVED_DIM
-from .options import OPTIONS
+from .options import check_allocation
 
 
 @dataclass(frozen=True)
@@ -107,16 +107,10 @@ class Groups:
 
     def check_size(self, cells_per_group: int, itemsize: int = 8) -> None:
         """Refuse a dense result larger than the ``max_cube_bytes`` option, before it is allocated."""
-        size = math.prod(self.sizes) * cells_per_group * itemsize
-        limit = OPTIONS["max_cube_bytes"]
-        if size > limit:
-            shape = " x ".join(f"{n} {name!r}" for n, name in zip(self.sizes, self.names))
-            hint = ("pass observed=True to keep only the combinations that occur, or " if not self.observed else "")
-            raise MemoryError(
-                f"the grouped result would need {_bytes(size)} ({shape} groups x {cells_per_group} cells), more "
-                f"than max_cube_bytes = {_bytes(limit)}; {hint}raise the limit with "
-                "ordframe.set_options(max_cube_bytes=...)"
-            )
+        groups = " x ".join(f"{n} {name!r}" for n, name in zip(self.sizes, self.names))
+        what = f"the result ({groups} groups x {cells_per_group} cells)" if groups else f"the result ({cells_per_group} cells)"
+        hint = "pass observed=True to keep only the group combinations that occur, or " if groups and not self.observed else ""
+        check_allocation(math.prod(self.sizes) * cells_per_group * itemsize, what, hint)
 
     def labelled(self, values: np.ndarray, dims: tuple = (), coords: dict | None = None, *,
                  rows: np.ndarray | None = None, name: str | None = None) -> xr.DataArray:
@@ -161,11 +155,3 @@ def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.n
     _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
     combos = np.stack([c.codes[first] - c.offset for c in columns], axis=1)
     return inverse.reshape(-1), combos
-
-
-def _bytes(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.1f} {unit}" if unit != "bytes" else f"{n} bytes"
-        n /= 1024
-    return f"{n} bytes"

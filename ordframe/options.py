@@ -41,3 +41,21 @@ class set_options:
 
     def __exit__(self, *exc: object) -> None:
         OPTIONS.update(self._previous)
+
+
+def check_allocation(n_bytes: int, what: str, hint: str = "") -> None:
+    """Refuse to allocate ``n_bytes`` for ``what`` when that exceeds ``max_cube_bytes``."""
+    limit = OPTIONS["max_cube_bytes"]
+    if n_bytes > limit:
+        raise MemoryError(
+            f"{what} would need {_bytes(n_bytes)}, more than max_cube_bytes = {_bytes(limit)}; {hint}raise the "
+            "limit with ordframe.set_options(max_cube_bytes=...) if the memory is there"
+        )
+
+
+def _bytes(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024:
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"
