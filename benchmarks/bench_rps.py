@@ -30,10 +30,10 @@ import time
 
 import numpy as np
 import xarray as xr
+from ordframe.proba import _blocked_kernel
 
 import ordframe
 from ordframe.metrics.proba import rps
-from ordframe.proba import _blocked_kernel
 
 
 def dlordinal_rps(y_true, y_proba):

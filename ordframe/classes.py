@@ -14,8 +14,8 @@ through their category codes: no sort and no hash of the rows.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
 import functools
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np

@@ -11,7 +11,6 @@ cannot disagree about which row belongs where.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np

@@ -121,32 +121,32 @@ error). The ``SEED000_SINGLE_SAMPLE`` cases encode that statement.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Iterator, Mapping, Optional, Sequence, Tuple
 
 __all__ = [
-    "PaperCase",
-    "PaperProbaCase",
-    "PaperCostExample",
-    "SEED000_TABLES",
-    "SEED000_SINGLE_SAMPLE",
-    "SEED001_EXAMPLES",
-    "SEED002_RPS_EXAMPLES",
-    "SEED003_TABLES",
-    "SEED003_COST_EXAMPLE",
-    "SEED004_TABLES",
     "CONFUSION_CASES",
     "PROBA_CASES",
-    "metric_name",
+    "SEED000_SINGLE_SAMPLE",
+    "SEED000_TABLES",
+    "SEED001_EXAMPLES",
+    "SEED002_RPS_EXAMPLES",
+    "SEED003_COST_EXAMPLE",
+    "SEED003_TABLES",
+    "SEED004_TABLES",
+    "PaperCase",
+    "PaperCostExample",
+    "PaperProbaCase",
     "iter_checks",
+    "metric_name",
 ]
 
 _EXACT_TOL = 1e-12
 _SLACK = 1e-9
 
-Matrix = Tuple[Tuple[int, ...], ...]
+Matrix = tuple[tuple[int, ...], ...]
 
 
 def metric_name(key: str) -> str:
@@ -156,7 +156,7 @@ def metric_name(key: str) -> str:
 
 class _TolMixin:
     values: Mapping[str, float]
-    precision: Mapping[str, Optional[int]]
+    precision: Mapping[str, int | None]
     tolerance: Mapping[str, float]
     skip: Mapping[str, str]
 
@@ -169,7 +169,7 @@ class _TolMixin:
             return _EXACT_TOL
         return 0.5 * 10.0 ** (-p) + _SLACK
 
-    def checked_keys(self) -> Tuple[str, ...]:
+    def checked_keys(self) -> tuple[str, ...]:
         """Value keys that are not skipped, in table order."""
         return tuple(k for k in self.values if k not in self.skip)
 
@@ -190,7 +190,7 @@ class PaperCase(_TolMixin):
     name: str
     matrix: Matrix
     values: Mapping[str, float]
-    precision: Mapping[str, Optional[int]]
+    precision: Mapping[str, int | None]
     params: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     skip: Mapping[str, str] = field(default_factory=dict)
     tolerance: Mapping[str, float] = field(default_factory=dict)
@@ -212,10 +212,10 @@ class PaperProbaCase(_TolMixin):
 
     source: str
     name: str
-    proba: Tuple[float, ...]
+    proba: tuple[float, ...]
     true_index: int
     values: Mapping[str, float]
-    precision: Mapping[str, Optional[int]]
+    precision: Mapping[str, int | None]
     params: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     skip: Mapping[str, str] = field(default_factory=dict)
     tolerance: Mapping[str, float] = field(default_factory=dict)
@@ -240,9 +240,9 @@ class PaperCostExample:
 
     source: str
     name: str
-    class_sizes: Tuple[int, ...]
-    cost: Tuple[Tuple[float, ...], ...]
-    cost_printed: Tuple[Tuple[float, ...], ...]
+    class_sizes: tuple[int, ...]
+    cost: tuple[tuple[float, ...], ...]
+    cost_printed: tuple[tuple[float, ...], ...]
     precision: int
     note: str = ""
 
@@ -252,7 +252,7 @@ class PaperCostExample:
 # --------------------------------------------------------------------------
 
 
-def _parse(text: str) -> Tuple[float, Optional[int]]:
+def _parse(text: str) -> tuple[float, int | None]:
     """Printed text -> (value, decimals); None decimals = exact or NA."""
     t = text.strip()
     if t == "NA":
@@ -337,7 +337,7 @@ def _s000(table, name, matrix, cells, **kw):
                  params=_S000_PARAMS, **kw)
 
 
-SEED000_TABLES: Tuple[PaperCase, ...] = (
+SEED000_TABLES: tuple[PaperCase, ...] = (
     # Sec. 2, "four classifiers A, B, C and D ... (K = 4, N = 13)". Class 3
     # is empty. Table 1 prints classifier A to one decimal.
     _s000("Table 1", "A",
@@ -403,7 +403,7 @@ SEED000_TABLES: Tuple[PaperCase, ...] = (
            [0, 0, 0, 3],
            [0, 0, 0, 0]],
           "0.86 1.00 0.89 0.84 0.81 0.58 0.75",
-          skip={k: _CM5_REASON for k in _S000_COLS}),
+          skip=dict.fromkeys(_S000_COLS, _CM5_REASON)),
     _s000("Table 4", "CM6",
           [[0, 0, 1, 0],
            [1, 1, 1, 0],
@@ -439,7 +439,7 @@ SEED000_TABLES: Tuple[PaperCase, ...] = (
 # Sec. 3.2: a single example (N = 1). "for beta = 0.5, OC already equals the
 # MER". The paper's beta here is the raw weight; ordframe's relative beta is
 # raw * N * (K-1)^gamma. The values are exact, stated in words, not a table.
-SEED000_SINGLE_SAMPLE: Tuple[PaperCase, ...] = (
+SEED000_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
     _case("seed000 Sec. 3.2", "single sample |r-c|=1 (K=2)",
           [[0, 1],
            [0, 0]],
@@ -467,7 +467,7 @@ SEED000_SINGLE_SAMPLE: Tuple[PaperCase, ...] = (
 # v1 as the true class (rows) and v2 as predicted; r_int is symmetric.
 # --------------------------------------------------------------------------
 
-SEED001_EXAMPLES: Tuple[PaperCase, ...] = (
+SEED001_EXAMPLES: tuple[PaperCase, ...] = (
     _case("seed001 Table 1", "v1 vs v2",
           [[0, 0, 1, 0],   # v1 = 1 (o3): v2 = 3
            [0, 1, 0, 0],   # v1 = 2 (o2): v2 = 2
@@ -509,7 +509,7 @@ def _proba(source, name, proba, true_index, printed, *, skip=None,
     )
 
 
-SEED002_RPS_EXAMPLES: Tuple[PaperProbaCase, ...] = (
+SEED002_RPS_EXAMPLES: tuple[PaperProbaCase, ...] = (
     # eq. 3 as printed (y = [1, 0, 0]): the values are skipped (DESIGN.md).
     _proba("seed002 eq. 3", "p1 as printed", (0.25, 0.75, 0.0), 0,
            {"rps": "1/8"}, skip={"rps": _EQ3_REASON}),
@@ -562,7 +562,7 @@ def _s003_t2(name, printed_rows_pred, cells, **kw):
                  _row(_S003_T2_COLS, cells), **kw)
 
 
-SEED003_TABLES: Tuple[PaperCase, ...] = (
+SEED003_TABLES: tuple[PaperCase, ...] = (
     # Table 1(a) colon cancer (true sizes 24, 57, 57, 39) with Table 2 values.
     _s003_t2("svm",
              [[21, 0, 0, 0],
@@ -650,7 +650,7 @@ _T4_NOTE = ("Simulation design: 4 classes, N = 800, largest class 75% "
 def _s003_t4(part, name, printed_rows_pred, printed, note=_T4_NOTE):
     return _case(f"seed003 Table 4({part})", name,
                  _transpose(printed_rows_pred), printed,
-                 tolerance={k: _T4_TOL for k in printed}, note=note)
+                 tolerance=dict.fromkeys(printed, _T4_TOL), note=note)
 
 
 SEED003_TABLES = SEED003_TABLES + (
@@ -741,7 +741,7 @@ def _s004(name, matrix, cells, note=""):
                  params=_S004_PARAMS, note=note)
 
 
-SEED004_TABLES: Tuple[PaperCase, ...] = (
+SEED004_TABLES: tuple[PaperCase, ...] = (
     _s004("A",
           [[4, 0, 0, 0],
            [0, 6, 0, 0],
@@ -788,11 +788,11 @@ SEED004_TABLES: Tuple[PaperCase, ...] = (
 # aggregates
 # --------------------------------------------------------------------------
 
-CONFUSION_CASES: Tuple[PaperCase, ...] = (
+CONFUSION_CASES: tuple[PaperCase, ...] = (
     SEED000_TABLES + SEED000_SINGLE_SAMPLE + SEED001_EXAMPLES
     + SEED003_TABLES + SEED004_TABLES
 )
-PROBA_CASES: Tuple[PaperProbaCase, ...] = SEED002_RPS_EXAMPLES
+PROBA_CASES: tuple[PaperProbaCase, ...] = SEED002_RPS_EXAMPLES
 
 
 def iter_checks(cases=CONFUSION_CASES) -> Iterator[tuple]:

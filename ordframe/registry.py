@@ -87,7 +87,7 @@ class _Registry:
             self._collect()
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # noqa: BLE001  (a broken plugin, even one that exits, must not break ordframe)
+        except BaseException as exc:
             if registered:
                 self.manager.unregister(name=name)
             failed[name] = f"{type(exc).__name__}: {exc}"

@@ -152,11 +152,11 @@ def test_dir_lists_metrics_and_methods(df):
 
 def test_unknown_method_lists_close_matches(df):
     with pytest.raises(AttributeError, match=r"no method or metric 'kendal_tau'; did you mean 'kendall_tau_b'"):
-        df.ordinal.kendal_tau
+        getattr(df.ordinal, "kendal_tau")  # noqa: B009
     with pytest.raises(AttributeError, match=r"'evalute'; did you mean 'evaluate'"):
-        xr.DataArray([1]).ordinal.evalute
+        getattr(xr.DataArray([1]).ordinal, "evalute")  # noqa: B009
     with pytest.raises(AttributeError, match=r"'zzzz'$"):
-        df.ordinal.zzzz
+        getattr(df.ordinal, "zzzz")  # noqa: B009
     assert not hasattr(df.ordinal, "_private")
 
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-import ordframe  # noqa: F401
+import ordframe
 
 pytest.importorskip("dask")
-import dask.array as dsa  # noqa: E402
+import dask.array as dsa
 
 
 def is_lazy(a: xr.DataArray) -> bool:

@@ -148,7 +148,7 @@ def test_aursc_weights_are_checked(bad, lazy):
         pytest.importorskip("dask")
         w = w.chunk(4)
     with pytest.raises(ValueError, match="negative, NaN or infinite"):
-        p.ordinal.aursc(t, weights=w)["aursc"].values  # noqa: B018  (computes)
+        p.ordinal.aursc(t, weights=w)["aursc"].compute()
 
 
 # --------------------------------------------------------------------------- arguments
@@ -393,7 +393,7 @@ def test_warnings_point_at_the_callers_line():
 )
 def test_integer_labels_equal_a_naive_count(dtype, low, span, n, seed, weighted, declared):
     rng = np.random.default_rng(seed)
-    if dtype.startswith("u") or dtype == "Int64" and low < 0:
+    if dtype.startswith("u") or (dtype == "Int64" and low < 0):
         low = abs(low)
     high = min(low + span - 1, np.iinfo(dtype.lower()).max if dtype != "Int64" else 2**40)
     values = rng.integers(low, high + 1, (2, n))

@@ -38,7 +38,7 @@ def count_matrices(draw, max_k=6):
 # ---------------------------------------------------------------- brute force
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def every_path(k):
     """Incidence matrix (paths x cells) of every path (0,0) -> (K-1,K-1) with steps down, right, diagonal."""
     paths = []

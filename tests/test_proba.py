@@ -2,8 +2,8 @@
 
 import numpy as np
 import pandas as pd
-import pytest
 import properscoring
+import pytest
 import xarray as xr
 import xskillscore as xs
 from hypothesis import given, settings
@@ -160,7 +160,7 @@ def test_bounds(data):
     proba, true = data
     k = proba.shape[1]
     assert ((rps(proba, true) >= 0) & (rps(proba, true) <= 1 + 1e-12)).all()
-    assert ((rps(proba, true, normalize=False) <= k - 1 + 1e-12)).all()
+    assert (rps(proba, true, normalize=False) <= k - 1 + 1e-12).all()
     # eq. 7 as printed lies in [0, K - 1]: seed 002's "still varies in [0, 1]" holds for K = 2 only.
     assert ((sarps(proba, true) >= 0) & (sarps(proba, true) <= k - 1 + 1e-12)).all()
     assert ((brier(proba, true) >= 0) & (brier(proba, true) <= 2 + 1e-12)).all()

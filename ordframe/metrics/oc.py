@@ -65,7 +65,7 @@ class _Problem(NamedTuple):
         return 1 + cost / self.norm
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _diagonals(k: int):
     """Cell order by anti-diagonal then row, per diagonal ``(first position, lowest row, highest row)``, and
     the ``(K, K)`` table of each cell's position in that order."""
