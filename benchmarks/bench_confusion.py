@@ -108,7 +108,10 @@ def timed(func, repeats: int) -> tuple[list[float], object]:
 
 
 def sklearn_cube(df: pd.DataFrame) -> dict:
-    return {key: confusion_matrix(g["y"], g["yhat"], labels=LABELS) for key, g in df.groupby(["model", "fold"], observed=True)}
+    return {
+        key: confusion_matrix(g["y"], g["yhat"], labels=LABELS)
+        for key, g in df.groupby(["model", "fold"], observed=True)
+    }
 
 
 def check_cube(cube: xr.DataArray, expected: np.ndarray) -> None:
@@ -159,9 +162,14 @@ def main(argv=None) -> None:
         check_sklearn(result, expected)
         rows.append((kind, t_cold[0], t_ours, t_sklearn))
     # The strongest scikit-learn baseline: integer codes instead of label strings.
-    int_frame = pd.DataFrame({"y": codes["y"], "yhat": codes["yhat"], "model": frames["ordered Categorical"]["model"], "fold": codes["fold"]})
+    int_frame = pd.DataFrame(
+        {"y": codes["y"], "yhat": codes["yhat"], "model": frames["ordered Categorical"]["model"], "fold": codes["fold"]}
+    )
     t_sklearn_int, _ = timed(
-        lambda: [confusion_matrix(g["y"], g["yhat"], labels=range(K)) for _, g in int_frame.groupby(["model", "fold"], observed=True)],
+        lambda: [
+            confusion_matrix(g["y"], g["yhat"], labels=range(K))
+            for _, g in int_frame.groupby(["model", "fold"], observed=True)
+        ],
         args.sklearn_repeats,
     )
     load_after = os.getloadavg()
@@ -172,7 +180,7 @@ def main(argv=None) -> None:
     out += [
         f"| load average (1 min) before / after | {load_before[0]:.2f} / {load_after[0]:.2f} |",
         "",
-        f"Case: {args.rows:,} rows, K = {K} classes, `by=[\"model\", \"fold\"]` with `model` a categorical of "
+        f'Case: {args.rows:,} rows, K = {K} classes, `by=["model", "fold"]` with `model` a categorical of '
         f"{len(MODELS)} levels and `fold` an int64 column 0..{FOLDS - 1} ({len(MODELS) * FOLDS} groups). "
         f"Fast timings: minimum (median) of {args.repeats} runs; scikit-learn: minimum of {args.sklearn_repeats} run(s). "
         "Every cube was checked equal to the bincount counts and to scikit-learn's matrices.",
@@ -189,7 +197,9 @@ def main(argv=None) -> None:
         ours = min(t_ours)
         floor, speedup = ours / best_bincount, min(t_sklearn) / ours
         floor_note, speedup_note = (
-            ("met" if floor <= 3 else "NOT met", "met" if speedup >= 40 else "NOT met") if i == 0 else ("reported", "reported")
+            ("met" if floor <= 3 else "NOT met", "met" if speedup >= 40 else "NOT met")
+            if i == 0
+            else ("reported", "reported")
         )
         out.append(
             f"| {kind} | {fmt(ours)} ({fmt(statistics.median(t_ours))}) | {fmt(cold)} | {fmt(min(t_sklearn))} | "
@@ -198,10 +208,10 @@ def main(argv=None) -> None:
     t_cat = min(rows[0][2])
     out += [
         "",
-        "Columns: `t_ours` = `df.ordinal.confusion(\"y\", \"yhat\", by=[\"model\", \"fold\"])` (with `labels=` for strings); "
+        'Columns: `t_ours` = `df.ordinal.confusion("y", "yhat", by=["model", "fold"])` (with `labels=` for strings); '
         "`first call` = the first call in the process (includes lazy imports); `t_sklearn` = "
         "`sklearn.metrics.confusion_matrix(g.y, g.yhat, labels=<the 5 class names>)` for each group `g` of "
-        "`df.groupby([\"model\", \"fold\"], observed=True)`.",
+        '`df.groupby(["model", "fold"], observed=True)`.',
         "",
         f"Strongest scikit-learn baseline (integer class codes 0..{K - 1} instead of names, same groupby loop): "
         f"{fmt(min(t_sklearn_int))}, i.e. {min(t_sklearn_int) / t_cat:.0f}x the ordered-Categorical t_ours.",

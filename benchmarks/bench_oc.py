@@ -122,30 +122,44 @@ def machine():
     try:
         lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
         info = {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in lscpu.splitlines() if ":" in line)}
-        cpu = ", ".join(f"{key} {info[key]}" for key in ("Model name", "CPU(s)", "L2 cache", "L3 cache",
-                                                          "Hypervisor vendor") if key in info)
+        cpu = ", ".join(
+            f"{key} {info[key]}"
+            for key in ("Model name", "CPU(s)", "L2 cache", "L3 cache", "Hypervisor vendor")
+            if key in info
+        )
     except (OSError, subprocess.CalledProcessError):
         cpu = platform.processor() or "unknown CPU"
-    return (f"{cpu}; Python {platform.python_version()}, numpy {np.__version__}; "
-            f"{datetime.date.today().isoformat()}")
+    return f"{cpu}; Python {platform.python_version()}, numpy {np.__version__}; {datetime.date.today().isoformat()}"
 
 
 def main(quick=False, repeat=3):
-    lines = ["# Benchmark: OC, UOC, A_UOC (`benchmarks/bench_oc.py`)", "", f"Machine: {machine()}.", "",
-             f"Every time is the minimum of {repeat} runs in one process; ratios compare figures of the same run "
-             "(other jobs may share the machine). Matrices: 20 samples per true class, a noisy ordinal classifier, "
-             "10% with an empty row. Targets (issue 3): (a) at least 50x, (b) at least 20x and exact, "
-             "(c) flat time per matrix and O(K^2).", ""]
+    lines = [
+        "# Benchmark: OC, UOC, A_UOC (`benchmarks/bench_oc.py`)",
+        "",
+        f"Machine: {machine()}.",
+        "",
+        f"Every time is the minimum of {repeat} runs in one process; ratios compare figures of the same run "
+        "(other jobs may share the machine). Matrices: 20 samples per true class, a noisy ordinal classifier, "
+        "10% with an empty row. Targets (issue 3): (a) at least 50x, (b) at least 20x and exact, "
+        "(c) flat time per matrix and O(K^2).",
+        "",
+    ]
     m, subset = (10**4, 200) if quick else (10**5, 2000)
     counts = stack(m, 5)
 
-    lines += ["## (a) Vectorised kernels vs per-matrix Python loops", "",
-              f"Vectorised kernels on {m:,} stacked matrices; the loops on the first {subset:,} "
-              "(time per matrix is what is compared).", "",
-              "| index | loop (us/matrix) | ordframe (us/matrix) | speed-up | max abs difference |",
-              "|---|---|---|---|---|"]
-    for name, kernel, loop in (("oc (vs the seed 000 Matlab listing)", oc, oc_matlab_port),
-                               ("uoc (vs the eq. 28 loop)", uoc, uoc_loop)):
+    lines += [
+        "## (a) Vectorised kernels vs per-matrix Python loops",
+        "",
+        f"Vectorised kernels on {m:,} stacked matrices; the loops on the first {subset:,} "
+        "(time per matrix is what is compared).",
+        "",
+        "| index | loop (us/matrix) | ordframe (us/matrix) | speed-up | max abs difference |",
+        "|---|---|---|---|---|",
+    ]
+    for name, kernel, loop in (
+        ("oc (vs the seed 000 Matlab listing)", oc, oc_matlab_port),
+        ("uoc (vs the eq. 28 loop)", uoc, uoc_loop),
+    ):
         slow = per_matrix(best_time(lambda: [loop(c) for c in counts[:subset]], repeat=repeat), subset)
         fast = per_matrix(best_time(kernel, counts, repeat=repeat), m)
         diff = np.nanmax(np.abs(np.array([loop(c) for c in counts[:subset]]) - kernel(counts[:subset])))
@@ -155,29 +169,47 @@ def main(quick=False, repeat=3):
     trap = per_matrix(best_time(auoc_trapezoid, counts[:trap_m], repeat=repeat), trap_m)
     exact = per_matrix(best_time(auoc, counts, repeat=repeat), m)
     error = np.nanmax(np.abs(auoc_trapezoid(counts[:trap_m]) - auoc(counts[:trap_m])))
-    lines += ["", "## (b) Exact A_UOC vs the 1000-point trapezoid", "",
-              f"auoc on {m:,} matrices; the trapezoid (1000 vectorised uoc calls) on the first {trap_m:,}.", "",
-              "| method | us/matrix | speed-up | max abs error |", "|---|---|---|---|",
-              f"| trapezoid, 1000 betas | {trap:.2f} | 1x | {error:.1e} (vs exact) |",
-              f"| ordframe auoc (envelope breakpoints) | {exact:.3f} | {trap / exact:.0f}x | exact (< 1e-12) |"]
+    lines += [
+        "",
+        "## (b) Exact A_UOC vs the 1000-point trapezoid",
+        "",
+        f"auoc on {m:,} matrices; the trapezoid (1000 vectorised uoc calls) on the first {trap_m:,}.",
+        "",
+        "| method | us/matrix | speed-up | max abs error |",
+        "|---|---|---|---|",
+        f"| trapezoid, 1000 betas | {trap:.2f} | 1x | {error:.1e} (vs exact) |",
+        f"| ordframe auoc (envelope breakpoints) | {exact:.3f} | {trap / exact:.0f}x | exact (< 1e-12) |",
+    ]
 
-    lines += ["", "## (c) Scaling", "", "Time per matrix against the number of stacked matrices (K = 5):", "",
-              "| matrices | oc (us/matrix) | uoc (us/matrix) | auoc (us/matrix) |", "|---|---|---|---|"]
-    for size in ((10**3, 10**4, 10**5) if quick else (10**3, 10**4, 10**5, 10**6)):
+    lines += [
+        "",
+        "## (c) Scaling",
+        "",
+        "Time per matrix against the number of stacked matrices (K = 5):",
+        "",
+        "| matrices | oc (us/matrix) | uoc (us/matrix) | auoc (us/matrix) |",
+        "|---|---|---|---|",
+    ]
+    for size in (10**3, 10**4, 10**5) if quick else (10**3, 10**4, 10**5, 10**6):
         big = stack(size, 5, seed=1)
         cells = [per_matrix(best_time(f, big, repeat=repeat), size) for f in (oc, uoc, auoc)]
         lines.append(f"| {size:,} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
 
-    lines += ["", "Time per matrix against K (the DP is O(K^2) per matrix: the last columns should stay roughly flat):",
-              "", "| K | matrices | oc (us/matrix) | oc / K^2 (ns) | uoc (us/matrix) | uoc / K^2 (ns) |",
-              "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "Time per matrix against K (the DP is O(K^2) per matrix: the last columns should stay roughly flat):",
+        "",
+        "| K | matrices | oc (us/matrix) | oc / K^2 (ns) | uoc (us/matrix) | uoc / K^2 (ns) |",
+        "|---|---|---|---|---|---|",
+    ]
     for k in (3, 5, 10, 20, 30, 40, 50):
         size = max(200, (2 * 10**5 if not quick else 2 * 10**4) * 25 // (k * k))
         big = stack(size, k, seed=2)
         t_oc = per_matrix(best_time(oc, big, repeat=repeat), size)
         t_uoc = per_matrix(best_time(uoc, big, repeat=repeat), size)
-        lines.append(f"| {k} | {size:,} | {t_oc:.3f} | {t_oc / k**2 * 1e3:.1f} | {t_uoc:.3f} | "
-                     f"{t_uoc / k**2 * 1e3:.1f} |")
+        lines.append(
+            f"| {k} | {size:,} | {t_oc:.3f} | {t_oc / k**2 * 1e3:.1f} | {t_uoc:.3f} | {t_uoc / k**2 * 1e3:.1f} |"
+        )
     return "\n".join(lines) + "\n"
 
 

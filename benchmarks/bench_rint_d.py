@@ -90,9 +90,11 @@ def machine() -> str:
     except (OSError, subprocess.CalledProcessError):
         lscpu = [platform.processor() or "lscpu unavailable"]
     return "\n".join(
-        [f"date: {datetime.datetime.now().isoformat(timespec='seconds')}",
-         f"python {platform.python_version()}, numpy {np.__version__}, xarray {xr.__version__}",
-         *lscpu]
+        [
+            f"date: {datetime.datetime.now().isoformat(timespec='seconds')}",
+            f"python {platform.python_version()}, numpy {np.__version__}, xarray {xr.__version__}",
+            *lscpu,
+        ]
     )
 
 
@@ -140,8 +142,13 @@ def run(n_matrices=10**5, loop_subset=2000, repeat=5) -> str:
     sizes = (10**3, 10**4, 10**5, 10**6)
     blocks = {n: stack(n, 5, rng) for n in sizes}
     times = best([lambda b=blocks[n], f=kernel: f(b) for n in sizes for kernel in (rint, d)], repeat)
-    out += ["", "## Time per matrix vs stack size (K = 5, kernel)", "",
-            "| matrices | rint (ns / matrix) | d (ns / matrix) |", "|---|---|---|"]
+    out += [
+        "",
+        "## Time per matrix vs stack size (K = 5, kernel)",
+        "",
+        "| matrices | rint (ns / matrix) | d (ns / matrix) |",
+        "|---|---|---|",
+    ]
     for i, n in enumerate(sizes):
         out.append(f"| {n:,} | {times[2 * i] / n * 1e9:.0f} | {times[2 * i + 1] / n * 1e9:.0f} |")
     del blocks
@@ -149,13 +156,20 @@ def run(n_matrices=10**5, loop_subset=2000, repeat=5) -> str:
     n_k, ks = 10**4, (3, 5, 7, 10, 15, 20, 30, 40, 50)
     blocks = {k: stack(n_k, k, rng) for k in ks}
     times = best([lambda b=blocks[k], f=kernel: f(b) for k in ks for kernel in (rint, d)], repeat)
-    out += ["", f"## Time per matrix vs K ({n_k:,} matrices, kernel)", "",
-            "Per-cell time (time / K^2) staying roughly constant is the O(K^2) cost.", "",
-            "| K | rint (us / matrix) | rint (ns / cell) | d (us / matrix) | d (ns / cell) |",
-            "|---|---|---|---|---|"]
+    out += [
+        "",
+        f"## Time per matrix vs K ({n_k:,} matrices, kernel)",
+        "",
+        "Per-cell time (time / K^2) staying roughly constant is the O(K^2) cost.",
+        "",
+        "| K | rint (us / matrix) | rint (ns / cell) | d (us / matrix) | d (ns / cell) |",
+        "|---|---|---|---|---|",
+    ]
     for i, k in enumerate(ks):
         per = [times[2 * i] / n_k, times[2 * i + 1] / n_k]
-        out.append(f"| {k} | {per[0] * 1e6:.2f} | {per[0] / k**2 * 1e9:.1f} | {per[1] * 1e6:.2f} | {per[1] / k**2 * 1e9:.1f} |")
+        out.append(
+            f"| {k} | {per[0] * 1e6:.2f} | {per[0] / k**2 * 1e9:.1f} | {per[1] * 1e6:.2f} | {per[1] / k**2 * 1e9:.1f} |"
+        )
     return "\n".join(out) + "\n"
 
 

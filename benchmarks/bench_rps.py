@@ -94,14 +94,19 @@ def main():
     small_da, small_true_da = proba_da[:m], true_da[:m]
     loop = best(lambda: dlordinal_rps(small_true, small), 1)
     ours = best(lambda: small_da.ordinal.rps(small_true_da, normalize=False), args.repeat)
-    assert np.isclose(dlordinal_rps(small_true[:1000], small[:1000]), small_da[:1000].ordinal.rps(small_true_da[:1000], normalize=False))
+    assert np.isclose(
+        dlordinal_rps(small_true[:1000], small[:1000]),
+        small_da[:1000].ordinal.rps(small_true_da[:1000], normalize=False),
+    )
     peers = {"dlordinal loop (port)": loop}
     try:
         import xskillscore as xs
 
         obs = xr.DataArray(np.eye(k)[small_true], dims=("sample", "category"))
         fct = small_da.rename({"class": "category"}).drop_vars("category")
-        peers["xskillscore.rps"] = best(lambda: xs.rps(obs, fct, None, dim="sample", input_distributions="p").values, args.repeat)
+        peers["xskillscore.rps"] = best(
+            lambda: xs.rps(obs, fct, None, dim="sample", input_distributions="p").values, args.repeat
+        )
     except ImportError:
         pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -109,8 +114,10 @@ def main():
     cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
     model = next((line.split(":", 1)[1].strip() for line in cpu if line.startswith("Model name")), platform.processor())
     print(f"# per-sample RPS, n = {n:,}, K = {k}, float64")
-    print(f"date {datetime.date.today()}, {model}, {os.cpu_count()} CPUs, numpy {np.__version__}, "
-          f"xarray {xr.__version__}, python {platform.python_version()}, peak RSS {peak:.0f} MiB")
+    print(
+        f"date {datetime.date.today()}, {model}, {os.cpu_count()} CPUs, numpy {np.__version__}, "
+        f"xarray {xr.__version__}, python {platform.python_version()}, peak RSS {peak:.0f} MiB"
+    )
     print()
     base = rows["numpy.cumsum"]
     print(f"| n = {n:,} | seconds | / numpy.cumsum |")

@@ -33,8 +33,10 @@ def _signature(positional: dict, keywords: dict, metric: Metric) -> inspect.Sign
     """``(positional..., *, keywords..., metric parameters...)`` with their defaults."""
     clash = sorted(set(metric.defaults) & (set(positional) | set(keywords)))
     if clash:
-        raise TypeError(f"metric {metric.name!r} has parameter(s) {clash} with the name of an accessor argument; "
-                        "its plugin must rename them")
+        raise TypeError(
+            f"metric {metric.name!r} has parameter(s) {clash} with the name of an accessor argument; "
+            "its plugin must rename them"
+        )
     params = [inspect.Parameter(n, _POS, default=d) for n, d in positional.items()]
     params += [inspect.Parameter(n, _KW, default=d) for n, d in {**keywords, **metric.defaults}.items()]
     return inspect.Signature(params)
@@ -81,8 +83,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
     def __init__(self, df: pd.DataFrame):
         self._df = df
 
-    def confusion(self, true, pred, *, by=None, labels=None, weights=None, dropna: bool = False,
-                  observed: bool = False) -> xr.DataArray:
+    def confusion(
+        self, true, pred, *, by=None, labels=None, weights=None, dropna: bool = False, observed: bool = False
+    ) -> xr.DataArray:
         """Confusion cube with dims ``(*by, "true", "pred")`` (rows = true class).
 
         Parameters
@@ -119,11 +122,24 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> df.ordinal.confusion("y", "yhat").values.tolist()
         [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
         """
-        return frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna,
-                          observed=observed).cube()
+        return frame_rows(
+            self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
+        ).cube()
 
-    def evaluate(self, true, pred=None, *, proba=None, metrics=None, by=None, labels=None, weights=None,
-                 dropna: bool = False, renormalize: bool = False, observed: bool = False) -> xr.Dataset:
+    def evaluate(
+        self,
+        true,
+        pred=None,
+        *,
+        proba=None,
+        metrics=None,
+        by=None,
+        labels=None,
+        weights=None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        observed: bool = False,
+    ) -> xr.Dataset:
         """A Dataset with one variable per metric.
 
         Parameters
@@ -156,25 +172,65 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> float(df.ordinal.evaluate("y", "yhat", metrics=["mae"])["mae"])
         0.5
         """
-        return evaluate_frame(self._df, true, pred, proba=proba, metrics=metrics, by=by, labels=labels,
-                              weights=weights, dropna=dropna, renormalize=renormalize, observed=observed)
+        return evaluate_frame(
+            self._df,
+            true,
+            pred,
+            proba=proba,
+            metrics=metrics,
+            by=by,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            observed=observed,
+        )
 
     def worst(self, true, proba, *, score="rps", n=10, labels=None, renormalize=False, **params) -> pd.DataFrame:
         """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`)."""
         return worst(self._df, true, proba, score=score, n=n, labels=labels, renormalize=renormalize, **params)
 
-    def aursc(self, true, proba, *, score="rps", metric="qwk", fractions=None, pred=None, by=None, labels=None,
-              weights=None, dropna=False, renormalize=False, observed=False) -> xr.Dataset:
+    def aursc(
+        self,
+        true,
+        proba,
+        *,
+        score="rps",
+        metric="qwk",
+        fractions=None,
+        pred=None,
+        by=None,
+        labels=None,
+        weights=None,
+        dropna=False,
+        renormalize=False,
+        observed=False,
+    ) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area (``ordframe.retention``)."""
-        return frame_aursc(self._df, true, proba, score=score, metric=metric, fractions=fractions, pred=pred, by=by,
-                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, observed=observed)
+        return frame_aursc(
+            self._df,
+            true,
+            proba,
+            score=score,
+            metric=metric,
+            fractions=fractions,
+            pred=pred,
+            by=by,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            observed=observed,
+        )
 
     def _metric_method(self, metric: Metric):
         common = dict(by=None, labels=None, weights=None, dropna=False)
         if metric.kind == "confusion":
+
             def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
-                cube = frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna,
-                                  observed=observed).cube()
+                cube = frame_rows(
+                    self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
+                ).cube()
                 result = apply_confusion(metric, cube, params)
                 return result if by is not None else as_scalar(result, metric, lambda: float(cube.sum()) == 0)
 
@@ -182,10 +238,30 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             call = f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, weights=None, dropna=False, ...)"
             positional = {"true": _REQUIRED, "pred": _REQUIRED}
         else:
-            def method(true, proba, *, by=None, labels=None, weights=None, dropna=False, renormalize=False,
-                       observed=False, **params):
-                rows = frame_rows(self._df, true, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
-                                  renormalize=renormalize, observed=observed)
+
+            def method(
+                true,
+                proba,
+                *,
+                by=None,
+                labels=None,
+                weights=None,
+                dropna=False,
+                renormalize=False,
+                observed=False,
+                **params,
+            ):
+                rows = frame_rows(
+                    self._df,
+                    true,
+                    proba=proba,
+                    by=by,
+                    labels=labels,
+                    weights=weights,
+                    dropna=dropna,
+                    renormalize=renormalize,
+                    observed=observed,
+                )
                 result = rows.mean(frame_scores(metric, rows, params), metric.name)
                 return result if by is not None else as_scalar(result, metric, rows.empty)
 
@@ -203,8 +279,9 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
     def __init__(self, obj: xr.DataArray):
         self._obj = obj
 
-    def confusion(self, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna: bool = False,
-                  class_dim=None) -> xr.DataArray:
+    def confusion(
+        self, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna: bool = False, class_dim=None
+    ) -> xr.DataArray:
         """Confusion cube of these predicted labels against ``true``, counted over ``dim`` (default: all dims).
 
         With ``class_dim`` this array holds class probabilities along that dim
@@ -221,8 +298,19 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             return inputs.cube(dim=dim, weights=weights)
         return array_cube(true, self._obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
 
-    def evaluate(self, true: xr.DataArray | None = None, *, metrics=None, class_dim=None, pred=None, dim=None,
-                 labels=None, weights=None, dropna: bool = False, renormalize: bool = False) -> xr.Dataset:
+    def evaluate(
+        self,
+        true: xr.DataArray | None = None,
+        *,
+        metrics=None,
+        class_dim=None,
+        pred=None,
+        dim=None,
+        labels=None,
+        weights=None,
+        dropna: bool = False,
+        renormalize: bool = False,
+    ) -> xr.Dataset:
         """A Dataset with one variable per metric.
 
         ``cube.ordinal.evaluate(metrics=...)`` on a confusion cube,
@@ -236,30 +324,70 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         >>> float(cube.ordinal.evaluate(metrics=["accuracy"])["accuracy"])
         0.875
         """
-        return evaluate_array(self._obj, true, metrics=metrics, class_dim=class_dim, pred=pred, dim=dim,
-                              labels=labels, weights=weights, dropna=dropna, renormalize=renormalize)
+        return evaluate_array(
+            self._obj,
+            true,
+            metrics=metrics,
+            class_dim=class_dim,
+            pred=pred,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+        )
 
-    def worst(self, true: xr.DataArray, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM,
-              **params) -> pd.DataFrame:
+    def worst(
+        self, true: xr.DataArray, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM, **params
+    ) -> pd.DataFrame:
         """The ``n`` samples of these class probabilities with the worst per-sample ``score`` (see :func:`ordframe.worst`)."""
-        return worst(self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, class_dim=class_dim,
-                     **params)
+        return worst(
+            self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, class_dim=class_dim, **params
+        )
 
-    def aursc(self, true: xr.DataArray, *, score="rps", metric="qwk", fractions=None, pred=None, dim=None, labels=None,
-              weights=None, dropna=False, renormalize=False, class_dim=CLASS_DIM) -> xr.Dataset:
+    def aursc(
+        self,
+        true: xr.DataArray,
+        *,
+        score="rps",
+        metric="qwk",
+        fractions=None,
+        pred=None,
+        dim=None,
+        labels=None,
+        weights=None,
+        dropna=False,
+        renormalize=False,
+        class_dim=CLASS_DIM,
+    ) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area (``ordframe.retention``)."""
-        return array_aursc(self._obj, true, score=score, metric=metric, fractions=fractions, pred=pred, dim=dim,
-                           labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, class_dim=class_dim)
+        return array_aursc(
+            self._obj,
+            true,
+            score=score,
+            metric=metric,
+            fractions=fractions,
+            pred=pred,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            class_dim=class_dim,
+        )
 
     def _metric_method(self, metric: Metric):
         common = dict(dim=None, labels=None, weights=None, dropna=False)
         obj = self._obj
         if metric.kind == "confusion":
+
             def method(true=None, *, dim=None, labels=None, weights=None, dropna=False, **params):
                 if true is None:
                     given = [k for k, v in dict(dim=dim, labels=labels, weights=weights).items() if v is not None]
                     if given or dropna is not False:
-                        raise TypeError(f"{given or ['dropna']} only apply to label arrays; this is already a confusion cube")
+                        raise TypeError(
+                            f"{given or ['dropna']} only apply to label arrays; this is already a confusion cube"
+                        )
                     check_cube(obj)
                     cube = obj
                 else:
@@ -269,14 +397,27 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
                 result = apply_confusion(metric, cube, params)
                 return as_scalar(result, metric, lambda: float(cube.sum()) == 0)
 
-            call = (f"cube.ordinal.{metric.name}(**params) or "
-                    f"pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)")
+            call = (
+                f"cube.ordinal.{metric.name}(**params) or "
+                f"pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)"
+            )
             signature = _signature({"true": None}, common, metric)
         else:
-            def method(true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False,
-                       class_dim=CLASS_DIM, **params):
-                inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna,
-                                      class_dim=class_dim)
+
+            def method(
+                true,
+                *,
+                dim=None,
+                labels=None,
+                weights=None,
+                dropna=False,
+                renormalize=False,
+                class_dim=CLASS_DIM,
+                **params,
+            ):
+                inputs = array_inputs(
+                    obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim
+                )
                 scores = array_scores(metric, inputs, params)
                 result = mean_scores(scores, dim=dim, weights=weights)
                 return as_scalar(result, metric, lambda: bool(scores.count() == 0))

@@ -63,12 +63,16 @@ def cube_classes(cube: xr.DataArray) -> tuple[xr.DataArray, pd.Index | None]:
     true, pred = cube.indexes[TRUE], cube.indexes[PRED]
     for name, index in ((TRUE, true), (PRED, pred)):
         if not index.is_unique:
-            raise ValueError(f"the cube's {name!r} coordinate lists {list(index[index.duplicated()].unique())} "
-                             "more than once; each class must appear once")
+            raise ValueError(
+                f"the cube's {name!r} coordinate lists {list(index[index.duplicated()].unique())} "
+                "more than once; each class must appear once"
+            )
     if not pred.equals(true):
         if len(pred) != len(true) or not pred.isin(true).all():
-            raise ValueError(f"the cube's 'pred' classes {list(pred)} are not its 'true' classes {list(true)}; "
-                             "both dims must hold the same class labels")
+            raise ValueError(
+                f"the cube's 'pred' classes {list(pred)} are not its 'true' classes {list(true)}; "
+                "both dims must hold the same class labels"
+            )
         cube = cube.reindex(pred=true)
     return cube, true
 
@@ -78,8 +82,10 @@ def check_counts(values: np.ndarray) -> np.ndarray:
     bad = ~(np.isfinite(values) & (values >= 0))
     if bad.any():
         shown = ", ".join(repr(float(v)) for v in pd.unique(values[bad])[:5])
-        raise ValueError(f"the confusion cube has {int(bad.sum())} count(s) that are negative, NaN or infinite "
-                         f"({shown}); counts must be finite and >= 0")
+        raise ValueError(
+            f"the confusion cube has {int(bad.sum())} count(s) that are negative, NaN or infinite "
+            f"({shown}); counts must be finite and >= 0"
+        )
     return values
 
 
@@ -96,8 +102,10 @@ def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
         return value.values
     absent = [c for c in classes if c not in value.indexes[TRUE] or c not in value.indexes[PRED]]
     if absent:
-        raise ValueError(f"metric {metric.name!r}: the {name} matrix has no row or column for the classes {absent}; "
-                         f"label its rows and columns with the classes {list(classes)}")
+        raise ValueError(
+            f"metric {metric.name!r}: the {name} matrix has no row or column for the classes {absent}; "
+            f"label its rows and columns with the classes {list(classes)}"
+        )
     return value.sel({TRUE: classes, PRED: classes}).values
 
 
@@ -175,13 +183,18 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping) -> xr.Da
     return result.rename(metric.name)
 
 
-def apply_proba(metric: Metric, proba: xr.DataArray, codes: xr.DataArray, classes: pd.Index, given: Mapping,
-                class_dim=CLASS_DIM) -> xr.DataArray:
+def apply_proba(
+    metric: Metric, proba: xr.DataArray, codes: xr.DataArray, classes: pd.Index, given: Mapping, class_dim=CLASS_DIM
+) -> xr.DataArray:
     """One score per sample of the ``proba`` metric (lazy for dask-backed inputs); NaN for dropped samples."""
     params = prepare(metric, given, len(classes), classes)
     scores = xr.apply_ufunc(
-        _proba_kernel(metric, params), proba, codes,
-        input_core_dims=[[class_dim], []], dask="parallelized", output_dtypes=[np.float64],
+        _proba_kernel(metric, params),
+        proba,
+        codes,
+        input_core_dims=[[class_dim], []],
+        dask="parallelized",
+        output_dtypes=[np.float64],
     )
     return scores.rename(metric.name)
 
@@ -198,8 +211,9 @@ def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):
         if empty():
             reason = "there are no samples (or their weights sum to 0)"
         else:
-            reason = metric.undefined or ("the kernel returned NaN" if metric.kind == "confusion"
-                                          else "a per-sample score is NaN")
+            reason = metric.undefined or (
+                "the kernel returned NaN" if metric.kind == "confusion" else "a per-sample score is NaN"
+            )
         warn(f"{metric.name} is undefined for this input and is NaN: {reason}", RuntimeWarning)
     return value
 
@@ -219,12 +233,16 @@ def metric_request(metrics, kind: str | None = "confusion") -> dict[str, tuple[M
         raise TypeError("metrics= must be a list (in the order you want the results) or a dict, not a set")
     if not isinstance(metrics, Mapping):
         if not isinstance(metrics, (list, tuple)) or not all(isinstance(m, str) for m in metrics):
-            raise TypeError(f"metrics= must be a metric name, a list of names, or a dict of output name -> name or "
-                            f"(name, {{params}}), got {metrics!r}")
+            raise TypeError(
+                f"metrics= must be a metric name, a list of names, or a dict of output name -> name or "
+                f"(name, {{params}}), got {metrics!r}"
+            )
         repeated = sorted({m for m in metrics if list(metrics).count(m) > 1})
         if repeated:
-            raise ValueError(f"metrics= names {repeated} more than once; to compute one metric with different "
-                             "parameters use a dict: {'oc_25': ('oc', {'beta': 0.25}), 'oc_75': 'oc'}")
+            raise ValueError(
+                f"metrics= names {repeated} more than once; to compute one metric with different "
+                "parameters use a dict: {'oc_25': ('oc', {'beta': 0.25}), 'oc_75': 'oc'}"
+            )
         metrics = {name: name for name in metrics}
     if not metrics:
         raise ValueError("metrics= is empty; name at least one metric (ordframe.list_metrics() lists them)")
@@ -234,8 +252,7 @@ def metric_request(metrics, kind: str | None = "confusion") -> dict[str, tuple[M
             raise TypeError(f"metrics= output names must be non-empty strings, got {output!r}")
         if isinstance(spec, str):
             name, params = spec, {}
-        elif (isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str)
-              and isinstance(spec[1], Mapping)):
+        elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], Mapping):
             name, params = spec
         else:
             raise TypeError(f"metrics= entry {output!r}: give a metric name or (name, {{params}}), got {spec!r}")

@@ -110,8 +110,9 @@ def _labels_of(name: Hashable, data) -> Labels:
             values = series.to_numpy(dtype=np.int64, na_value=0)
             bools = pd.api.types.is_bool_dtype(dtype)
             values = values.astype(np.uint8) if bools else values
-            return Labels(name, values, "int", missing if has_missing else None,
-                          pd.Index([False, True]) if bools else None)
+            return Labels(
+                name, values, "int", missing if has_missing else None, pd.Index([False, True]) if bools else None
+            )
         if pd.api.types.is_float_dtype(dtype):
             values = series.to_numpy(dtype=np.float64, na_value=np.nan)
             return Labels(name, values, "float", missing if has_missing else None)
@@ -151,8 +152,10 @@ def declared_order(labels) -> pd.Index:
     if classes.hasnans:
         raise ValueError("labels= contains a missing value; list only real class labels, in order")
     if not classes.is_unique:
-        raise ValueError(f"labels= lists {show(classes[classes.duplicated()].unique())} more than once; "
-                         "each class must appear once, in order")
+        raise ValueError(
+            f"labels= lists {show(classes[classes.duplicated()].unique())} more than once; "
+            "each class must appear once, in order"
+        )
     return check_two(classes)
 
 
@@ -276,7 +279,11 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
             shifted = block - low if low else block
             inside = (shifted >= 0) & (shifted < len(table))
             codes[start : start + BLOCK_ROWS] = np.where(inside, table[np.where(inside, shifted, 0)], -1)
-    elif column.kind in ("int", "float") and pd.api.types.is_numeric_dtype(classes.dtype) and classes.is_monotonic_increasing:
+    elif (
+        column.kind in ("int", "float")
+        and pd.api.types.is_numeric_dtype(classes.dtype)
+        and classes.is_monotonic_increasing
+    ):
         sorted_classes = classes.to_numpy()
         at = np.searchsorted(sorted_classes, column.values).clip(0, len(classes) - 1)
         codes = np.where(sorted_classes[at] == column.values, at, -1).astype(dtype)

@@ -24,11 +24,16 @@ def _published_rows(cases, compute) -> pd.DataFrame:
                 continue
             value = compute(case, name, dict(case.params.get(key, {})))
             ok = (math.isnan(value) and math.isnan(published)) or abs(value - published) <= case.abs_tol(key)
-            rows.append({
-                "source": case.source, "case": case.name, "value": key,
-                "published": case.printed[key], "ordframe": round(value, 4),
-                "agrees": "skipped: see note" if key in case.skip else ("yes" if ok else "NO"),
-            })
+            rows.append(
+                {
+                    "source": case.source,
+                    "case": case.name,
+                    "value": key,
+                    "published": case.printed[key],
+                    "ordframe": round(value, 4),
+                    "agrees": "skipped: see note" if key in case.skip else ("yes" if ok else "NO"),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -45,7 +50,10 @@ def _proba_value(case, name, params):
 
 def demo(out=sys.stdout) -> int:
     """Print every built-in metric on the seed papers' worked examples next to the published values."""
-    tables = [_published_rows(papers.CONFUSION_CASES, _confusion_value), _published_rows(papers.PROBA_CASES, _proba_value)]
+    tables = [
+        _published_rows(papers.CONFUSION_CASES, _confusion_value),
+        _published_rows(papers.PROBA_CASES, _proba_value),
+    ]
     table = pd.concat([t for t in tables if len(t)], ignore_index=True)
     with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 40):
         for source, part in table.groupby("source", sort=False):

@@ -88,11 +88,15 @@ def check_label_arrays(arrays: dict[str, object]) -> None:
     """An error unless every value is an xarray DataArray with known chunk sizes."""
     for name, a in arrays.items():
         if not isinstance(a, xr.DataArray):
-            raise TypeError(f"{name} must be an xarray.DataArray, got {type(a).__name__}; for pandas data use "
-                            "df.ordinal, for numpy arrays wrap them: xarray.DataArray(values, dims=...)")
+            raise TypeError(
+                f"{name} must be an xarray.DataArray, got {type(a).__name__}; for pandas data use "
+                "df.ordinal, for numpy arrays wrap them: xarray.DataArray(values, dims=...)"
+            )
         if a.chunks is not None and any(math.isnan(c) for chunks in a.chunks for c in chunks):
-            raise ValueError(f"{name} is a dask array with unknown chunk sizes; call compute_chunk_sizes() "
-                             "on it (or build it with known sizes) first")
+            raise ValueError(
+                f"{name} is a dask array with unknown chunk sizes; call compute_chunk_sizes() "
+                "on it (or build it with known sizes) first"
+            )
 
 
 def _array_classes(arrays: dict[str, xr.DataArray], labels) -> tuple[pd.Index, bool]:
@@ -131,8 +135,10 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report)
             raise missing_error(column.name, pd.RangeIndex(len(column)), column.missing)
         keep = ~np.logical_or.reduce(missing)
         if report:
-            warn(f"dropna=True dropped {int((~keep).sum())} of {len(keep)} samples with a missing label",
-                 DroppedRowsWarning)
+            warn(
+                f"dropna=True dropped {int((~keep).sum())} of {len(keep)} samples with a missing label",
+                DroppedRowsWarning,
+            )
         columns = [c.take(keep) for c in columns]
         group = None if group is None else group[keep]
         w = None if w is None else w[keep]
@@ -161,8 +167,9 @@ def drop_absent_classes(counts: np.ndarray, classes: pd.Index, codes=None) -> tu
     return np.compress(seen, np.compress(seen, counts, axis=-1), axis=-2), check_two(classes[seen])
 
 
-def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False,
-               report=True) -> xr.DataArray:
+def array_cube(
+    true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None, weights=None, dropna=False, report=True
+) -> xr.DataArray:
     """The confusion cube of label arrays ``true`` and ``pred``, counting over ``dim`` (default: all dims).
 
     ``report=False`` drops missing labels (with ``dropna``) without a warning.
@@ -173,7 +180,9 @@ def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None,
     try:
         arrays = xr.broadcast(*xr.align(*arrays, join="exact"))
     except ValueError as exc:
-        raise ValueError(f"the label arrays' coordinates disagree ({exc}); align them first, e.g. with xarray.align") from None
+        raise ValueError(
+            f"the label arrays' coordinates disagree ({exc}); align them first, e.g. with xarray.align"
+        ) from None
     if any(a.chunks is not None for a in arrays):  # map_blocks would pass a numpy array whole to every block
         arrays = [a if a.chunks is not None else a.chunk() for a in arrays]
     arrays = list(xr.unify_chunks(*arrays))
@@ -183,8 +192,10 @@ def array_cube(true: xr.DataArray, pred: xr.DataArray, *, dim=None, labels=None,
         raise ValueError(f"dim {absent} not found; the label arrays have dims {tuple(arrays[0].dims)}")
     clash = [d for d in arrays[0].dims if d in CUBE_DIMS and d not in core]
     if clash:
-        raise ValueError(f"the label arrays have a dim named {clash[0]!r}, which a confusion cube uses for its "
-                         "classes: count over it (dim=) or rename it")
+        raise ValueError(
+            f"the label arrays have a dim named {clash[0]!r}, which a confusion cube uses for its "
+            "classes: count over it (dim=) or rename it"
+        )
     outer = [d for d in dict.fromkeys((*pred.dims, *arrays[0].dims)) if d not in core]  # pred's dim order first
     arrays = [a.transpose(*outer, *core) for a in arrays]
     names = (true.name if true.name is not None else TRUE, pred.name if pred.name is not None else PRED)

@@ -31,12 +31,16 @@ def _request(metrics, *, probabilities: bool, labels: bool, taken=()) -> dict:
     if not probabilities:
         wrong = [out for out, (m, _) in request.items() if m.kind == "proba"]
         if wrong:
-            raise ValueError(f"{wrong} need class probabilities: pass the probability columns (proba=) or, for a "
-                             "DataArray, class_dim= naming its class dim")
+            raise ValueError(
+                f"{wrong} need class probabilities: pass the probability columns (proba=) or, for a "
+                "DataArray, class_dim= naming its class dim"
+            )
     clash = [out for out in request if out in taken]
     if clash:
-        raise ValueError(f"output name(s) {clash} are also the name of a group dim; the group coordinate would be "
-                         "overwritten: rename the output, e.g. metrics={'" + f"{clash[0]}_score': '{clash[0]}'" + "}")
+        raise ValueError(
+            f"output name(s) {clash} are also the name of a group dim; the group coordinate would be "
+            "overwritten: rename the output, e.g. metrics={'" + f"{clash[0]}_score': '{clash[0]}'" + "}"
+        )
     return request
 
 
@@ -57,18 +61,51 @@ def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
 
 
-def evaluate_frame(df: pd.DataFrame, true, pred=None, *, proba=None, metrics=None, by=None, labels=None,
-                   weights=None, dropna=False, renormalize=False, observed=False) -> xr.Dataset:
+def evaluate_frame(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+    observed=False,
+) -> xr.Dataset:
     """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
     taken = [*map(str, by_names(by)), *([OBSERVED_DIM] if observed is True else [])]
     request = _request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
-    rows = frame_rows(df, true, pred, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
-                      renormalize=renormalize, observed=observed)
+    rows = frame_rows(
+        df,
+        true,
+        pred,
+        proba=proba,
+        by=by,
+        labels=labels,
+        weights=weights,
+        dropna=dropna,
+        renormalize=renormalize,
+        observed=observed,
+    )
     return _evaluate_rows(rows, request)
 
 
-def evaluate_array(obj: xr.DataArray, true: xr.DataArray | None, *, metrics=None, class_dim=None, pred=None,
-                   dim=None, labels=None, weights=None, dropna=False, renormalize=False) -> xr.Dataset:
+def evaluate_array(
+    obj: xr.DataArray,
+    true: xr.DataArray | None,
+    *,
+    metrics=None,
+    class_dim=None,
+    pred=None,
+    dim=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+) -> xr.Dataset:
     """One variable per metric on a cube, on label arrays, or (``class_dim`` given) on a probability array."""
     if class_dim is None:
         if pred is not None or renormalize:
@@ -88,14 +125,18 @@ def evaluate_array(obj: xr.DataArray, true: xr.DataArray | None, *, metrics=None
             variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
         else:
             if cube is None:
-                cube = (inputs.cube(dim=dim, weights=weights) if pred is None else
-                        array_cube(true, pred, dim=dim, labels=inputs.classes, weights=weights, dropna=dropna))
+                cube = (
+                    inputs.cube(dim=dim, weights=weights)
+                    if pred is None
+                    else array_cube(true, pred, dim=dim, labels=inputs.classes, weights=weights, dropna=dropna)
+                )
             variables[out] = apply_confusion(metric, cube, params)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
 
 
-def worst(data, true, proba=None, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM,
-          **params) -> pd.DataFrame:
+def worst(
+    data, true, proba=None, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM, **params
+) -> pd.DataFrame:
     """The ``n`` worst samples under the per-sample ``score``, worst first (the error analysis of Galdran 2023, Fig. 3).
 
     ``worst(df, "y", ["p0", "p1", "p2"])`` for a DataFrame (``proba`` a list or a
@@ -127,8 +168,9 @@ def worst(data, true, proba=None, *, score="rps", n=10, labels=None, renormalize
         codes = np.asarray(inputs.codes.values).reshape(-1)
         index, classes = RowNames.of(inputs.codes), inputs.classes
     else:
-        raise TypeError(f"worst() takes a pandas DataFrame or an xarray DataArray of probabilities, "
-                        f"got {type(data).__name__}")
+        raise TypeError(
+            f"worst() takes a pandas DataFrame or an xarray DataArray of probabilities, got {type(data).__name__}"
+        )
     key = scores if not metric.higher_is_better else -scores
     chosen = np.argsort(-key, kind="stable")[: int(n)]
     labels_of_rows = index[chosen] if isinstance(index, pd.Index) else index.index(chosen, index.shape)

@@ -76,8 +76,12 @@ class FrameRows:
         self.groups.check_size(k * k)
         codes, sizes, offsets = self.groups.counting()
         pred = self.predicted()
-        counts = count_cells([*codes, self.true.values, pred.values], [*sizes, k, k],
-                             offsets=[*offsets, self.true.offset, pred.offset], weights=self.weights)
+        counts = count_cells(
+            [*codes, self.true.values, pred.values],
+            [*sizes, k, k],
+            offsets=[*offsets, self.true.offset, pred.offset],
+            weights=self.weights,
+        )
         classes = self.classes
         if self.prune_classes:
             codes = None if self.weights is None else [self.true.array(), pred.array()]
@@ -115,8 +119,19 @@ class FrameRows:
         return counts
 
 
-def frame_rows(df: pd.DataFrame, true, pred=None, *, proba=None, by=None, labels=None, weights=None,
-               dropna: bool = False, renormalize: bool = False, observed: bool = False) -> FrameRows:
+def frame_rows(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    by=None,
+    labels=None,
+    weights=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    observed: bool = False,
+) -> FrameRows:
     """Validate and code the rows of ``df`` (see the module docstring).
 
     ``pred`` is a column name or one predicted label per row; ``proba`` the
@@ -124,8 +139,9 @@ def frame_rows(df: pd.DataFrame, true, pred=None, *, proba=None, by=None, labels
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    dropna, renormalize, observed = (check_flag(v, n) for v, n in
-                                     ((dropna, "dropna"), (renormalize, "renormalize"), (observed, "observed")))
+    dropna, renormalize, observed = (
+        check_flag(v, n) for v, n in ((dropna, "dropna"), (renormalize, "renormalize"), (observed, "observed"))
+    )
     n = len(df)
     by = by_names(by)
     check_column(df, true, "true")
@@ -159,8 +175,10 @@ def frame_rows(df: pd.DataFrame, true, pred=None, *, proba=None, by=None, labels
             name, mask = next(iter(missing.items()))
             raise missing_error(name, index, mask)
         keep = ~np.logical_or.reduce(list(missing.values()))
-        warn(f"dropna=True dropped {n - int(keep.sum())} of {n} rows with a missing value in "
-             f"{show(missing)}", DroppedRowsWarning)
+        warn(
+            f"dropna=True dropped {n - int(keep.sum())} of {n} rows with a missing value in {show(missing)}",
+            DroppedRowsWarning,
+        )
         columns = {k: c.take(keep) for k, c in columns.items()}
         groups, index = groups.take(keep), index[keep]
         w = None if w is None else w[keep]
@@ -213,8 +231,10 @@ def by_names(by) -> list:
     if by is None:
         return []
     if isinstance(by, (list, tuple)) and any(isinstance(name, tuple) for name in by):
-        raise TypeError(f"by= names columns by str or int, got {show(by)}; flatten MultiIndex or tuple column names "
-                        "first (e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])")
+        raise TypeError(
+            f"by= names columns by str or int, got {show(by)}; flatten MultiIndex or tuple column names "
+            "first (e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])"
+        )
     names = [by] if isinstance(by, (str, numbers.Integral)) else as_sequence(by, "by")
     for name in names:
         if isinstance(name, bool) or not isinstance(name, (str, numbers.Integral)):
@@ -223,13 +243,17 @@ def by_names(by) -> list:
                 "(e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])"
             )
         if str(name) in (*CUBE_DIMS, OBSERVED_DIM):
-            raise ValueError(f"by column {name!r} has the name of a result dim ({', '.join(CUBE_DIMS)}, "
-                             f"{OBSERVED_DIM!r}); rename it, e.g. df.rename(columns={{{name!r}: '{name}_'}})")
+            raise ValueError(
+                f"by column {name!r} has the name of a result dim ({', '.join(CUBE_DIMS)}, "
+                f"{OBSERVED_DIM!r}); rename it, e.g. df.rename(columns={{{name!r}: '{name}_'}})"
+            )
     dims = [str(name) for name in names]
     repeated = [name for name in names if dims.count(str(name)) > 1]
     if repeated:
-        raise ValueError(f"by= names {show(repeated)} more than once (dims are named by the columns' names as "
-                         "strings); name each column once")
+        raise ValueError(
+            f"by= names {show(repeated)} more than once (dims are named by the columns' names as "
+            "strings); name each column once"
+        )
     return names
 
 
@@ -242,8 +266,10 @@ def check_column(df: pd.DataFrame, name, role: str) -> None:
     if not found:
         raise KeyError(f"{role} column {name!r} is not in the DataFrame; its columns are {list(df.columns)}")
     if isinstance(df.columns, pd.MultiIndex) and not (isinstance(name, tuple) and len(name) == df.columns.nlevels):
-        raise KeyError(f"{role} column {name!r} names a level of MultiIndex columns, not one column; give the full "
-                       "tuple, or flatten the columns first")
+        raise KeyError(
+            f"{role} column {name!r} names a level of MultiIndex columns, not one column; give the full "
+            "tuple, or flatten the columns first"
+        )
     if not isinstance(df.columns.get_loc(name), numbers.Integral):
         raise ValueError(f"the DataFrame has several columns named {name!r}; give them distinct names")
 
@@ -253,16 +279,19 @@ def row_values(values, index: pd.Index, name: str) -> np.ndarray | pd.Series:
     if isinstance(values, pd.Series):
         if values.index.equals(index):
             return values.reset_index(drop=True)
-        if not (values.index.is_unique and index.is_unique and len(values) == len(index)
-                and values.index.isin(index).all()):
+        if not (
+            values.index.is_unique and index.is_unique and len(values) == len(index) and values.index.isin(index).all()
+        ):
             raise ValueError(
                 f"the {name} Series has row labels that differ from the DataFrame's; a Series is matched by row "
                 "label, as pandas does: give a Series with the same index, or an array in row order"
             )
         return values.reindex(index).reset_index(drop=True)
     if isinstance(values, (pd.DataFrame, xr.DataArray)) or np.ndim(values) != 1:
-        raise TypeError(f"{name} must be a column name or one value per row (1-D), got {type(values).__name__} "
-                        f"of shape {np.shape(values)}")
+        raise TypeError(
+            f"{name} must be a column name or one value per row (1-D), got {type(values).__name__} "
+            f"of shape {np.shape(values)}"
+        )
     values = np.asarray(values)
     if len(values) != len(index):
         raise ValueError(f"{name} has {len(values)} values for {len(index)} rows; give one value per row")

@@ -61,8 +61,9 @@ def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
     try:
         codes, uniques = pd.factorize(series, sort=True)
     except TypeError as exc:
-        raise TypeError(f"group column {name!r} mixes values that cannot be sorted ({exc}); "
-                        "convert it to one type") from None
+        raise TypeError(
+            f"group column {name!r} mixes values that cannot be sorted ({exc}); convert it to one type"
+        ) from None
     return GroupColumn(name, codes, 0, pd.Index(uniques), False, codes < 0 if (codes < 0).any() else None)
 
 
@@ -75,13 +76,17 @@ class Groups:
         if observed and columns:
             self._inverse, self._combos = _observed_combinations(columns)
         if observed and OBSERVED_DIM in self.names:
-            raise ValueError(f"observed=True stacks the groups into a dim named {OBSERVED_DIM!r}, which is also "
-                             "a by column: rename that column")
+            raise ValueError(
+                f"observed=True stacks the groups into a dim named {OBSERVED_DIM!r}, which is also "
+                "a by column: rename that column"
+            )
 
     def take(self, keep: np.ndarray) -> Groups:
         """The groups of the rows where ``keep`` holds (the coordinates stay)."""
-        columns = [replace(c, codes=c.codes[keep], missing=None if c.missing is None else c.missing[keep])
-                   for c in self.columns]
+        columns = [
+            replace(c, codes=c.codes[keep], missing=None if c.missing is None else c.missing[keep])
+            for c in self.columns
+        ]
         return Groups(columns, observed=self.observed)
 
     @property
@@ -108,12 +113,27 @@ class Groups:
     def check_size(self, cells_per_group: int, itemsize: int = 8) -> None:
         """Refuse a dense result larger than the ``max_cube_bytes`` option, before it is allocated."""
         groups = " x ".join(f"{n} {name!r}" for n, name in zip(self.sizes, self.names))
-        what = f"the result ({groups} groups x {cells_per_group} cells)" if groups else f"the result ({cells_per_group} cells)"
-        hint = "pass observed=True to keep only the group combinations that occur, or " if groups and not self.observed else ""
+        what = (
+            f"the result ({groups} groups x {cells_per_group} cells)"
+            if groups
+            else f"the result ({cells_per_group} cells)"
+        )
+        hint = (
+            "pass observed=True to keep only the group combinations that occur, or "
+            if groups and not self.observed
+            else ""
+        )
         check_allocation(math.prod(self.sizes) * cells_per_group * itemsize, what, hint)
 
-    def labelled(self, values: np.ndarray, dims: tuple = (), coords: dict | None = None, *,
-                 rows: np.ndarray | None = None, name: str | None = None) -> xr.DataArray:
+    def labelled(
+        self,
+        values: np.ndarray,
+        dims: tuple = (),
+        coords: dict | None = None,
+        *,
+        rows: np.ndarray | None = None,
+        name: str | None = None,
+    ) -> xr.DataArray:
         """A DataArray of ``values`` (shape ``(*self.sizes, *rest)``) over the group dims, then ``dims``.
 
         ``rows`` (the number of rows per group, shape ``self.sizes``) tells which

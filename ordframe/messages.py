@@ -25,9 +25,7 @@ def show(values) -> str:
 
 def show_counts(counts) -> str:
     """``'a' (3 rows), 'b' (1 row) and 2 more`` from a ``pandas.Series`` of counts indexed by value."""
-    shown = ", ".join(
-        f"{show([v])} ({c} row{'s' if c != 1 else ''})" for v, c in counts.head(MAX_SHOWN).items()
-    )
+    shown = ", ".join(f"{show([v])} ({c} row{'s' if c != 1 else ''})" for v, c in counts.head(MAX_SHOWN).items())
     more = f" and {len(counts) - MAX_SHOWN} more" if len(counts) > MAX_SHOWN else ""
     return shown + more
 

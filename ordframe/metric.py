@@ -153,7 +153,8 @@ def _defaults(where: str, kind: str, func, given: Mapping[str, Any] | None) -> d
     except TypeError:
         raise TypeError(f"{where}: a {kind} kernel is called as {call}, but its signature is {signature}") from None
     own = {
-        n: p for n, p in signature.parameters.items()
+        n: p
+        for n, p in signature.parameters.items()
         if n not in taken and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
     }
     if given is None:

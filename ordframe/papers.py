@@ -283,8 +283,7 @@ def _transpose(rows: Sequence[Sequence[int]]) -> Matrix:
     return _matrix([list(col) for col in zip(*rows)])
 
 
-def _case(source, name, matrix, printed, *, params=None, skip=None,
-          tolerance=None, exact=(), note="") -> PaperCase:
+def _case(source, name, matrix, printed, *, params=None, skip=None, tolerance=None, exact=(), note="") -> PaperCase:
     values, precision = {}, {}
     for key, text in printed.items():
         v, p = _parse(text)
@@ -295,11 +294,16 @@ def _case(source, name, matrix, printed, *, params=None, skip=None,
         if key not in values:
             raise KeyError(f"{source} {name}: unknown value key {key!r}")
     return PaperCase(
-        source=source, name=name, matrix=_matrix(matrix),
-        values=_ro(values), precision=_ro(precision),
+        source=source,
+        name=name,
+        matrix=_matrix(matrix),
+        values=_ro(values),
+        precision=_ro(precision),
         params=_ro({k: _ro(v) for k, v in params.items()}),
-        skip=_ro(skip or {}), tolerance=_ro(tolerance or {}),
-        printed=_ro(printed), note=note,
+        skip=_ro(skip or {}),
+        tolerance=_ro(tolerance or {}),
+        printed=_ro(printed),
+        note=note,
     )
 
 
@@ -316,8 +320,7 @@ def _row(columns: Sequence[str], cells: str) -> dict:
 # beta1 = 0.25/(N(K-1)), beta2 = 0.75/(N(K-1)) and gamma = 1.
 # --------------------------------------------------------------------------
 
-_S000_COLS = ("mer", "mae", "spearman", "kendall_tau_b", "rint",
-              "oc[beta=0.25]", "oc[beta=0.75]")
+_S000_COLS = ("mer", "mae", "spearman", "kendall_tau_b", "rint", "oc[beta=0.25]", "oc[beta=0.75]")
 _S000_PARAMS = {
     "oc[beta=0.25]": {"beta": 0.25, "gamma": 1.0},
     "oc[beta=0.75]": {"beta": 0.75, "gamma": 1.0},
@@ -333,130 +336,109 @@ _CM5_REASON = (
 
 
 def _s000(table, name, matrix, cells, **kw):
-    return _case(f"seed000 {table}", name, matrix, _row(_S000_COLS, cells),
-                 params=_S000_PARAMS, **kw)
+    return _case(f"seed000 {table}", name, matrix, _row(_S000_COLS, cells), params=_S000_PARAMS, **kw)
 
 
 SEED000_TABLES: tuple[PaperCase, ...] = (
     # Sec. 2, "four classifiers A, B, C and D ... (K = 4, N = 13)". Class 3
     # is empty. Table 1 prints classifier A to one decimal.
-    _s000("Table 1", "A",
-          [[4, 0, 0, 0],
-           [0, 6, 0, 0],
-           [0, 0, 0, 0],
-           [0, 0, 0, 3]],
-          "0.0 0.0 1.0 1.0 1.0 0.0 0.0"),
-    _s000("Table 1", "B",
-          [[0, 4, 0, 0],
-           [0, 0, 6, 0],
-           [0, 0, 0, 0],
-           [0, 0, 0, 3]],
-          "0.77 0.77 1.0 1.0 1.0 0.50 0.63"),
-    _s000("Table 1", "C",
-          [[0, 0, 4, 0],
-           [0, 0, 6, 0],
-           [0, 0, 0, 0],
-           [0, 0, 0, 3]],
-          "0.77 1.08 0.79 0.75 0.80 0.61 0.78"),
-    _s000("Table 1", "D",
-          [[0, 4, 0, 0],
-           [6, 0, 0, 0],
-           [0, 0, 0, 0],
-           [0, 0, 0, 3]],
-          "0.77 0.77 0.24 0.11 0.53 0.65 0.72"),
+    _s000("Table 1", "A", [[4, 0, 0, 0], [0, 6, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.0 0.0 1.0 1.0 1.0 0.0 0.0"),
+    _s000("Table 1", "B", [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 0.77 1.0 1.0 1.0 0.50 0.63"),
+    _s000(
+        "Table 1", "C", [[0, 0, 4, 0], [0, 0, 6, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 1.08 0.79 0.75 0.80 0.61 0.78"
+    ),
+    _s000(
+        "Table 1", "D", [[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 0.77 0.24 0.11 0.53 0.65 0.72"
+    ),
     # Sec. 4.2, dispersed examples.
-    _s000("Table 2", "CM1",
-          [[2, 0, 1],
-           [1, 1, 0],
-           [2, 1, 2]],
-          "0.50 0.80 0.20 0.19 0.39 0.63 0.69"),
-    _s000("Table 2", "CM2",
-          [[1, 0, 0],
-           [0, 4, 0],
-           [2, 2, 1]],
-          "0.40 0.60 0.10 0.11 0.45 0.53 0.58",
-          note="OC is exactly 0.525 and 0.575 (the optimal path is "
-               "(1,1),(2,2),(3,2),(3,3)), printed 0.53 and 0.58: on the "
-               "rounding boundary, hence the 1e-9 slack in abs_tol."),
-    _s000("Table 3", "CM3",
-          [[1, 0, 1],
-           [0, 0, 0],
-           [3, 2, 0]],
-          "0.86 1.43 -0.26 -0.254 0.34 0.79 0.93"),
-    _s000("Table 3", "CM4",
-          [[1, 0, 1],
-           [0, 2, 1],
-           [1, 1, 0]],
-          "0.57 0.85 -0.25 -0.250 0.08 0.71 0.75",
-          skip={"mae": (
-              "Not in DESIGN.md; found in transcription. The printed MAE "
-              "0.85 disagrees with the printed matrix: MAE = 6/7 = 0.857 "
-              "(which rounds to 0.86). The errors are two at distance 2 "
-              "and two at distance 1, with N = 7. The other six printed "
-              "values of the row match the matrix (MER 4/7, Rs -0.250, "
-              "tau_b -0.250, r_int 0.077, OC 0.710/0.746), so the matrix "
-              "is right and 0.85 looks truncated rather than rounded.")}),
+    _s000("Table 2", "CM1", [[2, 0, 1], [1, 1, 0], [2, 1, 2]], "0.50 0.80 0.20 0.19 0.39 0.63 0.69"),
+    _s000(
+        "Table 2",
+        "CM2",
+        [[1, 0, 0], [0, 4, 0], [2, 2, 1]],
+        "0.40 0.60 0.10 0.11 0.45 0.53 0.58",
+        note="OC is exactly 0.525 and 0.575 (the optimal path is "
+        "(1,1),(2,2),(3,2),(3,3)), printed 0.53 and 0.58: on the "
+        "rounding boundary, hence the 1e-9 slack in abs_tol.",
+    ),
+    _s000("Table 3", "CM3", [[1, 0, 1], [0, 0, 0], [3, 2, 0]], "0.86 1.43 -0.26 -0.254 0.34 0.79 0.93"),
+    _s000(
+        "Table 3",
+        "CM4",
+        [[1, 0, 1], [0, 2, 1], [1, 1, 0]],
+        "0.57 0.85 -0.25 -0.250 0.08 0.71 0.75",
+        skip={
+            "mae": (
+                "Not in DESIGN.md; found in transcription. The printed MAE "
+                "0.85 disagrees with the printed matrix: MAE = 6/7 = 0.857 "
+                "(which rounds to 0.86). The errors are two at distance 2 "
+                "and two at distance 1, with N = 7. The other six printed "
+                "values of the row match the matrix (MER 4/7, Rs -0.250, "
+                "tau_b -0.250, r_int 0.077, OC 0.710/0.746), so the matrix "
+                "is right and 0.85 looks truncated rather than rounded."
+            )
+        },
+    ),
     # Sec. 4.2, third example.
-    _s000("Table 4", "CM5",
-          [[1, 1, 0, 0],
-           [0, 1, 0, 1],
-           [0, 0, 0, 3],
-           [0, 0, 0, 0]],
-          "0.86 1.00 0.89 0.84 0.81 0.58 0.75",
-          skip=dict.fromkeys(_S000_COLS, _CM5_REASON)),
-    _s000("Table 4", "CM6",
-          [[0, 0, 1, 0],
-           [1, 1, 1, 0],
-           [1, 1, 1, 0],
-           [0, 0, 0, 0]],
-          "0.71 1.00 -0.29 -0.26 0.06 0.74 0.79"),
+    _s000(
+        "Table 4",
+        "CM5",
+        [[1, 1, 0, 0], [0, 1, 0, 1], [0, 0, 0, 3], [0, 0, 0, 0]],
+        "0.86 1.00 0.89 0.84 0.81 0.58 0.75",
+        skip=dict.fromkeys(_S000_COLS, _CM5_REASON),
+    ),
+    _s000(
+        "Table 4",
+        "CM6",
+        [[0, 0, 1, 0], [1, 1, 1, 0], [1, 1, 1, 0], [0, 0, 0, 0]],
+        "0.71 1.00 -0.29 -0.26 0.06 0.74 0.79",
+    ),
     # Sec. 4.3: oSVM (CM10), oNN (CM11), Frank & Hall (CM12), K = 5 and
     # N = 240. Class 1 is empty. These values are symmetric in the two
     # labels, so the orientation does not change them.
-    _s000("Table 5", "CM10",
-          [[0, 0, 0, 0, 0],
-           [0, 50, 7, 0, 0],
-           [0, 2, 94, 2, 0],
-           [0, 0, 11, 39, 0],
-           [0, 0, 0, 5, 30]],
-          "0.11 0.11 0.93 0.91 0.91 0.12 0.13"),
-    _s000("Table 5", "CM11",
-          [[0, 0, 0, 0, 0],
-           [0, 0, 45, 12, 0],
-           [0, 0, 2, 87, 9],
-           [0, 0, 0, 6, 44],
-           [0, 0, 0, 0, 35]],
-          "0.82 0.91 0.89 0.85 0.84 0.55 0.66"),
-    _s000("Table 5", "CM12",
-          [[0, 0, 0, 0, 0],
-           [0, 50, 7, 0, 0],
-           [0, 2, 94, 2, 0],
-           [0, 0, 21, 29, 0],
-           [0, 0, 0, 29, 6]],
-          "0.25 0.25 0.90 0.86 0.86 0.23 0.26"),
+    _s000(
+        "Table 5",
+        "CM10",
+        [[0, 0, 0, 0, 0], [0, 50, 7, 0, 0], [0, 2, 94, 2, 0], [0, 0, 11, 39, 0], [0, 0, 0, 5, 30]],
+        "0.11 0.11 0.93 0.91 0.91 0.12 0.13",
+    ),
+    _s000(
+        "Table 5",
+        "CM11",
+        [[0, 0, 0, 0, 0], [0, 0, 45, 12, 0], [0, 0, 2, 87, 9], [0, 0, 0, 6, 44], [0, 0, 0, 0, 35]],
+        "0.82 0.91 0.89 0.85 0.84 0.55 0.66",
+    ),
+    _s000(
+        "Table 5",
+        "CM12",
+        [[0, 0, 0, 0, 0], [0, 50, 7, 0, 0], [0, 2, 94, 2, 0], [0, 0, 21, 29, 0], [0, 0, 0, 29, 6]],
+        "0.25 0.25 0.90 0.86 0.86 0.23 0.26",
+    ),
 )
 
 # Sec. 3.2: a single example (N = 1). "for beta = 0.5, OC already equals the
 # MER". The paper's beta here is the raw weight; ordframe's relative beta is
 # raw * N * (K-1)^gamma. The values are exact, stated in words, not a table.
 SEED000_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
-    _case("seed000 Sec. 3.2", "single sample |r-c|=1 (K=2)",
-          [[0, 1],
-           [0, 0]],
-          {"mer": "1", "oc[beta=0.5]": "1"},
-          params={"oc[beta=0.5]": {"beta": 0.5, "gamma": 1.0}},  # raw 0.5
-          exact=("mer", "oc[beta=0.5]"),
-          note="Text: for raw beta = 0.5 a single-sample OC equals the MER. "
-               "OC = min(1, 1 - 1/(1+|r-c|) + beta|r-c|) = 1 at |r-c| = 1."),
-    _case("seed000 Sec. 3.2", "single sample |r-c|=2 (K=3)",
-          [[0, 0, 1],
-           [0, 0, 0],
-           [0, 0, 0]],
-          {"mer": "1", "oc[beta=1.0]": "1"},
-          params={"oc[beta=1.0]": {"beta": 1.0, "gamma": 1.0}},  # raw 0.5
-          exact=("mer", "oc[beta=1.0]"),
-          note="The same statement at |r-c| = 2: raw beta 0.5, N = 1, K = 3 "
-               "gives relative beta 0.5 * 1 * 2 = 1.0."),
+    _case(
+        "seed000 Sec. 3.2",
+        "single sample |r-c|=1 (K=2)",
+        [[0, 1], [0, 0]],
+        {"mer": "1", "oc[beta=0.5]": "1"},
+        params={"oc[beta=0.5]": {"beta": 0.5, "gamma": 1.0}},  # raw 0.5
+        exact=("mer", "oc[beta=0.5]"),
+        note="Text: for raw beta = 0.5 a single-sample OC equals the MER. "
+        "OC = min(1, 1 - 1/(1+|r-c|) + beta|r-c|) = 1 at |r-c| = 1.",
+    ),
+    _case(
+        "seed000 Sec. 3.2",
+        "single sample |r-c|=2 (K=3)",
+        [[0, 0, 1], [0, 0, 0], [0, 0, 0]],
+        {"mer": "1", "oc[beta=1.0]": "1"},
+        params={"oc[beta=1.0]": {"beta": 1.0, "gamma": 1.0}},  # raw 0.5
+        exact=("mer", "oc[beta=1.0]"),
+        note="The same statement at |r-c| = 2: raw beta 0.5, N = 1, K = 3 gives relative beta 0.5 * 1 * 2 = 1.0.",
+    ),
 )
 
 
@@ -468,16 +450,21 @@ SEED000_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
 # --------------------------------------------------------------------------
 
 SEED001_EXAMPLES: tuple[PaperCase, ...] = (
-    _case("seed001 Table 1", "v1 vs v2",
-          [[0, 0, 1, 0],   # v1 = 1 (o3): v2 = 3
-           [0, 1, 0, 0],   # v1 = 2 (o2): v2 = 2
-           [1, 0, 0, 0],   # v1 = 3 (o1): v2 = 1
-           [0, 0, 0, 1]],  # v1 = 4 (o4): v2 = 4
-          {"rint": "0"},
-          exact=("rint",),
-          note="r_int is not printed; it is derived exactly from the "
-               "printed cardinalities card(S1) = card(S2) = 6 and "
-               "card(S1 n S2) = 3. A test can also check those counts."),
+    _case(
+        "seed001 Table 1",
+        "v1 vs v2",
+        [
+            [0, 0, 1, 0],  # v1 = 1 (o3): v2 = 3
+            [0, 1, 0, 0],  # v1 = 2 (o2): v2 = 2
+            [1, 0, 0, 0],  # v1 = 3 (o1): v2 = 1
+            [0, 0, 0, 1],
+        ],  # v1 = 4 (o4): v2 = 4
+        {"rint": "0"},
+        exact=("rint",),
+        note="r_int is not printed; it is derived exactly from the "
+        "printed cardinalities card(S1) = card(S2) = 6 and "
+        "card(S1 n S2) = 3. A test can also check those counts.",
+    ),
 )
 
 
@@ -494,50 +481,56 @@ _EQ3_REASON = (
 )
 
 
-def _proba(source, name, proba, true_index, printed, *, skip=None,
-           exact=(), note=""):
+def _proba(source, name, proba, true_index, printed, *, skip=None, exact=(), note=""):
     values, precision = {}, {}
     for key, text in printed.items():
         v, p = _parse(text)
         values[key] = v
         precision[key] = None if key in exact else p
     return PaperProbaCase(
-        source=source, name=name, proba=tuple(float(x) for x in proba),
-        true_index=true_index, values=_ro(values), precision=_ro(precision),
+        source=source,
+        name=name,
+        proba=tuple(float(x) for x in proba),
+        true_index=true_index,
+        values=_ro(values),
+        precision=_ro(precision),
         params=_ro({k: _ro(v) for k, v in _RPS_PARAMS.items() if k in values}),
-        skip=_ro(skip or {}), printed=_ro(printed), note=note,
+        skip=_ro(skip or {}),
+        printed=_ro(printed),
+        note=note,
     )
 
 
 SEED002_RPS_EXAMPLES: tuple[PaperProbaCase, ...] = (
     # eq. 3 as printed (y = [1, 0, 0]): the values are skipped (DESIGN.md).
-    _proba("seed002 eq. 3", "p1 as printed", (0.25, 0.75, 0.0), 0,
-           {"rps": "1/8"}, skip={"rps": _EQ3_REASON}),
-    _proba("seed002 eq. 3", "p2 as printed", (0.25, 0.0, 0.75), 0,
-           {"rps": "1/4"}, skip={"rps": _EQ3_REASON}),
+    _proba("seed002 eq. 3", "p1 as printed", (0.25, 0.75, 0.0), 0, {"rps": "1/8"}, skip={"rps": _EQ3_REASON}),
+    _proba("seed002 eq. 3", "p2 as printed", (0.25, 0.0, 0.75), 0, {"rps": "1/4"}, skip={"rps": _EQ3_REASON}),
     # The vectors DESIGN.md says the eq. 3 values belong to. The text does
     # not print these vectors.
-    _proba("seed002 eq. 3 (DESIGN.md)", "p = [1/2, 1/2, 0]", (0.5, 0.5, 0.0),
-           0, {"rps": "1/8"},
-           note="The vector is from DESIGN.md's reading of eq. 3; the value "
-                "is the paper's."),
-    _proba("seed002 eq. 3 (DESIGN.md)", "p = [1/2, 0, 1/2]", (0.5, 0.0, 0.5),
-           0, {"rps": "1/4"},
-           note="The vector is from DESIGN.md's reading of eq. 3; the value "
-                "is the paper's."),
+    _proba(
+        "seed002 eq. 3 (DESIGN.md)",
+        "p = [1/2, 1/2, 0]",
+        (0.5, 0.5, 0.0),
+        0,
+        {"rps": "1/8"},
+        note="The vector is from DESIGN.md's reading of eq. 3; the value is the paper's.",
+    ),
+    _proba(
+        "seed002 eq. 3 (DESIGN.md)",
+        "p = [1/2, 0, 1/2]",
+        (0.5, 0.0, 0.5),
+        0,
+        {"rps": "1/4"},
+        note="The vector is from DESIGN.md's reading of eq. 3; the value is the paper's.",
+    ),
     # eq. 5, y1 = [1, 0, 0]: the penalty grows linearly with distance.
-    _proba("seed002 eq. 5", "[1,0,0] vs class 1", (1.0, 0.0, 0.0), 0,
-           {"rps": "0"}, exact=("rps",)),
-    _proba("seed002 eq. 5", "[0,1,0] vs class 1", (0.0, 1.0, 0.0), 0,
-           {"rps": "1/2"}),
-    _proba("seed002 eq. 5", "[0,0,1] vs class 1", (0.0, 0.0, 1.0), 0,
-           {"rps": "1"}, exact=("rps",)),
+    _proba("seed002 eq. 5", "[1,0,0] vs class 1", (1.0, 0.0, 0.0), 0, {"rps": "0"}, exact=("rps",)),
+    _proba("seed002 eq. 5", "[0,1,0] vs class 1", (0.0, 1.0, 0.0), 0, {"rps": "1/2"}),
+    _proba("seed002 eq. 5", "[0,0,1] vs class 1", (0.0, 0.0, 1.0), 0, {"rps": "1"}, exact=("rps",)),
     # eq. 6, y2 = [0, 1, 0]. The text's p_asym = [1/10, 5/10, 9/10] does not
     # sum to 1 and is not eq. 6's vector (DESIGN.md); eq. 6 is used here.
-    _proba("seed002 eq. 6", "p_sym", (0.30, 0.40, 0.30), 1,
-           {"rps": "0.09"}),
-    _proba("seed002 eq. 6", "p_asym", (0.45, 0.50, 0.05), 1,
-           {"rps": "0.1025"}),
+    _proba("seed002 eq. 6", "p_sym", (0.30, 0.40, 0.30), 1, {"rps": "0.09"}),
+    _proba("seed002 eq. 6", "p_asym", (0.45, 0.50, 0.05), 1, {"rps": "0.1025"}),
 )
 
 
@@ -558,78 +551,45 @@ _S003_T2_COLS = ("d", "accuracy", "amae", "kendall_tau_b")
 
 
 def _s003_t2(name, printed_rows_pred, cells, **kw):
-    return _case("seed003 Table 2", name, _transpose(printed_rows_pred),
-                 _row(_S003_T2_COLS, cells), **kw)
+    return _case("seed003 Table 2", name, _transpose(printed_rows_pred), _row(_S003_T2_COLS, cells), **kw)
 
 
 SEED003_TABLES: tuple[PaperCase, ...] = (
     # Table 1(a) colon cancer (true sizes 24, 57, 57, 39) with Table 2 values.
-    _s003_t2("svm",
-             [[21, 0, 0, 0],
-              [1, 54, 2, 2],
-              [2, 3, 55, 2],
-              [0, 0, 0, 35]],
-             "0.07 0.93 0.11 0.91"),
-    _s003_t2("glmnetcr",
-             [[0, 0, 0, 0],
-              [0, 0, 0, 0],
-              [24, 57, 57, 39],
-              [0, 0, 0, 0]],
-             "1.07 0.32 1.00 NA",
-             skip={"d": _GLMNETCR_REASON},
-             note="Every sample is predicted as class 3, so tau_b is "
-                  "undefined: the paper prints NA, ordframe gives NaN."),
-    _s003_t2("rpartScore",
-             [[15, 2, 1, 0],
-              [8, 46, 6, 0],
-              [1, 8, 47, 14],
-              [0, 1, 3, 25]],
-             "0.26 0.75 0.29 0.79"),
+    _s003_t2("svm", [[21, 0, 0, 0], [1, 54, 2, 2], [2, 3, 55, 2], [0, 0, 0, 35]], "0.07 0.93 0.11 0.91"),
+    _s003_t2(
+        "glmnetcr",
+        [[0, 0, 0, 0], [0, 0, 0, 0], [24, 57, 57, 39], [0, 0, 0, 0]],
+        "1.07 0.32 1.00 NA",
+        skip={"d": _GLMNETCR_REASON},
+        note="Every sample is predicted as class 3, so tau_b is undefined: the paper prints NA, ordframe gives NaN.",
+    ),
+    _s003_t2("rpartScore", [[15, 2, 1, 0], [8, 46, 6, 0], [1, 8, 47, 14], [0, 1, 3, 25]], "0.26 0.75 0.29 0.79"),
     # Table 1(b) lung cancer (true sizes 31, 12, 13).
-    _s003_t2("Sig24",
-             [[26, 3, 0],
-              [4, 5, 3],
-              [1, 4, 10]],
-             "0.33 0.73 0.34 0.72"),
-    _s003_t2("Shuffle24",
-             [[16, 0, 0],
-              [4, 12, 0],
-              [11, 0, 13]],
-             "0.36 0.73 0.28 0.49"),
-    _s003_t2("Rand24",
-             [[18, 10, 6],
-              [8, 0, 1],
-              [5, 2, 6]],
-             "0.68 0.43 0.86 0.08"),
+    _s003_t2("Sig24", [[26, 3, 0], [4, 5, 3], [1, 4, 10]], "0.33 0.73 0.34 0.72"),
+    _s003_t2("Shuffle24", [[16, 0, 0], [4, 12, 0], [11, 0, 13]], "0.36 0.73 0.28 0.49"),
+    _s003_t2("Rand24", [[18, 10, 6], [8, 0, 1], [5, 2, 6]], "0.68 0.43 0.86 0.08"),
     # Table 1(c) ovarian cancer (true sizes 16, 30, 32, 417, 84).
-    _s003_t2("p_1E-8",
-             [[7, 8, 5, 53, 2],
-              [4, 2, 3, 44, 5],
-              [0, 1, 1, 7, 2],
-              [5, 19, 21, 242, 58],
-              [0, 0, 2, 71, 17]],
-             "0.55 0.46 1.15 0.19"),
-    _s003_t2("p_1E-7",
-             [[10, 5, 10, 83, 3],
-              [0, 6, 3, 18, 7],
-              [4, 6, 9, 52, 17],
-              [2, 11, 8, 143, 29],
-              [0, 2, 2, 121, 28]],
-             "0.70 0.34 1.1 0.19"),  # AMAE printed to one decimal
-    _s003_t2("p_1E-6",
-             [[10, 5, 9, 71, 3],
-              [3, 10, 7, 28, 2],
-              [2, 6, 8, 71, 21],
-              [1, 7, 6, 105, 20],
-              [0, 2, 2, 142, 38]],
-             "0.73 0.30 0.97 0.25"),
-    _s003_t2("p_1E-5",
-             [[8, 6, 5, 54, 1],
-              [4, 12, 5, 26, 1],
-              [4, 5, 16, 105, 24],
-              [0, 5, 3, 86, 17],
-              [0, 2, 3, 146, 41]],
-             "0.74 0.28 0.87 0.28"),
+    _s003_t2(
+        "p_1E-8",
+        [[7, 8, 5, 53, 2], [4, 2, 3, 44, 5], [0, 1, 1, 7, 2], [5, 19, 21, 242, 58], [0, 0, 2, 71, 17]],
+        "0.55 0.46 1.15 0.19",
+    ),
+    _s003_t2(
+        "p_1E-7",
+        [[10, 5, 10, 83, 3], [0, 6, 3, 18, 7], [4, 6, 9, 52, 17], [2, 11, 8, 143, 29], [0, 2, 2, 121, 28]],
+        "0.70 0.34 1.1 0.19",
+    ),  # AMAE printed to one decimal
+    _s003_t2(
+        "p_1E-6",
+        [[10, 5, 9, 71, 3], [3, 10, 7, 28, 2], [2, 6, 8, 71, 21], [1, 7, 6, 105, 20], [0, 2, 2, 142, 38]],
+        "0.73 0.30 0.97 0.25",
+    ),
+    _s003_t2(
+        "p_1E-5",
+        [[8, 6, 5, 54, 1], [4, 12, 5, 26, 1], [4, 5, 16, 105, 24], [0, 5, 3, 86, 17], [0, 2, 3, 146, 41]],
+        "0.74 0.28 0.87 0.28",
+    ),
 )
 
 # Table 4: simulated matrices. The text says only "a 4 class study with a
@@ -643,55 +603,67 @@ SEED003_TABLES: tuple[PaperCase, ...] = (
 # chance_distance is given in the text for (b) only ("These distances are 0.12
 # and 0.04").
 _T4_TOL = 0.006
-_T4_NOTE = ("Simulation design: 4 classes, N = 800, largest class 75% "
-            "(text). DESIGN.md: Table 4 agrees to about 0.006.")
+_T4_NOTE = "Simulation design: 4 classes, N = 800, largest class 75% (text). DESIGN.md: Table 4 agrees to about 0.006."
 
 
 def _s003_t4(part, name, printed_rows_pred, printed, note=_T4_NOTE):
-    return _case(f"seed003 Table 4({part})", name,
-                 _transpose(printed_rows_pred), printed,
-                 tolerance=dict.fromkeys(printed, _T4_TOL), note=note)
+    return _case(
+        f"seed003 Table 4({part})",
+        name,
+        _transpose(printed_rows_pred),
+        printed,
+        tolerance=dict.fromkeys(printed, _T4_TOL),
+        note=note,
+    )
 
 
 SEED003_TABLES = SEED003_TABLES + (
-    _s003_t4("a", "Acc_0.60",
-             [[444, 37, 27, 57],
-              [144, 25, 18, 0],
-              [2, 2, 8, 7],
-              [10, 2, 14, 3]],
-             {"accuracy": "0.60", "d": "0.428", "amae": "1.222",
-              "kendall_tau_b": "0.138", "mc": "15%"}),
-    _s003_t4("a", "Acc_0.70",
-             [[553, 8, 18, 2],
-              [18, 1, 43, 53],
-              [15, 37, 4, 11],
-              [14, 20, 2, 2]],
-             {"accuracy": "0.70", "d": "0.449", "amae": "1.113",
-              "kendall_tau_b": "0.637", "mc": "33%"},
-             note=_T4_NOTE + " As printed, this matrix sums to 801, not "
-                  "800 (true-class sizes 600/66/67/68), so the accuracy is "
-                  "560/801 = 0.6991. Its AMAE is 1.1139 against the printed "
-                  "1.113, off by 0.0009, more than half a unit but within "
-                  "0.006. If the (pred 2, true 4) entry were 52 instead of "
-                  "53, AMAE would be 1.1132 and tau_b 0.6366, both matching "
-                  "to 3 decimals; d would still differ (0.4429). This is "
-                  "not applied."),
-    _s003_t4("b", "Acc_0.70",
-             [[539, 53, 33, 52],
-              [19, 3, 24, 0],
-              [42, 2, 3, 0],
-              [0, 8, 7, 15]],
-             {"accuracy": "0.70", "d": "0.329", "amae": "1.256",
-              "kendall_tau_b": "0.242", "mc": "13%",
-              "chance_distance": "0.12"}),
-    _s003_t4("b", "Acc_0.80",
-             [[589, 4, 3, 1],
-              [0, 4, 25, 17],
-              [4, 14, 6, 8],
-              [7, 44, 33, 41]],
-             {"accuracy": "0.80", "d": "0.331", "amae": "0.820",
-              "kendall_tau_b": "0.843", "mc": "26%",
-              "chance_distance": "0.04"}),
+    _s003_t4(
+        "a",
+        "Acc_0.60",
+        [[444, 37, 27, 57], [144, 25, 18, 0], [2, 2, 8, 7], [10, 2, 14, 3]],
+        {"accuracy": "0.60", "d": "0.428", "amae": "1.222", "kendall_tau_b": "0.138", "mc": "15%"},
+    ),
+    _s003_t4(
+        "a",
+        "Acc_0.70",
+        [[553, 8, 18, 2], [18, 1, 43, 53], [15, 37, 4, 11], [14, 20, 2, 2]],
+        {"accuracy": "0.70", "d": "0.449", "amae": "1.113", "kendall_tau_b": "0.637", "mc": "33%"},
+        note=_T4_NOTE + " As printed, this matrix sums to 801, not "
+        "800 (true-class sizes 600/66/67/68), so the accuracy is "
+        "560/801 = 0.6991. Its AMAE is 1.1139 against the printed "
+        "1.113, off by 0.0009, more than half a unit but within "
+        "0.006. If the (pred 2, true 4) entry were 52 instead of "
+        "53, AMAE would be 1.1132 and tau_b 0.6366, both matching "
+        "to 3 decimals; d would still differ (0.4429). This is "
+        "not applied.",
+    ),
+    _s003_t4(
+        "b",
+        "Acc_0.70",
+        [[539, 53, 33, 52], [19, 3, 24, 0], [42, 2, 3, 0], [0, 8, 7, 15]],
+        {
+            "accuracy": "0.70",
+            "d": "0.329",
+            "amae": "1.256",
+            "kendall_tau_b": "0.242",
+            "mc": "13%",
+            "chance_distance": "0.12",
+        },
+    ),
+    _s003_t4(
+        "b",
+        "Acc_0.80",
+        [[589, 4, 3, 1], [0, 4, 25, 17], [4, 14, 6, 8], [7, 44, 33, 41]],
+        {
+            "accuracy": "0.80",
+            "d": "0.331",
+            "amae": "0.820",
+            "kendall_tau_b": "0.843",
+            "mc": "26%",
+            "chance_distance": "0.04",
+        },
+    ),
 )
 
 # Sec. 2.2: the cost matrix for 3 classes of sizes 10, 20 and 70. The paper
@@ -703,16 +675,12 @@ SEED003_COST_EXAMPLE = PaperCostExample(
     source="seed003 Sec. 2.2",
     name="class sizes 10/20/70",
     class_sizes=(10, 20, 70),
-    cost=((0.0, 4.5, 180 / 70),
-          (8.0, 0.0, 80 / 70),
-          (6.0, 1.5, 0.0)),
-    cost_printed=((0.0, 4.5, 2.6),
-                  (8.0, 0.0, 1.1),
-                  (6.0, 1.5, 0.0)),
+    cost=((0.0, 4.5, 180 / 70), (8.0, 0.0, 80 / 70), (6.0, 1.5, 0.0)),
+    cost_printed=((0.0, 4.5, 2.6), (8.0, 0.0, 1.1), (6.0, 1.5, 0.0)),
     precision=1,
     note="c_ij = (N - n_j) / n_i * |i - j| for predicted i and true j "
-         "(eq. 4). The paper's 'entry c_{1,2}' (predict 1, true 2) = 8 is "
-         "cost[1][0] here.",
+    "(eq. 4). The paper's 'entry c_{1,2}' (predict 1, true 2) = 8 is "
+    "cost[1][0] here.",
 )
 
 
@@ -723,10 +691,21 @@ SEED003_COST_EXAMPLE = PaperCostExample(
 # zero error (classifier E has no class-3 samples).
 # --------------------------------------------------------------------------
 
-_S004_COLS = ("mer", "mse", "mae", "mmae", "amae[missing=zero]",
-              "spearman", "kendall_tau_b", "rint",
-              "oc[beta=0.25]", "oc[beta=0.75]",
-              "uoc[beta=0.25]", "uoc[beta=0.75]", "auoc")
+_S004_COLS = (
+    "mer",
+    "mse",
+    "mae",
+    "mmae",
+    "amae[missing=zero]",
+    "spearman",
+    "kendall_tau_b",
+    "rint",
+    "oc[beta=0.25]",
+    "oc[beta=0.75]",
+    "uoc[beta=0.25]",
+    "uoc[beta=0.75]",
+    "auoc",
+)
 _S004_PARAMS = {
     "amae[missing=zero]": {"missing": "zero"},
     "oc[beta=0.25]": {"beta": 0.25, "gamma": 1.0},
@@ -737,50 +716,43 @@ _S004_PARAMS = {
 
 
 def _s004(name, matrix, cells, note=""):
-    return _case("seed004 Table I", name, matrix, _row(_S004_COLS, cells),
-                 params=_S004_PARAMS, note=note)
+    return _case("seed004 Table I", name, matrix, _row(_S004_COLS, cells), params=_S004_PARAMS, note=note)
 
 
 SEED004_TABLES: tuple[PaperCase, ...] = (
-    _s004("A",
-          [[4, 0, 0, 0],
-           [0, 6, 0, 0],
-           [0, 0, 5, 0],
-           [0, 0, 0, 3]],
-          "0.00 0.00 0.00 0.00 0.00 1.00 1.00 1.00 0.00 0.00 0.00 0.00 0.00"),
-    _s004("B",
-          [[0, 4, 0, 0],
-           [0, 0, 6, 0],
-           [0, 0, 5, 0],
-           [0, 0, 0, 3]],
-          "0.56 0.56 0.56 1.00 0.50 0.90 0.86 0.86 0.40 0.50 0.46 0.67 0.56"),
-    _s004("C",
-          [[0, 0, 4, 0],
-           [0, 0, 6, 0],
-           [0, 0, 5, 0],
-           [0, 0, 0, 3]],
-          "0.56 1.22 0.78 2.00 0.75 0.67 0.61 0.69 0.50 0.63 0.62 0.71 0.65"),
-    _s004("D",
-          [[0, 4, 0, 0],
-           [6, 0, 0, 0],
-           [0, 0, 5, 0],
-           [0, 0, 0, 3]],
-          "0.56 0.56 0.56 1.00 0.50 0.73 0.60 0.74 0.53 0.58 0.56 0.67 0.61"),
-    _s004("E",
-          [[0, 4, 0, 0],
-           [6, 0, 0, 0],
-           [0, 0, 0, 0],
-           [0, 0, 0, 3]],
-          "0.77 0.77 0.77 1.00 0.50 0.24 0.11 0.53 0.65 0.72 0.68 0.80 0.74",
-          note="Class 3 is unobserved. AMAE 0.50 counts it as zero error; "
-               "the default (skip) gives 2/3. UOC ignores the row (K' = 3). "
-               "This is the same matrix as seed 000 Table 1 D."),
-    _s004("F",
-          [[0, 40, 0, 0],
-           [6, 0, 0, 0],
-           [0, 0, 5, 0],
-           [0, 0, 0, 3]],
-          "0.85 0.85 0.85 1.00 0.50 0.29 0.23 0.79 0.58 0.71 0.56 0.67 0.61"),
+    _s004(
+        "A",
+        [[4, 0, 0, 0], [0, 6, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
+        "0.00 0.00 0.00 0.00 0.00 1.00 1.00 1.00 0.00 0.00 0.00 0.00 0.00",
+    ),
+    _s004(
+        "B",
+        [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
+        "0.56 0.56 0.56 1.00 0.50 0.90 0.86 0.86 0.40 0.50 0.46 0.67 0.56",
+    ),
+    _s004(
+        "C",
+        [[0, 0, 4, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
+        "0.56 1.22 0.78 2.00 0.75 0.67 0.61 0.69 0.50 0.63 0.62 0.71 0.65",
+    ),
+    _s004(
+        "D",
+        [[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
+        "0.56 0.56 0.56 1.00 0.50 0.73 0.60 0.74 0.53 0.58 0.56 0.67 0.61",
+    ),
+    _s004(
+        "E",
+        [[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]],
+        "0.77 0.77 0.77 1.00 0.50 0.24 0.11 0.53 0.65 0.72 0.68 0.80 0.74",
+        note="Class 3 is unobserved. AMAE 0.50 counts it as zero error; "
+        "the default (skip) gives 2/3. UOC ignores the row (K' = 3). "
+        "This is the same matrix as seed 000 Table 1 D.",
+    ),
+    _s004(
+        "F",
+        [[0, 40, 0, 0], [6, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
+        "0.85 0.85 0.85 1.00 0.50 0.29 0.23 0.79 0.58 0.71 0.56 0.67 0.61",
+    ),
 )
 
 
@@ -789,8 +761,7 @@ SEED004_TABLES: tuple[PaperCase, ...] = (
 # --------------------------------------------------------------------------
 
 CONFUSION_CASES: tuple[PaperCase, ...] = (
-    SEED000_TABLES + SEED000_SINGLE_SAMPLE + SEED001_EXAMPLES
-    + SEED003_TABLES + SEED004_TABLES
+    SEED000_TABLES + SEED000_SINGLE_SAMPLE + SEED001_EXAMPLES + SEED003_TABLES + SEED004_TABLES
 )
 PROBA_CASES: tuple[PaperProbaCase, ...] = SEED002_RPS_EXAMPLES
 

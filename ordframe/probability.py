@@ -90,8 +90,7 @@ def array_classes(proba: xr.DataArray, labels=None, class_dim=CLASS_DIM) -> pd.I
         )
     classes = declared_order(labels)
     if len(classes) != proba.sizes[class_dim]:
-        raise ValueError(f"labels= names {len(classes)} classes but the {class_dim!r} dim has "
-                         f"{proba.sizes[class_dim]}")
+        raise ValueError(f"labels= names {len(classes)} classes but the {class_dim!r} dim has {proba.sizes[class_dim]}")
     return classes
 
 
@@ -108,13 +107,16 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
         if absent or extra:
             raise ValueError(
                 f"proba must map every class {list(classes)} to a column: "
-                + "; ".join(([f"no column for {absent}"] if absent else [])
-                            + ([f"{extra} are not classes"] if extra else []))
+                + "; ".join(
+                    ([f"no column for {absent}"] if absent else []) + ([f"{extra} are not classes"] if extra else [])
+                )
             )
         return classes, [proba[c] for c in classes]
     if isinstance(proba, (set, frozenset)):
-        raise TypeError("proba= must list the probability columns in class order (a list), or map each class to "
-                        "its column (a dict); a set has no order")
+        raise TypeError(
+            "proba= must list the probability columns in class order (a list), or map each class to "
+            "its column (a dict); a set has no order"
+        )
     columns = [proba] if isinstance(proba, str) else list(proba)
     classes = class_order([labels_of(true, df[true])], labels)  # labels=, ordered categories, or sorted numbers
     if len(classes) != len(columns):
@@ -161,8 +163,10 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
     off = ~nan & ~outside
     problems = []
     if nan.any():
-        problems.append(f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape)} "
-                        "(pass dropna=True to leave those rows out, e.g. for a model that gives no probabilities)")
+        problems.append(
+            f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape)} "
+            "(pass dropna=True to leave those rows out, e.g. for a model that gives no probabilities)"
+        )
     if outside.any():
         problems.append(
             f"{int(outside.sum())} row(s) with probabilities outside [0, 1], first at rows {rows.first(bad[outside], shape)} "
@@ -171,15 +175,15 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
     if off.any():
         shown = ", ".join(f"{s:.6g}" for s in sums[off][:MAX_SHOWN])
         if renormalize:
-            problems.append(f"{int(off.sum())} row(s) summing to 0, which cannot be renormalised, first at rows {rows.first(bad[off], shape)}")
+            problems.append(
+                f"{int(off.sum())} row(s) summing to 0, which cannot be renormalised, first at rows {rows.first(bad[off], shape)}"
+            )
         else:
             problems.append(
                 f"{int(off.sum())} row(s) whose probabilities do not sum to 1 (tolerance {SUM_TOL:g}), first at rows "
                 f"{rows.first(bad[off], shape)} with sums {shown}; pass renormalize=True to divide each row by its sum"
             )
     return ValueError("invalid class probabilities: " + "; ".join(problems))
-
-
 
 
 def _encode(values: np.ndarray, *, name, classes: pd.Index, rows: RowNames, dropna: bool) -> np.ndarray:
@@ -204,8 +208,10 @@ def _check_samples(values, codes, *, rows: RowNames, renormalize: bool, dropna: 
         dropped = int((codes == DROPPED).sum())
         if dropped:
             where = "" if codes.shape == rows.shape else " in one dask chunk"
-            warn(f"dropna=True dropped {dropped} of {codes.size} samples{where} with missing labels or probabilities",
-                 DroppedRowsWarning)
+            warn(
+                f"dropna=True dropped {dropped} of {codes.size} samples{where} with missing labels or probabilities",
+                DroppedRowsWarning,
+            )
     return check_proba(values, rows=rows, renormalize=renormalize, skip=codes < 0), codes
 
 
@@ -226,8 +232,9 @@ class ProbaInputs:
         """The confusion cube of the most probable class against the true class, counted over ``dim``."""
         kept = self.codes != DROPPED
         pred, true = self.argmax().where(kept), self.codes.where(kept)
-        cube = array_cube(true, pred, dim=dim, labels=pd.RangeIndex(len(self.classes)), weights=weights,
-                          dropna=True, report=False)  # dropped samples were reported when the inputs were checked
+        cube = array_cube(
+            true, pred, dim=dim, labels=pd.RangeIndex(len(self.classes)), weights=weights, dropna=True, report=False
+        )  # dropped samples were reported when the inputs were checked
         return cube.assign_coords(true=self.classes, pred=self.classes)
 
 
@@ -236,12 +243,15 @@ def label_codes(labels: xr.DataArray, classes: pd.Index, *, name: str, dropna: b
     name = labels.name if isinstance(labels.name, str) else name
     return xr.apply_ufunc(
         partial(_encode, name=name, classes=classes, rows=RowNames.of(labels), dropna=dropna),
-        labels, dask="parallelized", output_dtypes=[np.int64],
+        labels,
+        dask="parallelized",
+        output_dtypes=[np.int64],
     )
 
 
-def array_inputs(proba: xr.DataArray, true: xr.DataArray, *, labels=None, renormalize=False, dropna=False,
-                 class_dim=CLASS_DIM) -> ProbaInputs:
+def array_inputs(
+    proba: xr.DataArray, true: xr.DataArray, *, labels=None, renormalize=False, dropna=False, class_dim=CLASS_DIM
+) -> ProbaInputs:
     """Validate a probability array against an array of true labels (broadcast together).
 
     With ``dropna`` a sample whose true label is missing or which has a NaN
@@ -257,7 +267,9 @@ def array_inputs(proba: xr.DataArray, true: xr.DataArray, *, labels=None, renorm
     try:
         proba, codes = xr.align(proba, codes, join="exact")
     except ValueError as exc:
-        raise ValueError(f"proba and true have different coordinates on a shared dim; align them first ({exc})") from None
+        raise ValueError(
+            f"proba and true have different coordinates on a shared dim; align them first ({exc})"
+        ) from None
     proba, codes = xr.broadcast(proba.assign_coords({class_dim: classes}), codes, exclude=[class_dim])
     samples = [d for d in proba.dims if d != class_dim]
     proba, codes = proba.transpose(*samples, class_dim), codes.transpose(*samples)

@@ -27,7 +27,10 @@ from .metric import Metric
 ENTRY_POINT_GROUP = "ordframe"
 DISABLE_AUTOLOAD = "ORDFRAME_DISABLE_PLUGIN_AUTOLOAD"
 BUILTIN_MODULES = (
-    "ordframe.metrics.classic", "ordframe.metrics.rint", "ordframe.metrics.cost", "ordframe.metrics.oc",
+    "ordframe.metrics.classic",
+    "ordframe.metrics.rint",
+    "ordframe.metrics.cost",
+    "ordframe.metrics.oc",
     "ordframe.metrics.proba",
 )
 
@@ -209,8 +212,16 @@ def list_metrics() -> pd.DataFrame:
         for m, plugin in (metrics[n] for n in sorted(metrics))
     ]
     rows += [
-        {"name": None, "kind": None, "direction": None, "bounds": None, "parameters": None,
-         "plugin": plugin, "reference": None, "status": f"failed: {error}"}
+        {
+            "name": None,
+            "kind": None,
+            "direction": None,
+            "bounds": None,
+            "parameters": None,
+            "plugin": plugin,
+            "reference": None,
+            "status": f"failed: {error}",
+        }
         for plugin, error in _registry.failed.items()
     ]
     columns = ["name", "kind", "direction", "bounds", "parameters", "plugin", "reference", "status"]

@@ -44,7 +44,9 @@ RETAINED_DIM = "retained"
 DEFAULT_FRACTIONS = tuple(np.round(np.linspace(1.0, 0.5, 51), 2))
 
 
-def retention_counts(key, group, cell, *, n_groups: int, retained: np.ndarray, n_cells: int, weights=None) -> np.ndarray:
+def retention_counts(
+    key, group, cell, *, n_groups: int, retained: np.ndarray, n_cells: int, weights=None
+) -> np.ndarray:
     """Cell counts ``(n_groups, J, n_cells)`` of the samples kept at each fraction of ``retained`` (ascending).
 
     ``key`` orders the samples of a group (lowest = best, kept longest),
@@ -60,8 +62,11 @@ def retention_counts(key, group, cell, *, n_groups: int, retained: np.ndarray, n
     span = len(group) + 1
     cuts = (np.arange(n_groups)[:, None] * span + kept).ravel()
     segment = np.searchsorted(cuts, group * span + rank, side="right") - group * len(retained)
-    counts = count_cells([group, segment, cell], [n_groups, len(retained) + 1, n_cells],
-                         weights=None if weights is None else weights[order])
+    counts = count_cells(
+        [group, segment, cell],
+        [n_groups, len(retained) + 1, n_cells],
+        weights=None if weights is None else weights[order],
+    )
     return np.cumsum(counts, axis=1)[:, :-1]
 
 
@@ -73,8 +78,15 @@ def _stacked_cubes(key, true, pred, *weights, retained, k):
     true, pred = true.reshape(-1), pred.reshape(-1)
     kept = (true != DROPPED) & (pred != DROPPED)
     w = weights[0].reshape(-1)[kept] if weights else None
-    counts = retention_counts(key.reshape(-1)[kept], group[kept], (true * k + pred)[kept], n_groups=n_groups,
-                              retained=retained, n_cells=k * k, weights=w)
+    counts = retention_counts(
+        key.reshape(-1)[kept],
+        group[kept],
+        (true * k + pred)[kept],
+        n_groups=n_groups,
+        retained=retained,
+        n_cells=k * k,
+        weights=w,
+    )
     return counts.reshape(*lead, len(retained), k, k)
 
 
@@ -100,9 +112,11 @@ def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset
     request = _request(metric, "confusion", "metric")
     if len(request) != 1:
         raise ValueError(f"metric must name one confusion metric, got {list(request)}")
-    (out, (confusion, params)), = request.items()
+    ((out, (confusion, params)),) = request.items()
     curves = [apply_confusion(confusion, c, params) for c in cubes.values()]
-    curve = xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims="score", name="score")) if stacked else curves[0]
+    curve = (
+        xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims="score", name="score")) if stacked else curves[0]
+    )
     ascending = curve.sortby(RETAINED_DIM)
     r = ascending[RETAINED_DIM]
     area = ascending.integrate(RETAINED_DIM) / float(r.max() - r.min())
@@ -117,8 +131,21 @@ def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset
     )
 
 
-def array_aursc(proba: xr.DataArray, true: xr.DataArray, *, score="rps", metric="qwk", fractions=None, pred=None,
-                dim=None, labels=None, weights=None, dropna=False, renormalize=False, class_dim=CLASS_DIM) -> xr.Dataset:
+def array_aursc(
+    proba: xr.DataArray,
+    true: xr.DataArray,
+    *,
+    score="rps",
+    metric="qwk",
+    fractions=None,
+    pred=None,
+    dim=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+    class_dim=CLASS_DIM,
+) -> xr.Dataset:
     """Retention curves of a probability array, one per index of the dims not in ``dim`` (default: all sample dims).
 
     ``score`` is a proba metric name, ``(name, params)`` or a list of names (a
@@ -139,32 +166,61 @@ def array_aursc(proba: xr.DataArray, true: xr.DataArray, *, score="rps", metric=
     cubes = {}
     for name, (m, params) in scores.items():
         key = array_scores(m, inputs, params)
-        arrays = xr.broadcast(-key if m.higher_is_better else key, inputs.codes, pred_codes,
-                              *([] if weights is None else [weights]))
+        arrays = xr.broadcast(
+            -key if m.higher_is_better else key, inputs.codes, pred_codes, *([] if weights is None else [weights])
+        )
         if len(samples) > 1:
             arrays = [a.stack(_sample=samples) for a in arrays]
         core = samples[0] if len(samples) == 1 else "_sample"
         arrays = [a.drop_vars([c for c in a.coords if core in a[c].dims]) for a in arrays]
         cube = xr.apply_ufunc(
-            _stacked_cubes, *arrays,
+            _stacked_cubes,
+            *arrays,
             input_core_dims=[[core]] * len(arrays),
             output_core_dims=[[RETAINED_DIM, *CUBE_DIMS]],
             kwargs={"retained": retained, "k": k},
             dask="parallelized",
             output_dtypes=[np.float64 if weights is not None else np.int64],
-            dask_gufunc_kwargs={"output_sizes": {RETAINED_DIM: len(retained), "true": k, "pred": k}, "allow_rechunk": True},
+            dask_gufunc_kwargs={
+                "output_sizes": {RETAINED_DIM: len(retained), "true": k, "pred": k},
+                "allow_rechunk": True,
+            },
         )
         cubes[name] = cube.assign_coords({RETAINED_DIM: retained, "true": inputs.classes, "pred": inputs.classes})
     return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))
 
 
-def frame_aursc(df: pd.DataFrame, true, proba, *, score="rps", metric="qwk", fractions=None, pred=None, by=None,
-                labels=None, weights=None, dropna=False, renormalize=False, observed=False) -> xr.Dataset:
+def frame_aursc(
+    df: pd.DataFrame,
+    true,
+    proba,
+    *,
+    score="rps",
+    metric="qwk",
+    fractions=None,
+    pred=None,
+    by=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+    observed=False,
+) -> xr.Dataset:
     """Retention curves of DataFrame rows, one per combination of ``by`` values (see :func:`array_aursc`)."""
     retained = _fractions(fractions)
     scores = _request(score, "proba", "score")
-    rows = frame_rows(df, true, pred, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna,
-                      renormalize=renormalize, observed=observed)
+    rows = frame_rows(
+        df,
+        true,
+        pred,
+        proba=proba,
+        by=by,
+        labels=labels,
+        weights=weights,
+        dropna=dropna,
+        renormalize=renormalize,
+        observed=observed,
+    )
     k = len(rows.classes)
     groups = rows.groups
     groups.check_size(len(retained) * k * k)
@@ -174,10 +230,20 @@ def frame_aursc(df: pd.DataFrame, true, proba, *, score="rps", metric="qwk", fra
     cubes = {}
     for name, (m, params) in scores.items():
         key = frame_scores(m, rows, params)
-        counts = retention_counts(-key if m.higher_is_better else key, group, cell, n_groups=n_groups,
-                                  retained=retained, n_cells=k * k, weights=rows.weights)
+        counts = retention_counts(
+            -key if m.higher_is_better else key,
+            group,
+            cell,
+            n_groups=n_groups,
+            retained=retained,
+            n_cells=k * k,
+            weights=rows.weights,
+        )
         counts = counts.reshape(*sizes, len(retained), k, k)
-        cubes[name] = groups.labelled(counts, (RETAINED_DIM, *CUBE_DIMS),
-                                      {RETAINED_DIM: retained, "true": rows.classes, "pred": rows.classes},
-                                      rows=np.bincount(group, minlength=n_groups).reshape(sizes))
+        cubes[name] = groups.labelled(
+            counts,
+            (RETAINED_DIM, *CUBE_DIMS),
+            {RETAINED_DIM: retained, "true": rows.classes, "pred": rows.classes},
+            rows=np.bincount(group, minlength=n_groups).reshape(sizes),
+        )
     return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))

@@ -24,8 +24,10 @@ def proba_metric(name) -> Metric:
     """The registered ``proba`` metric called ``name``; an error for a confusion metric."""
     metric = registry.get_metric(name)
     if metric.kind != "proba":
-        raise ValueError(f"metric {name!r} is of kind {metric.kind!r}; a per-sample score needs a 'proba' metric, "
-                         f"one of {registry.metric_names('proba')}")
+        raise ValueError(
+            f"metric {name!r} is of kind {metric.kind!r}; a per-sample score needs a 'proba' metric, "
+            f"one of {registry.metric_names('proba')}"
+        )
     return metric
 
 

@@ -36,8 +36,9 @@ def checked_weights(weights) -> xr.DataArray | None:
     if weights is None:
         return None
     if not isinstance(weights, xr.DataArray):
-        raise TypeError(f"weights must be an xarray.DataArray broadcastable against the labels, "
-                        f"got {type(weights).__name__}")
+        raise TypeError(
+            f"weights must be an xarray.DataArray broadcastable against the labels, got {type(weights).__name__}"
+        )
     name = weights.name if weights.name is not None else "weights"
     if weights.chunks is None:
         return weights.copy(data=check_weights(name, weights.values))

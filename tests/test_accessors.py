@@ -16,13 +16,15 @@ def df():
     rng = np.random.default_rng(3)
     n = 200
     y = rng.integers(0, 4, n)
-    return pd.DataFrame({
-        "y": y,
-        "p": np.clip(y + rng.integers(-1, 2, n), 0, 3),
-        "model": rng.choice(["lr", "rf"], n),
-        "fold": rng.integers(0, 3, n),
-        "w": rng.random(n),
-    })
+    return pd.DataFrame(
+        {
+            "y": y,
+            "p": np.clip(y + rng.integers(-1, 2, n), 0, 3),
+            "model": rng.choice(["lr", "rf"], n),
+            "fold": rng.integers(0, 3, n),
+            "w": rng.random(n),
+        }
+    )
 
 
 def test_every_registered_metric_is_a_method(df):
@@ -87,8 +89,11 @@ def test_cube_with_true_pred_not_last(df):
 
 def test_label_array_methods(df):
     true = xr.DataArray(df["y"].to_numpy(), dims="sample")
-    pred = xr.DataArray(np.stack([df["p"].to_numpy(), df["y"].to_numpy()]), dims=("model", "sample"),
-                        coords={"model": ["noisy", "perfect"]})
+    pred = xr.DataArray(
+        np.stack([df["p"].to_numpy(), df["y"].to_numpy()]),
+        dims=("model", "sample"),
+        coords={"model": ["noisy", "perfect"]},
+    )
     result = pred.ordinal.mae(true, dim="sample")
     assert result.dims == ("model",)
     assert result.sel(model="perfect").item() == 0.0
@@ -117,7 +122,11 @@ def test_evaluate_with_a_list_and_a_dict(df):
     assert set(ds.data_vars) == {"mae", "qwk"} and ds["mae"].dims == ()
     assert ds["qwk"].item() == pytest.approx(df.ordinal.qwk("y", "p"))
     cube = df.ordinal.confusion("y", "p", by="fold", labels=range(5))
-    spec = {"amae_skip": "amae", "amae_zero": ("amae", {"missing": "zero"}), "cost": ("expected_cost", {"cost": np.ones((5, 5))})}
+    spec = {
+        "amae_skip": "amae",
+        "amae_zero": ("amae", {"missing": "zero"}),
+        "cost": ("expected_cost", {"cost": np.ones((5, 5))}),
+    }
     ds = cube.ordinal.evaluate(metrics=spec)
     assert set(ds.data_vars) == set(spec)
     assert ds["amae_zero"].dims == ("fold",)
@@ -204,8 +213,14 @@ def test_scalar_nan_on_an_empty_matrix_says_it_is_empty():
 
 
 def test_nan_cells_in_a_stack_raise_and_warn_nothing():
-    df = pd.DataFrame({"y": [2, 2, 1, 3, 1], "p": [1, 3, 1, 3, 2], "g": [0, 0, 1, 1, 1],
-                       "m": pd.Categorical(["a"] * 5, categories=["a", "b"])})
+    df = pd.DataFrame(
+        {
+            "y": [2, 2, 1, 3, 1],
+            "p": [1, 3, 1, 3, 2],
+            "g": [0, 0, 1, 1, 1],
+            "m": pd.Categorical(["a"] * 5, categories=["a", "b"]),
+        }
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         result = df.ordinal.spearman("y", "p", by=["m", "g"])

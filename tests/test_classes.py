@@ -205,7 +205,9 @@ def test_array_labels_with_one_class_are_an_error():
         pytest.param([1, 2, 1, 2], [1.0, np.nan, 2.0, np.nan], None, id="nan"),
         pytest.param(["a"] * 4, ["a", None, "b", None], ["a", "b"], id="none"),
         pytest.param([1, 2, 1, 2], pd.array([1, pd.NA, 2, pd.NA], dtype="Int64"), None, id="NA"),
-        pytest.param(ordered(list("abab"), ["a", "b"]), ordered(["a", None, "b", None], ["a", "b"]), None, id="categorical"),
+        pytest.param(
+            ordered(list("abab"), ["a", "b"]), ordered(["a", None, "b", None], ["a", "b"]), None, id="categorical"
+        ),
     ],
 )
 def test_missing_labels_are_an_error_naming_column_count_and_rows(y, p, labels):

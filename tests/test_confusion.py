@@ -77,9 +77,7 @@ def test_frame_cube_equals_a_naive_count(case):
             df.ordinal.confusion("y", "p", by=by, labels=labels, weights=weights)
         return
     cube = df.ordinal.confusion("y", "p", by=by, labels=labels, weights=weights)
-    group_coords = [
-        list(df[c].cat.categories) if c == "g_cat" else sorted(set(df[c])) for c in by
-    ]
+    group_coords = [list(df[c].cat.categories) if c == "g_cat" else sorted(set(df[c])) for c in by]
     rows = list(zip(*[df[c] for c in by], df["y"], df["p"]))
     expected = naive_cube(rows, group_coords, classes, weights)
     assert cube.dims == (*by, "true", "pred")
@@ -91,11 +89,14 @@ def test_frame_cube_equals_a_naive_count(case):
 
 
 def test_a_group_combination_without_rows_is_a_zero_matrix():
-    df = pd.DataFrame({
-        "y": [1, 2, 3, 1], "p": [1, 3, 3, 2],
-        "model": pd.Categorical(["a", "a", "b", "b"], categories=["a", "b", "c"]),
-        "fold": [0, 1, 0, 0],
-    })
+    df = pd.DataFrame(
+        {
+            "y": [1, 2, 3, 1],
+            "p": [1, 3, 3, 2],
+            "model": pd.Categorical(["a", "a", "b", "b"], categories=["a", "b", "c"]),
+            "fold": [0, 1, 0, 0],
+        }
+    )
     cube = df.ordinal.confusion("y", "p", by=["model", "fold"])
     assert cube.sizes == {"model": 3, "fold": 2, "true": 3, "pred": 3}
     np.testing.assert_array_equal(cube.sel(model="b", fold=1).values, np.zeros((3, 3)))
@@ -105,12 +106,15 @@ def test_a_group_combination_without_rows_is_a_zero_matrix():
 
 
 def test_group_coordinates_sorted_or_in_categorical_order():
-    df = pd.DataFrame({
-        "y": [1, 2] * 3, "p": [2, 1] * 3,
-        "s": ["b", "c", "a", "b", "c", "a"],
-        "i": [40, 7, 7, -2, 40, 7],
-        "c": pd.Categorical(["lo", "hi", "lo", "hi", "lo", "hi"], categories=["mid", "lo", "hi"]),
-    })
+    df = pd.DataFrame(
+        {
+            "y": [1, 2] * 3,
+            "p": [2, 1] * 3,
+            "s": ["b", "c", "a", "b", "c", "a"],
+            "i": [40, 7, 7, -2, 40, 7],
+            "c": pd.Categorical(["lo", "hi", "lo", "hi", "lo", "hi"], categories=["mid", "lo", "hi"]),
+        }
+    )
     cube = df.ordinal.confusion("y", "p", by=["s", "i", "c"])
     assert list(cube.s.values) == ["a", "b", "c"]
     assert list(cube.i.values) == [-2, 7, 40]  # observed values only, not the range -2..40
@@ -186,7 +190,8 @@ def test_array_cube_broadcasts_and_keeps_outer_dims_and_coords():
     rng = np.random.default_rng(0)
     true = xr.DataArray(_labels(rng, 50), dims="sample")
     pred = xr.DataArray(
-        _labels(rng, (3, 50)), dims=("model", "sample"),
+        _labels(rng, (3, 50)),
+        dims=("model", "sample"),
         coords={"model": ["lr", "rf", "nn"], "family": ("model", ["lin", "tree", "deep"])},
     )
     cube = pred.ordinal.confusion(true, dim="sample")

@@ -168,11 +168,14 @@ def test_chance_distance_direction_follows_the_paper():
 
 
 def test_an_empty_true_class_makes_the_default_cost_undefined():
-    counts = np.array([
-        [[5, 1, 0], [0, 0, 0], [0, 2, 4]],  # class 2 has no true samples
-        [[5, 1, 0], [1, 3, 0], [0, 2, 4]],
-        [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
-    ], dtype=float)
+    counts = np.array(
+        [
+            [[5, 1, 0], [0, 0, 0], [0, 2, 4]],  # class 2 has no true samples
+            [[5, 1, 0], [1, 3, 0], [0, 2, 4]],
+            [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+        ],
+        dtype=float,
+    )
     for kernel in (tc, max_tc, mc, d, chance_distance):
         got = kernel(counts)
         assert np.isnan(got[[0, 2]]).all() and np.isfinite(got[1])
@@ -191,12 +194,15 @@ def test_scalar_call_warns_and_returns_nan():
         assert math.isnan(cube.ordinal.d())
 
 
-@pytest.mark.parametrize("cost, message", [
-    (np.ones((3, 3)), "zero diagonal"),
-    (-np.abs(np.subtract.outer(range(3), range(3))), ">= 0"),
-    (np.zeros((2, 3)), "3x3"),
-    ([[0, np.inf, 1], [1, 0, 1], [1, 1, 0]], "finite"),
-])
+@pytest.mark.parametrize(
+    "cost, message",
+    [
+        (np.ones((3, 3)), "zero diagonal"),
+        (-np.abs(np.subtract.outer(range(3), range(3))), ">= 0"),
+        (np.zeros((2, 3)), "3x3"),
+        ([[0, np.inf, 1], [1, 0, 1], [1, 1, 0]], "finite"),
+    ],
+)
 def test_bad_cost_matrices_are_errors(cost, message):
     cube = xr.DataArray([[5, 1, 0], [1, 3, 0], [0, 2, 4]], dims=("true", "pred"))
     with pytest.raises(ValueError, match=message):

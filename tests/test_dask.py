@@ -36,7 +36,9 @@ def labels():
 def test_lazy_cube_equals_numpy(labels, chunks, dim):
     true, pred, _ = labels
     eager = pred.ordinal.confusion(true, dim=dim)
-    lazy = pred.chunk(chunks).ordinal.confusion(true.chunk({k: v for k, v in chunks.items() if k in true.dims}), dim=dim)
+    lazy = pred.chunk(chunks).ordinal.confusion(
+        true.chunk({k: v for k, v in chunks.items() if k in true.dims}), dim=dim
+    )
     assert is_lazy(lazy)
     assert lazy.dims == eager.dims
     xr.testing.assert_identical(lazy.compute(), eager)

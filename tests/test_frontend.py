@@ -41,13 +41,22 @@ def reference_mae(frame):
 def random_frame(seed, n=60):
     rng = np.random.default_rng(seed)
     p = rng.dirichlet(np.ones(3), n)
-    return pd.DataFrame({"y": rng.integers(0, 3, n), "yhat": rng.integers(0, 3, n), "p0": p[:, 0], "p1": p[:, 1],
-                         "p2": p[:, 2], "m": rng.choice(["a", "b", "c"], n)})
+    return pd.DataFrame(
+        {
+            "y": rng.integers(0, 3, n),
+            "yhat": rng.integers(0, 3, n),
+            "p0": p[:, 0],
+            "p1": p[:, 1],
+            "p2": p[:, 2],
+            "m": rng.choice(["a", "b", "c"], n),
+        }
+    )
 
 
 def test_issue_reproducer_probabilities_with_by_on_a_permuted_index():
-    df = pd.DataFrame({"y": [0, 0, 2, 2], "p0": [1.0] * 4, "p1": [0.0] * 4, "p2": [0.0] * 4, "m": list("aabb")},
-                      index=[2, 3, 0, 1])
+    df = pd.DataFrame(
+        {"y": [0, 0, 2, 2], "p0": [1.0] * 4, "p1": [0.0] * 4, "p2": [0.0] * 4, "m": list("aabb")}, index=[2, 3, 0, 1]
+    )
     for index in ([2, 3, 0, 1], [10, 11, 12, 13], ["w", "x", "y", "z"]):
         frame = df.set_axis(index)
         for name, worst in (("rps", 1.0), ("brier", 2.0), ("sarps", 4.0 / 2)):
@@ -102,8 +111,9 @@ def test_dropna_drops_the_same_rows_everywhere(transform):
     frame = TRANSFORMS[transform](frame)
     kept = frame.dropna().reset_index(drop=True).astype({"y": int})
     with pytest.warns(DroppedRowsWarning, match="dropped 4 of 60 rows"):
-        ds = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by="m", dropna=True, labels=[0, 1, 2],
-                                    metrics=["rps", "mae"])
+        ds = frame.ordinal.evaluate(
+            "y", "yhat", proba=PROBA, by="m", dropna=True, labels=[0, 1, 2], metrics=["rps", "mae"]
+        )
     models = list(ds["m"].values)
     np.testing.assert_allclose(ds["rps"].values, reference_rps(kept)[models].values)
     np.testing.assert_allclose(ds["mae"].values, reference_mae(kept)[models].values)
@@ -173,14 +183,17 @@ def test_flags_must_be_booleans(flag, value):
         random_frame(1).ordinal.mae("y", "yhat", **{flag: value})
 
 
-@pytest.mark.parametrize("metrics, error", [
-    ({"a", "b"}, "not a set"),
-    ([1, 2], "metric name"),
-    ({"x": ("mae", "beta")}, "give a metric name or"),
-    ({"x": 3}, "give a metric name or"),
-    ([], "empty"),
-    (["mae", "mae"], "more than once"),
-])
+@pytest.mark.parametrize(
+    "metrics, error",
+    [
+        ({"a", "b"}, "not a set"),
+        ([1, 2], "metric name"),
+        ({"x": ("mae", "beta")}, "give a metric name or"),
+        ({"x": 3}, "give a metric name or"),
+        ([], "empty"),
+        (["mae", "mae"], "more than once"),
+    ],
+)
 def test_evaluate_specs_are_checked(metrics, error):
     with pytest.raises((TypeError, ValueError), match=error):
         random_frame(1).ordinal.evaluate("y", "yhat", metrics=metrics)
@@ -192,8 +205,7 @@ def test_evaluate_output_named_like_a_group_is_refused():
 
 
 def test_nullable_boolean_labels_with_missing_values():
-    frame = pd.DataFrame({"y": pd.array([True, False, None, True], dtype="boolean"),
-                          "p": [True, False, True, False]})
+    frame = pd.DataFrame({"y": pd.array([True, False, None, True], dtype="boolean"), "p": [True, False, True, False]})
     with pytest.raises(ValueError, match=r"column 'y' has 1 missing value"):
         frame.ordinal.accuracy("y", "p")
     with pytest.warns(DroppedRowsWarning):
@@ -215,13 +227,16 @@ def test_integer_column_names_from_a_headerless_csv():
     assert ds["mae"].dims == ("2",)
 
 
-@pytest.mark.parametrize("by, error", [
-    ("true", "name of a result dim"),
-    ("pred", "name of a result dim"),
-    (["g", "g"], "more than once"),
-    ([("a", "b")], "flatten MultiIndex"),
-    (["g", 1.5], "by str or int"),
-])
+@pytest.mark.parametrize(
+    "by, error",
+    [
+        ("true", "name of a result dim"),
+        ("pred", "name of a result dim"),
+        (["g", "g"], "more than once"),
+        ([("a", "b")], "flatten MultiIndex"),
+        (["g", 1.5], "by str or int"),
+    ],
+)
 def test_bad_by_names(by, error):
     frame = random_frame(1).rename(columns={"m": "g"}).assign(true=1, pred=2)
     with pytest.raises((TypeError, ValueError), match=error):
@@ -232,7 +247,9 @@ def test_duplicate_and_multiindex_columns():
     frame = pd.DataFrame([[0, 1, 1], [1, 1, 1]], columns=["y", "y", "g"])
     with pytest.raises(ValueError, match="several columns named 'y'"):
         frame.ordinal.mae("y", "g")
-    multi = pd.DataFrame([[0, 1, 1], [1, 1, 1]], columns=pd.MultiIndex.from_tuples([("a", "y"), ("a", "p"), ("b", "g")]))
+    multi = pd.DataFrame(
+        [[0, 1, 1], [1, 1, 1]], columns=pd.MultiIndex.from_tuples([("a", "y"), ("a", "p"), ("b", "g")])
+    )
     assert multi.ordinal.mae(("a", "y"), ("a", "p")) == 0.5
     with pytest.raises(KeyError, match="names a level of MultiIndex columns"):
         multi.ordinal.mae("a", ("a", "p"))
@@ -243,13 +260,16 @@ def test_duplicate_and_multiindex_columns():
 # --------------------------------------------------------------------------- cubes built by users
 
 
-@pytest.mark.parametrize("values, error", [
-    ([[1, -1], [0, 1]], "negative, NaN or infinite"),
-    ([[1, 0], [0, np.nan]], "negative, NaN or infinite"),
-    ([[1, 0], [0, np.inf]], "negative, NaN or infinite"),
-    ([["a", "b"], ["c", "d"]], "holds counts"),
-    ([[1, 1j], [0, 1]], "holds counts"),
-])
+@pytest.mark.parametrize(
+    "values, error",
+    [
+        ([[1, -1], [0, 1]], "negative, NaN or infinite"),
+        ([[1, 0], [0, np.nan]], "negative, NaN or infinite"),
+        ([[1, 0], [0, np.inf]], "negative, NaN or infinite"),
+        ([["a", "b"], ["c", "d"]], "holds counts"),
+        ([[1, 1j], [0, 1]], "holds counts"),
+    ],
+)
 def test_bad_counts_are_refused(values, error):
     with pytest.raises((TypeError, ValueError), match=error):
         xr.DataArray(values, dims=("true", "pred")).ordinal.mae()
@@ -284,8 +304,9 @@ def test_labelled_cost_matrices_are_aligned_by_label():
 
 def test_dense_cube_size_guard_and_observed_groups():
     n = 2000
-    frame = pd.DataFrame({"y": np.arange(n) % 3, "p": np.arange(n) % 2, "g": np.arange(n) * 1000,
-                          "h": (np.arange(n) * 7) % 1999})
+    frame = pd.DataFrame(
+        {"y": np.arange(n) % 3, "p": np.arange(n) % 2, "g": np.arange(n) * 1000, "h": (np.arange(n) * 7) % 1999}
+    )
     with ordframe.set_options(max_cube_bytes=1_000_000):
         with pytest.raises(MemoryError, match=r"observed=True"):
             frame.ordinal.confusion("y", "p", by=["g", "h"])
@@ -303,22 +324,26 @@ def test_dense_cube_size_guard_and_observed_groups():
 def test_observed_groups_match_dense_ones():
     frame = random_frame(3).assign(f=lambda d: d["y"] % 2)
     dense = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by=["m", "f"], labels=[0, 1, 2], metrics=["rps", "qwk"])
-    stacked = frame.ordinal.evaluate("y", "yhat", proba=PROBA, by=["m", "f"], labels=[0, 1, 2], metrics=["rps", "qwk"],
-                                     observed=True)
+    stacked = frame.ordinal.evaluate(
+        "y", "yhat", proba=PROBA, by=["m", "f"], labels=[0, 1, 2], metrics=["rps", "qwk"], observed=True
+    )
     xr.testing.assert_allclose(stacked.unstack("group").transpose("m", "f"), dense)
 
 
 # --------------------------------------------------------------------------- results
 
 
-@pytest.mark.parametrize("group", [
-    ["a", "b"] * 10,
-    np.arange(20) % 3,
-    np.arange(20) % 2 == 0,
-    pd.date_range("2020-01-01", periods=4).repeat(5),
-    pd.Categorical(["x", "y"] * 10, categories=["y", "x"], ordered=True),
-    np.linspace(0, 1, 20).round(1),
-])
+@pytest.mark.parametrize(
+    "group",
+    [
+        ["a", "b"] * 10,
+        np.arange(20) % 3,
+        np.arange(20) % 2 == 0,
+        pd.date_range("2020-01-01", periods=4).repeat(5),
+        pd.Categorical(["x", "y"] * 10, categories=["y", "x"], ordered=True),
+        np.linspace(0, 1, 20).round(1),
+    ],
+)
 def test_results_are_netcdf_serialisable(group, tmp_path):
     pytest.importorskip("scipy")
     frame = pd.DataFrame({"y": np.arange(20) % 3, "p": np.arange(20) % 2, "g": group})
@@ -401,8 +426,12 @@ def test_integer_labels_equal_a_naive_count(dtype, low, span, n, seed, weighted,
     frame = pd.DataFrame({"y": pd.array(values[0], dtype=dtype), "p": pd.array(values[1], dtype=dtype)})
     w = rng.choice([0.0, 0.5, 2.0], n) if weighted else None
     observed = np.unique(values)
-    labels = {None: None, "range": range(int(low), int(high) + 1), "wide": list(range(int(low) - 2, int(high) + 3)),
-              "reversed": list(observed[::-1])}[declared]
+    labels = {
+        None: None,
+        "range": range(int(low), int(high) + 1),
+        "wide": list(range(int(low) - 2, int(high) + 3)),
+        "reversed": list(observed[::-1]),
+    }[declared]
     if declared in ("range", "wide") and high - low > 500:
         labels = None
     classes = observed if labels is None else np.array(list(labels))
@@ -433,6 +462,7 @@ def test_a_class_seen_only_with_zero_weight_is_kept():
     frame = pd.DataFrame({"y": [0, 1, 5], "p": [0, 1, 1]})
     cube = frame.ordinal.confusion("y", "p", weights=[1.0, 1.0, 0.0])
     assert list(cube["true"].values) == [0, 1, 5]
-    array = xr.DataArray([0, 1, 1], dims="s").ordinal.confusion(xr.DataArray([0, 1, 5], dims="s"),
-                                                                weights=xr.DataArray([1.0, 1.0, 0.0], dims="s"))
+    array = xr.DataArray([0, 1, 1], dims="s").ordinal.confusion(
+        xr.DataArray([0, 1, 5], dims="s"), weights=xr.DataArray([1.0, 1.0, 0.0], dims="s")
+    )
     assert list(array["true"].values) == [0, 1, 5]

@@ -76,8 +76,9 @@ def exact_lines(counts, index):
     else:
         total = sum(r > 0 for r in rows)
         scale = math.lcm(*[r for r in rows if r]) if total else 1
-        v = np.array([[int(x) * (scale // rows[r]) if rows[r] else 0 for x in counts[r]] for r in range(k)],
-                     dtype=object).ravel()
+        v = np.array(
+            [[int(x) * (scale // rows[r]) if rows[r] else 0 for x in counts[r]] for r in range(k)], dtype=object
+        ).ravel()
         slope = total * scale
     if total == 0:
         return None
@@ -185,8 +186,15 @@ def test_auoc_agrees_with_adaptive_quadrature_of_uoc(counts):
     expected, breakpoints = exact_auoc(counts)
     if math.isnan(expected):
         return
-    quad, _ = integrate.quad(lambda b: float(uoc(counts.astype(float), beta=b, gamma=1.0)), 0, 1,
-                             points=breakpoints or None, epsabs=1e-12, epsrel=0, limit=200)
+    quad, _ = integrate.quad(
+        lambda b: float(uoc(counts.astype(float), beta=b, gamma=1.0)),
+        0,
+        1,
+        points=breakpoints or None,
+        epsabs=1e-12,
+        epsrel=0,
+        limit=200,
+    )
     assert abs(float(auoc(counts.astype(float))) - quad) <= 1e-9
 
 
@@ -332,9 +340,18 @@ def test_scalar_on_an_empty_matrix_warns_and_is_nan(name):
 
 
 @pytest.mark.parametrize("kernel", [oc, uoc])
-@pytest.mark.parametrize("beta, gamma, bad", [(-0.1, 1.0, -0.1), (math.nan, 1.0, math.nan), (math.inf, 1.0, math.inf),
-                                              ("0.5", 1.0, "0.5"), (0.5, 0.0, 0.0), (0.5, -1.0, -1.0),
-                                              (0.5, math.inf, math.inf)])
+@pytest.mark.parametrize(
+    "beta, gamma, bad",
+    [
+        (-0.1, 1.0, -0.1),
+        (math.nan, 1.0, math.nan),
+        (math.inf, 1.0, math.inf),
+        ("0.5", 1.0, "0.5"),
+        (0.5, 0.0, 0.0),
+        (0.5, -1.0, -1.0),
+        (0.5, math.inf, math.inf),
+    ],
+)
 def test_invalid_parameters_are_rejected(kernel, beta, gamma, bad):
     with pytest.raises(ValueError, match="beta" if bad is beta else "gamma") as info:
         kernel(np.eye(3), beta=beta, gamma=gamma)
@@ -365,8 +382,11 @@ def stacked():
     counts = rng.integers(0, 6, (3, 4, 5, 5))
     counts[0, 0] = 0  # empty: NaN
     counts[1, 2, 3] = 0  # an unobserved true class
-    return xr.DataArray(counts, dims=("model", "fold", "true", "pred"),
-                        coords={"model": ["a", "b", "c"], "true": list("vwxyz"), "pred": list("vwxyz")})
+    return xr.DataArray(
+        counts,
+        dims=("model", "fold", "true", "pred"),
+        coords={"model": ["a", "b", "c"], "true": list("vwxyz"), "pred": list("vwxyz")},
+    )
 
 
 def _scalar(matrix: xr.DataArray, name, params):
@@ -376,8 +396,10 @@ def _scalar(matrix: xr.DataArray, name, params):
     return getattr(matrix.ordinal, name)(**params)
 
 
-@pytest.mark.parametrize("name, params", [("oc", {}), ("oc", {"beta": 0.25, "gamma": 2.0}), ("uoc", {}),
-                                          ("uoc", {"beta": 0.1}), ("auoc", {})])
+@pytest.mark.parametrize(
+    "name, params",
+    [("oc", {}), ("oc", {"beta": 0.25, "gamma": 2.0}), ("uoc", {}), ("uoc", {"beta": 0.1}), ("auoc", {})],
+)
 def test_single_matrix_stacked_and_dask_agree(stacked, name, params):
     cube = getattr(stacked.ordinal, name)(**params)
     assert cube.dims == ("model", "fold") and list(cube.model.values) == ["a", "b", "c"]

@@ -42,6 +42,17 @@ def test_known_misprint_differs(case, key):
 def test_every_paper_table_is_checked():
     assert len(CHECKS) > 200
     assert {metric_name(k) for _, k in CHECKS} >= {
-        "mer", "mae", "mse", "amae", "mmae", "spearman", "kendall_tau_b",
-        "rint", "oc", "uoc", "auoc", "d", "mc",
+        "mer",
+        "mae",
+        "mse",
+        "amae",
+        "mmae",
+        "spearman",
+        "kendall_tau_b",
+        "rint",
+        "oc",
+        "uoc",
+        "auoc",
+        "d",
+        "mc",
     }

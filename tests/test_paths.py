@@ -94,8 +94,11 @@ def test_seed000_classifier_b_follows_the_ordered_errors():
 
 def test_labels_and_stacked_dims():
     rng = np.random.default_rng(0)
-    cube = xr.DataArray(rng.integers(0, 9, (2, 3, 4, 4)), dims=("model", "fold", "true", "pred"),
-                        coords={"model": ["m1", "m2"], "true": list("abcd"), "pred": list("abcd")})
+    cube = xr.DataArray(
+        rng.integers(0, 9, (2, 3, 4, 4)),
+        dims=("model", "fold", "true", "pred"),
+        coords={"model": ["m1", "m2"], "true": list("abcd"), "pred": list("abcd")},
+    )
     path = ordframe.uoc_path(cube, beta=0.3)
     assert path.dims == ("model", "fold", "step", "axis") and list(path.model.values) == ["m1", "m2"]
     assert path.name == "uoc_path"
@@ -120,8 +123,9 @@ def test_dask_stays_lazy_and_agrees():
 
 def test_dims_order_and_errors():
     cube = xr.DataArray(np.eye(3, dtype=int)[None].repeat(2, 0), dims=("fold", "true", "pred"))
-    np.testing.assert_array_equal(ordframe.oc_path(cube.transpose("pred", "fold", "true")).values,
-                                  ordframe.oc_path(cube).values)
+    np.testing.assert_array_equal(
+        ordframe.oc_path(cube.transpose("pred", "fold", "true")).values, ordframe.oc_path(cube).values
+    )
     with pytest.raises(ValueError, match="beta"):
         ordframe.oc_path(cube.chunk({"fold": 1}), beta=-1)
     with pytest.raises(ValueError, match="gamma"):

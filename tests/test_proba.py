@@ -333,20 +333,26 @@ def test_rows_that_do_not_sum_to_one(frame):
         rps(np.vstack([P_EX[:3], np.full(4, 0.25)]), Y_EX).mean(), abs=1e-12
     )
     frame.loc["w", COLUMNS] = 0.0
-    with pytest.raises(ValueError, match=r"1 row\(s\) summing to 0, which cannot be renormalised, first at rows \['w'\]"):
+    with pytest.raises(
+        ValueError, match=r"1 row\(s\) summing to 0, which cannot be renormalised, first at rows \['w'\]"
+    ):
         frame.ordinal.rps("y", COLUMNS, labels=LABELS, renormalize=True)
 
 
 def test_many_offending_rows_are_counted_and_the_first_shown():
     proba = np.full((20, 3), 0.5)
     p, t = as_arrays(proba, np.zeros(20, int))
-    with pytest.raises(ValueError, match=r"20 row\(s\) whose probabilities do not sum to 1 .* first at rows \[0, 1, 2, 3, 4, \.\.\.\]"):
+    with pytest.raises(
+        ValueError, match=r"20 row\(s\) whose probabilities do not sum to 1 .* first at rows \[0, 1, 2, 3, 4, \.\.\.\]"
+    ):
         p.ordinal.rps(t)
 
 
 def test_true_labels_outside_the_classes(frame):
     frame["y"] = [0, 7, 7, 2]
-    with pytest.raises(ValueError, match=r"column 'y' has 2 value\(s\) outside the classes \[0, 1, 2, 3\]: 7 \(2 rows\)"):
+    with pytest.raises(
+        ValueError, match=r"column 'y' has 2 value\(s\) outside the classes \[0, 1, 2, 3\]: 7 \(2 rows\)"
+    ):
         frame.ordinal.rps("y", COLUMNS, labels=LABELS)
     p, _ = as_arrays(P_EX, Y_EX)
     t = xr.DataArray([0, 7, 7, 2], dims="d0", coords={"d0": list("wxyz")}, name="grade")
@@ -360,7 +366,9 @@ def test_missing_true_labels(frame):
         frame.ordinal.rps("y", COLUMNS, labels=LABELS)
     p, _ = as_arrays(P_EX, Y_EX)
     t = xr.DataArray([0.0, np.nan, 3.0, 2.0], dims="d0")
-    with pytest.raises(ValueError, match=r"column 'true' has 1 missing value\(s\) \(NaN/None/NA\), first at rows \[1\]"):
+    with pytest.raises(
+        ValueError, match=r"column 'true' has 1 missing value\(s\) \(NaN/None/NA\), first at rows \[1\]"
+    ):
         p.ordinal.rps(t)
     with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 1 of 4 samples"):
         got = p.ordinal.rps(t, dropna=True)
@@ -390,7 +398,9 @@ def test_string_classes_follow_the_coordinate():
 
 
 def test_frame_class_columns(frame):
-    with pytest.raises(ValueError, match=r"proba lists 4 columns but column 'y' gives 3 classes \[0, 2, 3\]; pass labels="):
+    with pytest.raises(
+        ValueError, match=r"proba lists 4 columns but column 'y' gives 3 classes \[0, 2, 3\]; pass labels="
+    ):
         frame.ordinal.rps("y", COLUMNS)
     with pytest.raises(ValueError, match=r"proba lists 3 columns but labels= gives 4 classes"):
         frame.ordinal.rps("y", COLUMNS[:3], labels=LABELS)
@@ -435,7 +445,10 @@ def test_dask_errors_surface_on_compute():
     p, t = as_arrays(np.full((10, 2), 0.5), np.zeros(10, int))
     p[7] = [0.9, 0.9]
     lazy = p.chunk(d0=4).ordinal.rps(t.chunk(d0=4), dim=[])
-    with pytest.raises(ValueError, match=r"1 row\(s\) whose probabilities do not sum to 1.*first at rows \[3\] .*\(positions within one dask chunk\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"1 row\(s\) whose probabilities do not sum to 1.*first at rows \[3\] .*\(positions within one dask chunk\)",
+    ):
         lazy.compute()
 
 
@@ -449,7 +462,9 @@ def test_frame_evaluate_mixes_proba_and_confusion_metrics(frame):
     assert list(result.data_vars) == ["rps", "mae", "log_score"]
     assert float(result["rps"]) == pytest.approx(rps(P_EX, Y_EX).mean())
     assert float(result["mae"]) == pytest.approx(np.abs(argmax - Y_EX).mean())
-    named = frame.ordinal.evaluate("y", "yhat", metrics={"acc": "accuracy", "raw": ("rps", {"normalize": False})}, proba=COLUMNS, labels=LABELS)
+    named = frame.ordinal.evaluate(
+        "y", "yhat", metrics={"acc": "accuracy", "raw": ("rps", {"normalize": False})}, proba=COLUMNS, labels=LABELS
+    )
     assert float(named["acc"]) == pytest.approx(0.5)
     assert float(named["raw"]) == pytest.approx(0.506875)
     everything = frame.ordinal.evaluate("y", proba=COLUMNS, labels=LABELS)
@@ -468,8 +483,12 @@ def test_frame_evaluate_by_groups_aligns():
     df = pd.DataFrame(proba, columns=["a", "b", "c"]).assign(y=rng.integers(0, 3, 90), fold=rng.integers(0, 3, 90))
     result = df.ordinal.evaluate("y", proba=["a", "b", "c"], metrics=["brier", "accuracy"], by="fold")
     for fold, rows in df.groupby("fold"):
-        assert float(result["brier"].sel(fold=fold)) == pytest.approx(brier(proba[rows.index], rows["y"].to_numpy()).mean())
-        assert float(result["accuracy"].sel(fold=fold)) == pytest.approx((proba[rows.index].argmax(1) == rows["y"]).mean())
+        assert float(result["brier"].sel(fold=fold)) == pytest.approx(
+            brier(proba[rows.index], rows["y"].to_numpy()).mean()
+        )
+        assert float(result["accuracy"].sel(fold=fold)) == pytest.approx(
+            (proba[rows.index].argmax(1) == rows["y"]).mean()
+        )
 
 
 def test_array_evaluate_and_confusion_metrics_on_probabilities():
@@ -486,7 +505,8 @@ def test_array_evaluate_and_confusion_metrics_on_probabilities():
         np.add.at(cm, (true, proba[m].argmax(1)), 1)
         assert float(result["qwk"][m]) == pytest.approx(ordframe.get_metric("qwk").func(cm))
         assert float(p.ordinal.confusion(t, class_dim="class", dim="sample").ordinal.qwk()[m]) == pytest.approx(
-                float(result["qwk"][m]))
+            float(result["qwk"][m])
+        )
     pred = xr.DataArray(np.zeros((2, 80), int), dims=("model", "sample"))
     given_pred = p.ordinal.evaluate(t, metrics=["accuracy"], class_dim="class", pred=pred, dim="sample")
     np.testing.assert_allclose(given_pred["accuracy"].values, (true == 0).mean())
@@ -516,8 +536,11 @@ def test_worst_differs_by_score(score, worst_sample):
 
 def test_worst_on_arrays():
     proba, true = _fig3_samples()
-    p = xr.DataArray(np.stack([proba, proba[::-1]]), dims=("model", "sample", "class"),
-                     coords={"model": ["m1", "m2"], "sample": [10, 11, 12], "class": [1, 2, 3, 4, 5]})
+    p = xr.DataArray(
+        np.stack([proba, proba[::-1]]),
+        dims=("model", "sample", "class"),
+        coords={"model": ["m1", "m2"], "sample": [10, 11, 12], "class": [1, 2, 3, 4, 5]},
+    )
     t = xr.DataArray(true + 1, dims="sample", coords={"sample": [10, 11, 12]})
     table = p.ordinal.worst(t, n=2)
     assert list(table.index) == [("m1", 10), ("m2", 12)]  # ties keep the input order

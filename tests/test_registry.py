@@ -66,7 +66,14 @@ def test_builtins_come_through_the_hook():
     assert table.loc["amae", "parameters"] == {"missing": "skip"}
     assert table.loc["spearman", "bounds"] == (-1.0, 1.0)
     assert list(ordframe.list_metrics().columns) == [
-        "name", "kind", "direction", "bounds", "parameters", "plugin", "reference", "status"
+        "name",
+        "kind",
+        "direction",
+        "bounds",
+        "parameters",
+        "plugin",
+        "reference",
+        "status",
     ]
 
 
@@ -528,8 +535,11 @@ def test_reads_while_another_thread_registers_and_unregisters(restore_registry):
 
 @pytest.mark.parametrize("name", sorted(RESERVED_NAMES))
 def test_a_reserved_name_is_refused(name):
-    with pytest.raises(ValueError, match=rf"metric name '{name}' is reserved for the .ordinal accessor method "
-                                         rf"'{name}'; choose another name, e.g. 'my_{name}'"):
+    with pytest.raises(
+        ValueError,
+        match=rf"metric name '{name}' is reserved for the .ordinal accessor method "
+        rf"'{name}'; choose another name, e.g. 'my_{name}'",
+    ):
         metric(name)
 
 
@@ -634,8 +644,11 @@ def test_explicit_defaults_must_match_the_kernel():
     assert dict(metric("x", func=two_params, defaults={"width": 1}).defaults) == {"width": 1}
     assert dict(metric("x", func=two_params, defaults={"width": 1.0, "power": 2}).defaults) == {"width": 1, "power": 2}
     assert dict(metric("x", func=flexible, defaults={"width": 1, "alpha": 0.5}).defaults) == {"width": 1, "alpha": 0.5}
-    with pytest.raises(ValueError, match=r"metric 'x': defaults name \['beta'\], which its kernel does not accept; "
-                                         r"the kernel's parameters are: width, power"):
+    with pytest.raises(
+        ValueError,
+        match=r"metric 'x': defaults name \['beta'\], which its kernel does not accept; "
+        r"the kernel's parameters are: width, power",
+    ):
         metric("x", func=two_params, defaults={"width": 1, "beta": 0.5})
     with pytest.raises(ValueError, match=r"the kernel's parameters are: none"):
         metric("x", defaults={"beta": 0.5})
@@ -649,15 +662,21 @@ def test_a_kernel_parameter_without_a_default_needs_one_in_defaults():
     def needs_width(counts, width):
         return kernel(counts)
 
-    with pytest.raises(TypeError, match=r"metric 'x': its kernel cannot be called as func\(counts, \*\*params\) "
-                                        r"with params \{\}: missing a required argument: 'width'"):
+    with pytest.raises(
+        TypeError,
+        match=r"metric 'x': its kernel cannot be called as func\(counts, \*\*params\) "
+        r"with params \{\}: missing a required argument: 'width'",
+    ):
         metric("x", func=needs_width)
     assert dict(metric("x", func=needs_width, defaults={"width": 2}).defaults) == {"width": 2}
 
 
 def test_a_kernel_that_cannot_take_its_inputs():
-    with pytest.raises(TypeError, match=r"metric 'x': a proba kernel is called as func\(proba, true, \*\*params\), "
-                                        r"but its signature is \(counts\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"metric 'x': a proba kernel is called as func\(proba, true, \*\*params\), "
+        r"but its signature is \(counts\)",
+    ):
         ordframe.Metric("x", "proba", kernel, False)
     with pytest.raises(TypeError, match=r"a confusion kernel is called as func\(counts, \*\*params\)"):
         metric("x", func=lambda: 0.0)

@@ -41,8 +41,11 @@ def direct_curve(proba, true, score, metric, fractions, weights=None):
 
 
 def as_arrays(proba, true):
-    p = xr.DataArray(proba, dims=("model", "sample", "class"),
-                     coords={"model": [f"m{i}" for i in range(len(proba))], "class": list(range(proba.shape[-1]))})
+    p = xr.DataArray(
+        proba,
+        dims=("model", "sample", "class"),
+        coords={"model": [f"m{i}" for i in range(len(proba))], "class": list(range(proba.shape[-1]))},
+    )
     return p, xr.DataArray(true, dims="sample")
 
 
@@ -56,21 +59,33 @@ def test_array_curves_match_the_definition(score, metric):
     assert result["curve"].dims == ("model", "retained")
     assert list(result["retained"].values) == fractions  # descending: the dropped share grows along the dim
     for m in range(len(proba)):
-        np.testing.assert_allclose(result["curve"][m].values, direct_curve(proba[m], true, score, metric, fractions), atol=1e-12)
+        np.testing.assert_allclose(
+            result["curve"][m].values, direct_curve(proba[m], true, score, metric, fractions), atol=1e-12
+        )
     np.testing.assert_array_equal(result["n_retained"][0].values, np.floor(np.array(fractions) * 150 + 0.5))
     assert result.attrs == {"metric": metric, "score": score}
 
 
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40), k=st.integers(2, 5),
-       fractions=st.lists(st.floats(0.01, 1.0), min_size=2, max_size=6, unique=True))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 40),
+    k=st.integers(2, 5),
+    fractions=st.lists(st.floats(0.01, 1.0), min_size=2, max_size=6, unique=True),
+)
 @settings(max_examples=60, deadline=None)
 def test_random_curves_match_the_definition(seed, n, k, fractions):
     proba, true = predictions(seed, n=n, k=k, models=1)
     rng = np.random.default_rng(seed)
     w = rng.random(n)
     p, t = as_arrays(proba, true)
-    result = p.ordinal.aursc(t, score="sarps", metric="expected_cost", fractions=fractions, dim="sample",
-                             weights=xr.DataArray(w, dims="sample"))
+    result = p.ordinal.aursc(
+        t,
+        score="sarps",
+        metric="expected_cost",
+        fractions=fractions,
+        dim="sample",
+        weights=xr.DataArray(w, dims="sample"),
+    )
     expected = direct_curve(proba[0], true, "sarps", "expected_cost", sorted(fractions, reverse=True), w)
     np.testing.assert_allclose(result["curve"][0].values, expected, atol=1e-12)
 
@@ -112,7 +127,9 @@ def test_several_scores_stack_along_a_score_dim():
     result = p.ordinal.aursc(t, score=["brier", "log_score", "rps", "sarps"], dim="sample", fractions=DEFAULT_FRACTIONS)
     assert result["curve"].dims == ("score", "model", "retained")
     assert list(result["score"].values) == ["brier", "log_score", "rps", "sarps"]
-    assert result["retained"].size == 51 and float(result["retained"][0]) == 1.0 and float(result["retained"][-1]) == 0.5
+    assert (
+        result["retained"].size == 51 and float(result["retained"][0]) == 1.0 and float(result["retained"][-1]) == 0.5
+    )
     for score in ("rps", "brier"):
         single = p.ordinal.aursc(t, score=score, dim="sample")
         xr.testing.assert_allclose(result["aursc"].sel(score=score, drop=True), single["aursc"])
@@ -121,8 +138,9 @@ def test_several_scores_stack_along_a_score_dim():
 def test_frame_by_groups_matches_per_group_curves():
     proba, true = predictions(3, n=300, models=1)
     rng = np.random.default_rng(3)
-    df = pd.DataFrame(proba[0], columns=list("abcd")).assign(y=true, fold=rng.integers(0, 3, 300),
-                                                              model=rng.choice(["x", "y"], 300))
+    df = pd.DataFrame(proba[0], columns=list("abcd")).assign(
+        y=true, fold=rng.integers(0, 3, 300), model=rng.choice(["x", "y"], 300)
+    )
     fractions = [1.0, 0.9, 0.5]
     result = df.ordinal.aursc("y", list("abcd"), metric="mae", fractions=fractions, by=["model", "fold"])
     assert result["curve"].dims == ("model", "fold", "retained")
@@ -139,7 +157,9 @@ def test_given_predictions_and_metric_parameters():
     proba, true = predictions(4, models=1)
     df = pd.DataFrame(proba[0], columns=list("abcd")).assign(y=true, yhat=0)
     cost = np.ones((4, 4)) - np.eye(4)
-    result = df.ordinal.aursc("y", list("abcd"), pred="yhat", metric=("expected_cost", {"cost": cost}), fractions=[1.0, 0.5])
+    result = df.ordinal.aursc(
+        "y", list("abcd"), pred="yhat", metric=("expected_cost", {"cost": cost}), fractions=[1.0, 0.5]
+    )
     order = np.argsort(rps(proba[0], true), kind="stable")
     assert float(result["curve"][0]) == pytest.approx((true != 0).mean())
     assert float(result["curve"][1]) == pytest.approx((true[order[:75]] != 0).mean())
@@ -177,14 +197,22 @@ def test_several_sample_dims_and_dropped_samples():
     with pytest.warns(ordframe.DroppedRowsWarning):
         dropped = p.ordinal.aursc(padded, dim=["fold", "sample"], fractions=[1, 0.5], dropna=True)
     keep = (np.arange(60) % 20) < 15
-    np.testing.assert_allclose(dropped["curve"].values, direct_curve(proba[0][keep], true[keep], "rps", "qwk", [1, 0.5]), atol=1e-12)
+    np.testing.assert_allclose(
+        dropped["curve"].values, direct_curve(proba[0][keep], true[keep], "rps", "qwk", [1, 0.5]), atol=1e-12
+    )
     assert list(dropped["n_retained"].values) == [45, 23]
 
 
 def test_retention_counts_is_a_prefix_count():
     # group 0: keys 3, 1, 2 (best first: positions 1, 2, 0); group 1: one sample
-    counts = retention_counts(np.array([3.0, 1.0, 2.0, 5.0]), np.array([0, 0, 0, 1]), np.array([0, 1, 2, 3]),
-                              n_groups=2, retained=np.array([0.34, 0.67, 1.0]), n_cells=4)
+    counts = retention_counts(
+        np.array([3.0, 1.0, 2.0, 5.0]),
+        np.array([0, 0, 0, 1]),
+        np.array([0, 1, 2, 3]),
+        n_groups=2,
+        retained=np.array([0.34, 0.67, 1.0]),
+        n_cells=4,
+    )
     np.testing.assert_array_equal(counts[0], [[0, 1, 0, 0], [0, 1, 1, 0], [1, 1, 1, 0]])
     np.testing.assert_array_equal(counts[1], [[0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 1]])
 

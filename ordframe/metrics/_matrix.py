@@ -26,7 +26,9 @@ def cost_matrix(cost, k: int, metric: str) -> np.ndarray:
         cost = cost.transpose("true", "pred")
     cost = np.asarray(cost, dtype=np.float64)
     if cost.shape != (k, k):
-        raise ValueError(f"{metric}: cost must be a {k}x{k} matrix (rows = true class, columns = predicted), got shape {cost.shape}")
+        raise ValueError(
+            f"{metric}: cost must be a {k}x{k} matrix (rows = true class, columns = predicted), got shape {cost.shape}"
+        )
     if not np.isfinite(cost).all() or (cost < 0).any():
         raise ValueError(f"{metric}: cost must hold finite numbers >= 0 (a cost, not a gain)")
     return cost

@@ -49,7 +49,9 @@ def george_cost(class_sizes):
 def _user_cost(cost, k):
     cost = cost_matrix(cost, k, "George's d")
     if (cost < 0).any() or np.diagonal(cost).any():
-        raise ValueError("George's d: a cost matrix must be >= 0 with a zero diagonal (a correct prediction costs nothing)")
+        raise ValueError(
+            "George's d: a cost matrix must be >= 0 with a zero diagonal (a correct prediction costs nothing)"
+        )
     return cost
 
 
@@ -109,28 +111,58 @@ def ordframe_metrics():
     costs = (0.0, float("inf"))
     return [
         Metric(
-            "d", "confusion", d, False, (0.0, float(np.sqrt(2.0))), cost,
+            "d",
+            "confusion",
+            d,
+            False,
+            (0.0, float(np.sqrt(2.0))),
+            cost,
             description="George's cost-sensitive distance of (Acc, MC) from the ideal point (1, 0).",
-            reference=REFERENCE, undefined=_UNDEFINED,
+            reference=REFERENCE,
+            undefined=_UNDEFINED,
         ),
         Metric(
-            "mc", "confusion", mc, False, (0.0, 1.0), cost,
+            "mc",
+            "confusion",
+            mc,
+            False,
+            (0.0, 1.0),
+            cost,
             description="Misclassification cost TC / max TC (George et al.).",
-            reference=REFERENCE, undefined=_UNDEFINED,
+            reference=REFERENCE,
+            undefined=_UNDEFINED,
         ),
         Metric(
-            "tc", "confusion", tc, False, costs, cost,
+            "tc",
+            "confusion",
+            tc,
+            False,
+            costs,
+            cost,
             description="Total misclassification cost under George's class-size weighted cost (or a given one).",
-            reference=REFERENCE, undefined=_UNDEFINED_COST,
+            reference=REFERENCE,
+            undefined=_UNDEFINED_COST,
         ),
         Metric(
-            "max_tc", "confusion", max_tc, False, costs, cost,
+            "max_tc",
+            "confusion",
+            max_tc,
+            False,
+            costs,
+            cost,
             description="The largest TC possible with these true-class sizes (MC's normaliser; not a score).",
-            reference=REFERENCE, undefined=_UNDEFINED_COST,
+            reference=REFERENCE,
+            undefined=_UNDEFINED_COST,
         ),
         Metric(
-            "chance_distance", "confusion", chance_distance, True, (0.0, float(1.0 / np.sqrt(2.0))), cost,
+            "chance_distance",
+            "confusion",
+            chance_distance,
+            True,
+            (0.0, float(1.0 / np.sqrt(2.0))),
+            cost,
             description="George's tie-break for equal d: |Acc + MC - 1| / sqrt(2); farther is better.",
-            reference=REFERENCE, undefined=_UNDEFINED,
+            reference=REFERENCE,
+            undefined=_UNDEFINED,
         ),
     ]

@@ -75,25 +75,43 @@ def ordframe_metrics():
     unit = (0.0, 1.0)
     return [
         Metric(
-            "rps", "proba", rps, False, unit, {"normalize": True},
+            "rps",
+            "proba",
+            rps,
+            False,
+            unit,
+            {"normalize": True},
             description="Ranked probability score: squared distance between predicted and true cumulative "
             "distributions, divided by K - 1 (normalize=False: the plain sum, as dlordinal and xskillscore).",
             reference=f"{EPSTEIN}; {GALDRAN}, eq. 4",
         ),
         Metric(
-            "sarps", "proba", sarps, False, (0.0, float("inf")),
+            "sarps",
+            "proba",
+            sarps,
+            False,
+            (0.0, float("inf")),
             description="Squared absolute RPS: the square of the summed absolute cumulative differences, "
             "divided by K - 1; quadratic in the distance of a misplaced mass; in [0, K - 1]; not proper.",
             reference=f"{GALDRAN}, eq. 7",
         ),
         Metric(
-            "brier", "proba", brier, False, (0.0, 2.0),
+            "brier",
+            "proba",
+            brier,
+            False,
+            (0.0, 2.0),
             description="Multi-class Brier score: squared distance between the probabilities and the one-hot "
             "true class (blind to the class order).",
             reference=BRIER,
         ),
         Metric(
-            "log_score", "proba", log_score, False, (0.0, float("inf")), {"eps": LOG_EPS},
+            "log_score",
+            "proba",
+            log_score,
+            False,
+            (0.0, float("inf")),
+            {"eps": LOG_EPS},
             description="Logarithmic score (negative log-likelihood) of the true class, with the probability "
             "clipped to [eps, 1] (blind to the class order).",
             reference=GOOD,

@@ -91,7 +91,11 @@ def _rint_large_sample(counts):
 def ordframe_metrics():
     return [
         Metric(
-            "rint", "confusion", rint, True, (-1.0, 1.0),
+            "rint",
+            "confusion",
+            rint,
+            True,
+            (-1.0, 1.0),
             description="Agreement of the order relations of true and predicted class over pairs of observations.",
             reference=REFERENCE,
             undefined="every sample has the same true class or the same predicted class (a constant variable has no order)",
