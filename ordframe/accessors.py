@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import difflib
 import inspect
+from collections.abc import Hashable, Sequence
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -24,37 +27,29 @@ from .metric import Metric
 from .probability import array_inputs
 from .retention import array_aursc, frame_aursc
 from .scores import array_scores, frame_scores, mean_scores
-
-_KW = inspect.Parameter.KEYWORD_ONLY
-_POS = inspect.Parameter.POSITIONAL_OR_KEYWORD
+from .types import ArrayWeights, By, ClassLabels, Column, Dims, MetricSpec, ProbaColumns, Weights
 
 
-def _signature(positional: dict, keywords: dict, metric: Metric) -> inspect.Signature:
-    """``(positional..., *, keywords..., metric parameters...)`` with their defaults."""
-    clash = sorted(set(metric.defaults) & (set(positional) | set(keywords)))
+def _method(func, metric: Metric, call: str):
+    """``func`` named, documented and signed as the accessor method of ``metric``: its ``**params`` become
+    the metric's own keyword parameters with their defaults."""
+    signature = inspect.signature(func)
+    given = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    clash = sorted(set(metric.defaults) & {p.name for p in given})
     if clash:
         raise TypeError(
             f"metric {metric.name!r} has parameter(s) {clash} with the name of an accessor argument; "
             "its plugin must rename them"
         )
-    params = [inspect.Parameter(n, _POS, default=d) for n, d in positional.items()]
-    params += [inspect.Parameter(n, _KW, default=d) for n, d in {**keywords, **metric.defaults}.items()]
-    return inspect.Signature(params)
-
-
-def _method(func, metric: Metric, call: str, signature: inspect.Signature):
     params = ", ".join(f"{k}={v!r}" for k, v in metric.defaults.items()) or "none"
     func.__name__ = func.__qualname__ = metric.name
-    func.__signature__ = signature
+    func.__signature__ = signature.replace(parameters=[*given, *metric.parameters])
     func.__doc__ = (
         f"{metric.description}\n\n{call}\n\n"
         f"Direction: {metric.direction}; bounds: {metric.bounds}; parameters: {params}.\n"
         f"Reference: {metric.reference or 'none given'}"
     )
     return func
-
-
-_REQUIRED = inspect.Parameter.empty
 
 
 class _OrdinalAccessor:
@@ -84,7 +79,15 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         self._df = df
 
     def confusion(
-        self, true, pred, *, by=None, labels=None, weights=None, dropna: bool = False, observed: bool = False
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        observed: bool = False,
     ) -> xr.DataArray:
         """Confusion cube with dims ``(*by, "true", "pred")`` (rows = true class).
 
@@ -128,14 +131,14 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
     def evaluate(
         self,
-        true,
-        pred=None,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray | None = None,
         *,
-        proba=None,
-        metrics=None,
-        by=None,
-        labels=None,
-        weights=None,
+        proba: ProbaColumns | None = None,
+        metrics: MetricSpec = None,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
         dropna: bool = False,
         renormalize: bool = False,
         observed: bool = False,
@@ -186,25 +189,35 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             observed=observed,
         )
 
-    def worst(self, true, proba, *, score="rps", n=10, labels=None, renormalize=False, **params) -> pd.DataFrame:
+    def worst(
+        self,
+        true: Column,
+        proba: ProbaColumns,
+        *,
+        score: str | tuple[str, dict] = "rps",
+        n: int = 10,
+        labels: ClassLabels | None = None,
+        renormalize: bool = False,
+        **params: Any,
+    ) -> pd.DataFrame:
         """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`)."""
         return worst(self._df, true, proba, score=score, n=n, labels=labels, renormalize=renormalize, **params)
 
     def aursc(
         self,
-        true,
-        proba,
+        true: Column,
+        proba: ProbaColumns,
         *,
-        score="rps",
-        metric="qwk",
-        fractions=None,
-        pred=None,
-        by=None,
-        labels=None,
-        weights=None,
-        dropna=False,
-        renormalize=False,
-        observed=False,
+        score: str | tuple[str, dict] = "rps",
+        metric: str | tuple[str, dict] = "qwk",
+        fractions: Sequence[float] | None = None,
+        pred: Column | pd.Series | np.ndarray | None = None,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        observed: bool = False,
     ) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area (``ordframe.retention``)."""
         return frame_aursc(
@@ -224,51 +237,49 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         )
 
     def _metric_method(self, metric: Metric):
-        common = dict(by=None, labels=None, weights=None, dropna=False)
         if metric.kind == "confusion":
+            return self._confusion_method(metric)
+        return self._proba_method(metric)
 
-            def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
-                cube = frame_rows(
-                    self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
-                ).cube()
-                result = apply_confusion(metric, cube, params)
-                return result if by is not None else as_scalar(result, metric, lambda: float(cube.sum()) == 0)
+    def _confusion_method(self, metric: Metric):
+        def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
+            rows = frame_rows(
+                self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
+            )
+            cube = rows.cube()
+            result = apply_confusion(metric, cube, params)
+            return result if by is not None else as_scalar(result, metric, rows.empty)
 
-            keywords = {**common, "observed": False}
-            call = f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, weights=None, dropna=False, ...)"
-            positional = {"true": _REQUIRED, "pred": _REQUIRED}
-        else:
+        return _method(method, metric, f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, ...)")
 
-            def method(
+    def _proba_method(self, metric: Metric):
+        def method(
+            true,
+            proba,
+            *,
+            by=None,
+            labels=None,
+            weights=None,
+            dropna=False,
+            renormalize=False,
+            observed=False,
+            **params,
+        ):
+            rows = frame_rows(
+                self._df,
                 true,
-                proba,
-                *,
-                by=None,
-                labels=None,
-                weights=None,
-                dropna=False,
-                renormalize=False,
-                observed=False,
-                **params,
-            ):
-                rows = frame_rows(
-                    self._df,
-                    true,
-                    proba=proba,
-                    by=by,
-                    labels=labels,
-                    weights=weights,
-                    dropna=dropna,
-                    renormalize=renormalize,
-                    observed=observed,
-                )
-                result = rows.mean(frame_scores(metric, rows, params), metric.name)
-                return result if by is not None else as_scalar(result, metric, rows.empty)
+                proba=proba,
+                by=by,
+                labels=labels,
+                weights=weights,
+                dropna=dropna,
+                renormalize=renormalize,
+                observed=observed,
+            )
+            result = rows.mean(frame_scores(metric, rows, params), metric.name)
+            return result if by is not None else as_scalar(result, metric, rows.empty)
 
-            keywords = {**common, "renormalize": False, "observed": False}
-            call = f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, weights=None, dropna=False, ...)"
-            positional = {"true": _REQUIRED, "proba": _REQUIRED}
-        return _method(method, metric, call, _signature(positional, keywords, metric))
+        return _method(method, metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, ...)")
 
 
 @xr.register_dataarray_accessor("ordinal")
@@ -280,7 +291,14 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         self._obj = obj
 
     def confusion(
-        self, true: xr.DataArray, *, dim=None, labels=None, weights=None, dropna: bool = False, class_dim=None
+        self,
+        true: xr.DataArray,
+        *,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        class_dim: Hashable | None = None,
     ) -> xr.DataArray:
         """Confusion cube of these predicted labels against ``true``, counted over ``dim`` (default: all dims).
 
@@ -302,12 +320,12 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         self,
         true: xr.DataArray | None = None,
         *,
-        metrics=None,
-        class_dim=None,
-        pred=None,
-        dim=None,
-        labels=None,
-        weights=None,
+        metrics: MetricSpec = None,
+        class_dim: Hashable | None = None,
+        pred: xr.DataArray | None = None,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
         dropna: bool = False,
         renormalize: bool = False,
     ) -> xr.Dataset:
@@ -338,7 +356,15 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
 
     def worst(
-        self, true: xr.DataArray, *, score="rps", n=10, labels=None, renormalize=False, class_dim=CLASS_DIM, **params
+        self,
+        true: xr.DataArray,
+        *,
+        score: str | tuple[str, dict] = "rps",
+        n: int = 10,
+        labels: ClassLabels | None = None,
+        renormalize: bool = False,
+        class_dim: Hashable = CLASS_DIM,
+        **params: Any,
     ) -> pd.DataFrame:
         """The ``n`` samples of these class probabilities with the worst per-sample ``score`` (see :func:`ordframe.worst`)."""
         return worst(
@@ -349,16 +375,16 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         self,
         true: xr.DataArray,
         *,
-        score="rps",
-        metric="qwk",
-        fractions=None,
-        pred=None,
-        dim=None,
-        labels=None,
-        weights=None,
-        dropna=False,
-        renormalize=False,
-        class_dim=CLASS_DIM,
+        score: str | tuple[str, dict] = "rps",
+        metric: str | tuple[str, dict] = "qwk",
+        fractions: Sequence[float] | None = None,
+        pred: xr.DataArray | None = None,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        class_dim: Hashable = CLASS_DIM,
     ) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area (``ordframe.retention``)."""
         return array_aursc(
@@ -377,52 +403,41 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
 
     def _metric_method(self, metric: Metric):
-        common = dict(dim=None, labels=None, weights=None, dropna=False)
-        obj = self._obj
         if metric.kind == "confusion":
+            return self._confusion_method(metric)
+        return self._proba_method(metric)
 
-            def method(true=None, *, dim=None, labels=None, weights=None, dropna=False, **params):
-                if true is None:
-                    given = [k for k, v in dict(dim=dim, labels=labels, weights=weights).items() if v is not None]
-                    if given or dropna is not False:
-                        raise TypeError(
-                            f"{given or ['dropna']} only apply to label arrays; this is already a confusion cube"
-                        )
-                    check_cube(obj)
-                    cube = obj
-                else:
-                    if all(d in obj.dims for d in CUBE_DIMS):
-                        raise TypeError("this array is a confusion cube; call its metrics without true labels")
-                    cube = array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
-                result = apply_confusion(metric, cube, params)
-                return as_scalar(result, metric, lambda: float(cube.sum()) == 0)
+    def _confusion_method(self, metric: Metric):
+        obj = self._obj
 
-            call = (
-                f"cube.ordinal.{metric.name}(**params) or "
-                f"pred.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, **params)"
-            )
-            signature = _signature({"true": None}, common, metric)
-        else:
+        def method(true=None, *, dim=None, labels=None, weights=None, dropna=False, **params):
+            if true is None:
+                given = [k for k, v in {"dim": dim, "labels": labels, "weights": weights}.items() if v is not None]
+                if given or dropna is not False:
+                    raise TypeError(
+                        f"{given or ['dropna']} only apply to label arrays; this is already a confusion cube"
+                    )
+                check_cube(obj)
+                cube = obj
+            else:
+                if all(d in obj.dims for d in CUBE_DIMS):
+                    raise TypeError("this array is a confusion cube; call its metrics without true labels")
+                cube = array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
+            result = apply_confusion(metric, cube, params)
+            return as_scalar(result, metric, lambda: float(cube.sum()) == 0)
 
-            def method(
-                true,
-                *,
-                dim=None,
-                labels=None,
-                weights=None,
-                dropna=False,
-                renormalize=False,
-                class_dim=CLASS_DIM,
-                **params,
-            ):
-                inputs = array_inputs(
-                    obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim
-                )
-                scores = array_scores(metric, inputs, params)
-                result = mean_scores(scores, dim=dim, weights=weights)
-                return as_scalar(result, metric, lambda: bool(scores.count() == 0))
+        call = f"cube.ordinal.{metric.name}() or pred.ordinal.{metric.name}(true, *, dim=None, labels=None, ...)"
+        return _method(method, metric, call)
 
-            call = f"proba.ordinal.{metric.name}(true, *, dim=None, labels=None, weights=None, class_dim='class', ...)"
-            keywords = {**common, "renormalize": False, "class_dim": CLASS_DIM}
-            signature = _signature({"true": _REQUIRED}, keywords, metric)
-        return _method(method, metric, call, signature)
+    def _proba_method(self, metric: Metric):
+        obj = self._obj
+
+        def method(
+            true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, class_dim=CLASS_DIM, **params
+        ):
+            inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
+            scores = array_scores(metric, inputs, params)
+            result = mean_scores(scores, dim=dim, weights=weights)
+            return as_scalar(result, metric, lambda: bool(scores.count() == 0))
+
+        return _method(method, metric, f"proba.ordinal.{metric.name}(true, *, dim=None, class_dim='class', ...)")

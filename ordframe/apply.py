@@ -246,10 +246,11 @@ def metric_request(metrics, kind: str | None = "confusion") -> dict[str, tuple[M
         metrics = {name: name for name in metrics}
     if not metrics:
         raise ValueError("metrics= is empty; name at least one metric (ordframe.list_metrics() lists them)")
-    request = {}
+    request: dict[str, tuple[Metric, dict]] = {}
     for output, spec in metrics.items():
         if not isinstance(output, str) or not output:
             raise TypeError(f"metrics= output names must be non-empty strings, got {output!r}")
+        params: Mapping
         if isinstance(spec, str):
             name, params = spec, {}
         elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], Mapping):

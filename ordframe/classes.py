@@ -89,7 +89,7 @@ def labels_of(name: Hashable, data) -> Labels:
 def _labels_of(name: Hashable, data) -> Labels:
     dtype = data.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        codes = np.asarray(data.array.codes if isinstance(data, pd.Series) else data.codes)
+        codes = np.asarray(pd.Categorical(data).codes)
         missing = codes < 0 if codes.size and codes.min() < 0 else None
         return Labels(name, codes, "category", missing, dtype.categories, bool(dtype.ordered))
     if isinstance(dtype, np.dtype):
@@ -116,7 +116,7 @@ def _labels_of(name: Hashable, data) -> Labels:
         if pd.api.types.is_float_dtype(dtype):
             values = series.to_numpy(dtype=np.float64, na_value=np.nan)
             return Labels(name, values, "float", missing if has_missing else None)
-        values = series.to_numpy(dtype=object, na_value=None)
+        values = series.to_numpy(dtype=object, na_value=None)  # type: ignore[call-overload]  # stubs lack None
         return Labels(name, values, "object", missing if has_missing else None)
     missing = pd.isna(values)
     return Labels(name, values, "object", missing if missing.any() else None)
@@ -174,17 +174,17 @@ def inferred_order(columns: list[Labels]) -> pd.Index:
 
     Missing values (marked in each column) are not classes.
     """
-    ordered = [c for c in columns if c.kind == "category" and c.ordered]
+    ordered = [(c, c.categories) for c in columns if c.kind == "category" and c.ordered and c.categories is not None]
     if ordered:
-        first, *others = ordered
-        for other in others:
-            if not other.categories.equals(first.categories):
+        (first, categories), *others = ordered
+        for other, other_categories in others:
+            if not other_categories.equals(categories):
                 raise ValueError(
                     f"columns {first.name!r} and {other.name!r} are ordered Categoricals with different categories "
-                    f"({list(first.categories)} vs {list(other.categories)}); give both the same categories or "
+                    f"({list(categories)} vs {list(other_categories)}); give both the same categories or "
                     "pass labels="
                 )
-        return check_two(first.categories)
+        return check_two(categories)
     if not all(c.is_numeric for c in columns):
         kinds = ", ".join(f"{c.name!r} ({_kind(c)})" for c in columns)
         raise TypeError(
@@ -223,9 +223,10 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
 def integer_span(columns: list[Labels]) -> tuple[int, int] | None:
     """``(lowest, highest)`` over integer (not boolean) label columns without missing values, else ``None``."""
     spans = [c.span for c in columns]
-    if not spans or None in spans:
+    known = [s for s in spans if s is not None]
+    if not spans or len(known) < len(spans):
         return None
-    return min(low for low, _ in spans), max(high for _, high in spans)
+    return min(low for low, _ in known), max(high for _, high in known)
 
 
 def offset_of(column: Labels, classes: pd.Index) -> int | None:
@@ -265,7 +266,7 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
     the offending values and their counts.
     """
     dtype = code_dtype(len(classes))
-    if column.kind == "category":
+    if column.kind == "category" and column.categories is not None:
         if column.categories.equals(classes):
             codes = column.values
         else:
@@ -288,7 +289,7 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
         at = np.searchsorted(sorted_classes, column.values).clip(0, len(classes) - 1)
         codes = np.where(sorted_classes[at] == column.values, at, -1).astype(dtype)
     else:
-        codes = classes.get_indexer(column.values).astype(dtype)
+        codes = classes.get_indexer(pd.Index(column.values, tupleize_cols=False)).astype(dtype)
     unknown = codes < 0
     if column.missing is not None:
         unknown &= ~column.missing

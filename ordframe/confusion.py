@@ -10,6 +10,7 @@ rows or groups. DataFrame rows are coded in ``ordframe.frame``; label arrays
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 
 import numpy as np
 import pandas as pd
@@ -74,9 +75,7 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
 
 
 def dims_list(dim, what: str = "dim") -> list:
-    """``None`` -> ``None``, one dim name -> ``[name]``, a list or tuple of names -> a list."""
-    if dim is None:
-        return None
+    """One dim name -> ``[name]``, a list or tuple of names -> a list."""
     if isinstance(dim, str):
         return [dim]
     if isinstance(dim, (list, tuple)) and all(isinstance(d, str) for d in dim):
@@ -99,7 +98,7 @@ def check_label_arrays(arrays: dict[str, object]) -> None:
             )
 
 
-def _array_classes(arrays: dict[str, xr.DataArray], labels) -> tuple[pd.Index, bool]:
+def _array_classes(arrays: dict[Hashable, xr.DataArray], labels) -> tuple[pd.Index, bool]:
     """The classes of label arrays, and whether they are a span of integers to prune after counting."""
     if labels is not None:
         return declared_order(labels), False
@@ -114,7 +113,9 @@ def _array_classes(arrays: dict[str, xr.DataArray], labels) -> tuple[pd.Index, b
     columns = []
     for name, a in arrays.items():
         if a.chunks is not None:  # dask: per-chunk unique, then merged
-            columns.append(labels_of(name, np.unique(a.data).compute()))
+            import dask.array as dsa
+
+            columns.append(labels_of(name, np.asarray(dsa.unique(a.data).compute())))
         else:
             columns.append(labels_of(name, a.values.reshape(-1)))
     return class_order(columns), False
@@ -176,9 +177,9 @@ def array_cube(
     """
     check_label_arrays({"true": true, "pred": pred, **({} if weights is None else {"weights": weights})})
     weights = checked_weights(weights)
-    arrays = [true, pred] + ([] if weights is None else [weights])
+    given = [true, pred] + ([] if weights is None else [weights])
     try:
-        arrays = xr.broadcast(*xr.align(*arrays, join="exact"))
+        arrays = list(xr.broadcast(*xr.align(*given, join="exact")))
     except ValueError as exc:
         raise ValueError(
             f"the label arrays' coordinates disagree ({exc}); align them first, e.g. with xarray.align"

@@ -157,8 +157,12 @@ def worst(
         if proba is None:
             raise TypeError("worst(df, true, proba): give the probability columns, a list or a dict label -> column")
         rows = frame_rows(data, true, proba=proba, labels=labels, renormalize=renormalize)
-        scores, values, codes, index = frame_scores(metric, rows, params), rows.proba, rows.true.array(), rows.index
-        classes = rows.classes
+        scores, values, codes = frame_scores(metric, rows, params), np.asarray(rows.proba), rows.true.array()
+        classes, frame_index = rows.classes, rows.index
+
+        def row_labels(chosen):
+            return frame_index[chosen]
+
     elif isinstance(data, xr.DataArray):
         if proba is not None:
             raise TypeError("worst(proba_da, true_da): the probabilities are the first argument")
@@ -166,15 +170,18 @@ def worst(
         scores = np.asarray(array_scores(metric, inputs, params).values).reshape(-1)
         values = np.asarray(inputs.proba.values).reshape(-1, len(inputs.classes))
         codes = np.asarray(inputs.codes.values).reshape(-1)
-        index, classes = RowNames.of(inputs.codes), inputs.classes
+        names, classes = RowNames.of(inputs.codes), inputs.classes
+
+        def row_labels(chosen):
+            return names.index(chosen, names.shape)
+
     else:
         raise TypeError(
             f"worst() takes a pandas DataFrame or an xarray DataArray of probabilities, got {type(data).__name__}"
         )
     key = scores if not metric.higher_is_better else -scores
     chosen = np.argsort(-key, kind="stable")[: int(n)]
-    labels_of_rows = index[chosen] if isinstance(index, pd.Index) else index.index(chosen, index.shape)
-    table = pd.DataFrame(values[chosen], index=labels_of_rows, columns=pd.Index(classes, name=CLASS_DIM))
+    table = pd.DataFrame(values[chosen], index=row_labels(chosen), columns=pd.Index(classes, name=CLASS_DIM))
     table.insert(0, "true", classes[codes[chosen]])
     table["argmax"] = classes[values[chosen].argmax(axis=1)]
     table[metric.name] = scores[chosen]

@@ -68,6 +68,8 @@ class FrameRows:
         """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
         if self.pred is not None:
             return self.pred
+        if self.proba is None:
+            raise TypeError("predicted labels (pred=) or class probabilities (proba=) are needed")
         return Codes(self.proba.argmax(axis=1))
 
     def cube(self) -> xr.DataArray:
@@ -84,8 +86,8 @@ class FrameRows:
         )
         classes = self.classes
         if self.prune_classes:
-            codes = None if self.weights is None else [self.true.array(), pred.array()]
-            counts, classes = drop_absent_classes(counts, classes, codes)
+            labels = None if self.weights is None else [self.true.array(), pred.array()]
+            counts, classes = drop_absent_classes(counts, classes, labels)
         rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
         coords = {TRUE: classes, PRED: classes}
         return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
@@ -96,14 +98,16 @@ class FrameRows:
         codes, sizes, offsets = self.groups.counting()
         w = self.weights
         weighted = scores if w is None else w * scores
+        total: np.ndarray | float
+        weight: np.ndarray | float
         if codes:
             total = count_cells(codes, sizes, offsets=offsets, weights=weighted)
             weight = count_cells(codes, sizes, offsets=offsets, weights=w)
         else:
-            total, weight = np.sum(weighted), (len(scores) if w is None else np.sum(w))
+            total, weight = np.sum(weighted), np.sum(np.ones(len(scores)) if w is None else w)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = total / weight
-        return self.groups.labelled(mean, rows=self._rows(weight if w is None else None), name=name)
+        return self.groups.labelled(np.asarray(mean), rows=self._rows(weight if w is None else None), name=name)
 
     def empty(self) -> bool:
         """Whether no row is kept, or the weights of those kept sum to 0."""

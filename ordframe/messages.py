@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
+from types import FrameType
 
 import numpy as np
 
@@ -40,7 +41,8 @@ def first_rows(index, mask: np.ndarray) -> str:
 
 def user_stacklevel() -> int:
     """The ``stacklevel`` that makes a warning issued by its caller point at the first frame outside ordframe."""
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     return level

@@ -54,7 +54,7 @@ class Metric:
     func: Callable[..., Any]
     higher_is_better: bool
     bounds: tuple[float, float] = (float("-inf"), float("inf"))
-    defaults: Mapping[str, Any] | None = None
+    defaults: Mapping[str, Any] = None  # type: ignore[assignment]  # None: read from the kernel's signature
     description: str = ""
     reference: str = ""
     undefined: str = ""

@@ -42,7 +42,7 @@ class PluginLoadWarning(UserWarning):
 class _Registry:
     """The plugin manager and the published table ``{metric name: (Metric, plugin name)}``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
         self.lock = threading.RLock()
@@ -60,6 +60,7 @@ class _Registry:
         with self.lock:
             if self._metrics is None:
                 self._load()
+            assert self._metrics is not None  # _load publishes or raises
             return self._metrics
 
     def _load(self):
@@ -139,13 +140,15 @@ class _Registry:
     def register(self, plugin: object, name: str | None) -> str:
         with self.lock:
             self.load()
-            name = self.manager.register(plugin, name=name)
+            registered = self.manager.register(plugin, name=name)
+            if registered is None:  # pluggy: the plugin is blocked
+                raise ValueError(f"plugin {name or plugin!r} is blocked and cannot be registered")
             try:
                 self.refresh()
             except BaseException:
-                self.manager.unregister(name=name)
+                self.manager.unregister(name=registered)
                 raise
-            return name
+            return registered
 
     def unregister(self, plugin: object) -> object:
         with self.lock:
@@ -198,7 +201,7 @@ def metric_names(kind: str | None = None) -> list[str]:
 def list_metrics() -> pd.DataFrame:
     """A table of every registered metric, plus one row per plugin that failed to load."""
     metrics = _registry.metrics
-    rows = [
+    rows: list[dict[str, object]] = [
         {
             "name": m.name,
             "kind": m.kind,

@@ -166,8 +166,10 @@ def array_aursc(
     cubes = {}
     for name, (m, params) in scores.items():
         key = array_scores(m, inputs, params)
-        arrays = xr.broadcast(
-            -key if m.higher_is_better else key, inputs.codes, pred_codes, *([] if weights is None else [weights])
+        arrays = list(
+            xr.broadcast(
+                -key if m.higher_is_better else key, inputs.codes, pred_codes, *([] if weights is None else [weights])
+            )
         )
         if len(samples) > 1:
             arrays = [a.stack(_sample=samples) for a in arrays]
