@@ -19,12 +19,18 @@ For one matrix, the true-class labels along the path are::
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import xarray as xr
 
 from .apply import check_cube
 from .dims import CUBE_DIMS
-from .metrics.oc import check_params, oc_cells, uoc_cells
+from .metrics.oc import check_params, oc, oc_cells, uoc, uoc_cells
+
+# the defaults of the OC and UOC kernels, so that a path and its index always agree
+_OC = {name: p.default for name, p in inspect.signature(oc).parameters.items() if name != "counts"}
+_UOC = {name: p.default for name, p in inspect.signature(uoc).parameters.items() if name != "counts"}
 
 
 def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
@@ -45,7 +51,7 @@ def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
     return path.assign_coords(step=np.arange(2 * k - 1), axis=list(CUBE_DIMS)).rename(name)
 
 
-def oc_path(cube: xr.DataArray, *, beta: float = 0.75, gamma: float = 1.0) -> xr.DataArray:
+def oc_path(cube: xr.DataArray, *, beta: float = _OC["beta"], gamma: float = _OC["gamma"]) -> xr.DataArray:
     """For every matrix of ``cube``, the cells of a path that attains ``oc(beta, gamma)``.
 
     Returns int64 (row, col) positions with dims ``(*stack, "step", "axis")``,
@@ -56,7 +62,7 @@ def oc_path(cube: xr.DataArray, *, beta: float = 0.75, gamma: float = 1.0) -> xr
     return _path(oc_cells, "oc_path", cube, beta, gamma)
 
 
-def uoc_path(cube: xr.DataArray, *, beta: float = 0.75, gamma: float = 1.0) -> xr.DataArray:
+def uoc_path(cube: xr.DataArray, *, beta: float = _UOC["beta"], gamma: float = _UOC["gamma"]) -> xr.DataArray:
     """For every matrix of ``cube``, the cells of a path that attains ``uoc(beta, gamma)``.
 
     Same representation as :func:`oc_path`. The path runs on the full K x K grid;

@@ -107,7 +107,6 @@ _UNDEFINED = _UNDEFINED_COST + ", or max TC is zero (a cost matrix that is zero 
 
 @hookimpl
 def ordframe_metrics():
-    cost = {"cost": None}
     costs = (0.0, float("inf"))
     return [
         Metric(
@@ -116,7 +115,6 @@ def ordframe_metrics():
             d,
             False,
             (0.0, float(np.sqrt(2.0))),
-            cost,
             description="George's cost-sensitive distance of (Acc, MC) from the ideal point (1, 0).",
             reference=REFERENCE,
             undefined=_UNDEFINED,
@@ -127,7 +125,6 @@ def ordframe_metrics():
             mc,
             False,
             (0.0, 1.0),
-            cost,
             description="Misclassification cost TC / max TC (George et al.).",
             reference=REFERENCE,
             undefined=_UNDEFINED,
@@ -138,7 +135,6 @@ def ordframe_metrics():
             tc,
             False,
             costs,
-            cost,
             description="Total misclassification cost under George's class-size weighted cost (or a given one).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
@@ -149,7 +145,6 @@ def ordframe_metrics():
             max_tc,
             False,
             costs,
-            cost,
             description="The largest TC possible with these true-class sizes (MC's normaliser; not a score).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
@@ -160,7 +155,6 @@ def ordframe_metrics():
             chance_distance,
             True,
             (0.0, float(1.0 / np.sqrt(2.0))),
-            cost,
             description="George's tie-break for equal d: |Acc + MC - 1| / sqrt(2); farther is better.",
             reference=REFERENCE,
             undefined=_UNDEFINED,

@@ -270,12 +270,12 @@ def _cells(counts, problem_of, beta, gamma):
     return cells.reshape(np.shape(counts)[:-2] + cells.shape[1:])
 
 
-def oc_cells(counts, beta=0.75, gamma=1.0):
+def oc_cells(counts, beta, gamma):
     """Cells of an OC-minimising path: ``(..., 2K-1, 2)`` int64 (row, col) per step, -1 after (K-1, K-1)."""
     return _cells(counts, _oc_problem, beta, gamma)
 
 
-def uoc_cells(counts, beta=0.75, gamma=1.0):
+def uoc_cells(counts, beta, gamma):
     """Cells of a UOC-minimising path: ``(..., 2K-1, 2)`` int64 (row, col) per step, -1 after (K-1, K-1)."""
     return _cells(counts, _uoc_problem, beta, gamma)
 
@@ -283,7 +283,6 @@ def uoc_cells(counts, beta=0.75, gamma=1.0):
 @hookimpl
 def ordframe_metrics():
     unit = (0.0, 1.0)
-    params = {"beta": 0.75, "gamma": 1.0}
     return [
         Metric(
             "oc",
@@ -291,7 +290,6 @@ def ordframe_metrics():
             oc,
             False,
             unit,
-            params,
             description="Ordinal Classification Index: best consistent path's benefit vs its distance to the diagonal.",
             reference=CARDOSO_SOUSA,
             undefined="the confusion matrix is empty (N = 0)",
@@ -302,7 +300,6 @@ def ordframe_metrics():
             uoc,
             False,
             unit,
-            params,
             description="Uniform OC: OC on row-normalised counts, robust to class imbalance.",
             reference=SILVA,
             undefined="no true class has samples (K' = 0)",

@@ -80,7 +80,6 @@ def ordframe_metrics():
             rps,
             False,
             unit,
-            {"normalize": True},
             description="Ranked probability score: squared distance between predicted and true cumulative "
             "distributions, divided by K - 1 (normalize=False: the plain sum, as dlordinal and xskillscore).",
             reference=f"{EPSTEIN}; {GALDRAN}, eq. 4",
@@ -111,7 +110,6 @@ def ordframe_metrics():
             log_score,
             False,
             (0.0, float("inf")),
-            {"eps": LOG_EPS},
             description="Logarithmic score (negative log-likelihood) of the true class, with the probability "
             "clipped to [eps, 1] (blind to the class order).",
             reference=GOOD,
