@@ -41,13 +41,16 @@ def _method(func, metric: Metric, call: str):
             f"metric {metric.name!r} has parameter(s) {clash} with the name of an accessor argument; "
             "its plugin must rename them"
         )
-    params = ", ".join(f"{k}={v!r}" for k, v in metric.defaults.items()) or "none"
+    params = "".join(f"\n{k} : default {v!r}\n    A parameter of {metric.name}." for k, v in metric.defaults.items())
     func.__name__ = func.__qualname__ = metric.name
     func.__signature__ = signature.replace(parameters=[*given, *metric.parameters])
     func.__doc__ = (
         f"{metric.description}\n\n{call}\n\n"
-        f"Direction: {metric.direction}; bounds: {metric.bounds}; parameters: {params}.\n"
-        f"Reference: {metric.reference or 'none given'}"
+        f"Parameters\n----------\n(the front-end arguments are those of ``confusion``/``evaluate``){params}\n\n"
+        f"Returns\n-------\nfloat or xarray.DataArray\n    A float for one matrix or sample set (NaN with a "
+        f"RuntimeWarning when undefined), else one value per group; {metric.direction}, "
+        f"bounds {metric.bounds}.\n\n"
+        f"References\n----------\n{metric.reference or 'none given'}"
     )
     return func
 
@@ -200,7 +203,14 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         renormalize: bool = False,
         **params: Any,
     ) -> pd.DataFrame:
-        """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`)."""
+        """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`).
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 2], "p0": [0.9, 0.9], "p1": [0.1, 0.1], "p2": [0.0, 0.0]})
+        >>> df.ordinal.worst("y", ["p0", "p1", "p2"], n=1, labels=[0, 1, 2]).index.tolist()
+        [1]
+        """
         return worst(self._df, true, proba, score=score, n=n, labels=labels, renormalize=renormalize, **params)
 
     def aursc(
@@ -219,7 +229,36 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         renormalize: bool = False,
         observed: bool = False,
     ) -> xr.Dataset:
-        """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area (``ordframe.retention``)."""
+        """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area.
+
+        Parameters
+        ----------
+        true : column name
+            True labels.
+        proba : list or dict
+            Probability columns, in class order or as a dict label -> column.
+        score : str or (str, dict)
+            The proba metric that orders the rows (worst first); a list gives a ``score`` dim.
+        metric : str or (str, dict)
+            The confusion metric computed on the rows retained.
+        fractions : list of float, optional
+            Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).
+        pred : column name, optional
+            Predicted labels (default: the most probable class).
+        by, labels, weights, dropna, renormalize, observed
+            As in :meth:`evaluate`.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``curve`` (dim ``retained``, from 1 down), ``aursc`` (its normalised
+            area) and ``n_retained``, per group.
+
+        Raises
+        ------
+        ValueError, TypeError
+            For fractions outside (0, 1], metrics of the wrong kind, or as in :meth:`evaluate`.
+        """
         return frame_aursc(
             self._df,
             true,
@@ -302,8 +341,32 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
     ) -> xr.DataArray:
         """Confusion cube of these predicted labels against ``true``, counted over ``dim`` (default: all dims).
 
-        With ``class_dim`` this array holds class probabilities along that dim
-        and its most probable class is the prediction.
+        Parameters
+        ----------
+        true : xarray.DataArray
+            True labels, broadcastable against these predictions; coordinates must agree exactly.
+        dim : str or list of str, optional
+            The sample dims counted over; the other dims stack matrices.
+        labels : list, optional
+            The classes in order (default: sorted numeric labels).
+        weights : xarray.DataArray, optional
+            Finite weights >= 0, broadcastable against the labels.
+        dropna : bool
+            Leave out samples with a missing label (default: an error).
+        class_dim : str, optional
+            If given, this array holds class probabilities along that dim and its
+            most probable class is the prediction.
+
+        Returns
+        -------
+        xarray.DataArray
+            Counts with dims ``(*other dims, "true", "pred")``; lazy for dask-backed inputs.
+
+        Raises
+        ------
+        TypeError, ValueError, MemoryError
+            For inputs that are not DataArrays, labels outside ``labels``, missing
+            labels, disagreeing coordinates, or a cube above ``max_cube_bytes``.
 
         Examples
         --------
@@ -336,6 +399,32 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         ``proba.ordinal.evaluate(true, class_dim="class")`` on class
         probabilities (confusion metrics then use ``pred`` or the most probable class).
 
+        Parameters
+        ----------
+        true : xarray.DataArray, optional
+            True labels (not for a cube).
+        metrics : str, list or dict, optional
+            Metric names, or ``{output name: name | (name, {params})}``. Default:
+            every confusion metric (and every proba metric for probabilities).
+        class_dim : str, optional
+            The dim of class probabilities; without it this array holds labels or is a cube.
+        pred : xarray.DataArray, optional
+            Predicted labels for the confusion metrics when this array holds probabilities.
+        dim, labels, weights, dropna
+            As in :meth:`confusion`; ``dim`` also names the dims averaged for proba metrics.
+        renormalize : bool
+            Divide each probability vector by its sum instead of requiring 1.
+
+        Returns
+        -------
+        xarray.Dataset
+
+        Raises
+        ------
+        TypeError, ValueError
+            For arguments that do not apply to this kind of array, bad metric
+            specifications, or as in :meth:`confusion`.
+
         Examples
         --------
         >>> cube = xr.DataArray([[3, 1], [0, 4]], dims=("true", "pred"))
@@ -366,7 +455,10 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         class_dim: Hashable = CLASS_DIM,
         **params: Any,
     ) -> pd.DataFrame:
-        """The ``n`` samples of these class probabilities with the worst per-sample ``score`` (see :func:`ordframe.worst`)."""
+        """The ``n`` samples of these class probabilities with the worst per-sample ``score``.
+
+        See :func:`ordframe.worst` for the parameters and the table returned.
+        """
         return worst(
             self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, class_dim=class_dim, **params
         )
@@ -386,7 +478,17 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         renormalize: bool = False,
         class_dim: Hashable = CLASS_DIM,
     ) -> xr.Dataset:
-        """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area (``ordframe.retention``)."""
+        """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area.
+
+        The parameters are those of the DataFrame method (``pd.DataFrame.ordinal.aursc``),
+        with ``dim`` (the sample dims, default all) and ``class_dim`` (the class
+        probabilities' dim) in place of ``by`` and ``observed``.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``curve``, ``aursc`` and ``n_retained`` per index of the other dims.
+        """
         return array_aursc(
             self._obj,
             true,

@@ -145,10 +145,43 @@ def worst(
     class (``argmax``) and the score, indexed by the DataFrame's row labels or
     the array's sample coordinates. Ties keep the input order.
 
+    Parameters
+    ----------
+    data : pandas.DataFrame or xarray.DataArray
+        The rows, or the class probabilities (with a ``class_dim`` dim).
+    true : column name or xarray.DataArray
+        The true labels.
+    proba : list or dict
+        For a DataFrame: the probability columns, in class order or as a dict label -> column.
+    score : str
+        A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
+    n : int
+        How many rows to return.
+    labels, renormalize
+        As in ``df.ordinal.evaluate``.
+    class_dim : str
+        For a DataArray: the dim that holds the classes.
+    **params
+        Parameters of ``score``.
+
+    Returns
+    -------
+    pandas.DataFrame
+
     Raises
     ------
     TypeError
         For inputs that are neither a DataFrame nor a DataArray, or a bad ``n``.
+    ValueError
+        For a ``score`` that is not a proba metric, or invalid probabilities.
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> df = pd.DataFrame({"y": [0, 2], "p0": [0.9, 0.9], "p1": [0.1, 0.1], "p2": [0.0, 0.0]})
+    >>> ordframe.worst(df, "y", ["p0", "p1", "p2"], n=1, labels=[0, 1, 2])
+    class  true    0    1    2  argmax    rps
+    1         2  0.9  0.1  0.0       0  0.905
     """
     metric = proba_metric(score)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:

@@ -47,6 +47,37 @@ class Metric:
 
     A kernel returns NaN for a matrix on which the metric is undefined; the
     ``undefined`` text says when that happens and is shown to the user.
+
+    Parameters
+    ----------
+    name : str
+        A public Python identifier, not one of ``RESERVED_NAMES``; it becomes an accessor method.
+    kind : {"confusion", "proba"}
+    func : callable
+        The numpy kernel.
+    higher_is_better : bool
+    bounds : (float, float)
+        The range of values, low <= high (infinite ends allowed).
+    defaults : mapping, optional
+        Parameter defaults (read from ``func`` when not given).
+    description, reference, undefined : str
+        One line on what it measures, its citation, and when it is NaN.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a field of the wrong type or value (the message says what is expected).
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> def within_one(counts):
+    ...     k = counts.shape[-1]
+    ...     near = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) <= 1
+    ...     return (counts * near).sum(axis=(-2, -1)) / counts.sum(axis=(-2, -1))
+    >>> metric = ordframe.Metric("within_one", "confusion", within_one, higher_is_better=True, bounds=(0, 1))
+    >>> metric.direction, dict(metric.defaults)
+    ('higher is better', {})
     """
 
     name: str

@@ -24,7 +24,7 @@ import inspect
 import numpy as np
 import xarray as xr
 
-from .apply import check_cube
+from .apply import check_counts, check_cube, cube_classes
 from .dims import CUBE_DIMS
 from .metrics.oc import check_params, oc, oc_cells, uoc, uoc_cells
 
@@ -35,11 +35,12 @@ _UOC = {name: p.default for name, p in inspect.signature(uoc).parameters.items()
 
 def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
     check_cube(cube)
+    cube, _ = cube_classes(cube)
     check_params(beta, gamma)
     k = cube.sizes["true"]
     counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
     path = xr.apply_ufunc(
-        kernel,
+        lambda counts, **params: kernel(check_counts(counts), **params),
         counts,
         kwargs={"beta": beta, "gamma": gamma},
         input_core_dims=[list(CUBE_DIMS)],
@@ -54,10 +55,33 @@ def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
 def oc_path(cube: xr.DataArray, *, beta: float = _OC["beta"], gamma: float = _OC["gamma"]) -> xr.DataArray:
     """For every matrix of ``cube``, the cells of a path that attains ``oc(beta, gamma)``.
 
-    Returns int64 (row, col) positions with dims ``(*stack, "step", "axis")``,
-    padded with -1 after (K-1, K-1); see the module docstring. Among equally
-    good paths, each step prefers the diagonal move, then down, then right.
-    Raises ``ValueError`` for beta < 0 or gamma <= 0. Works lazily on dask.
+    Among equally good paths, each step prefers the diagonal move, then down,
+    then right. Works lazily on dask-backed cubes.
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A confusion cube (dims ``(..., "true", "pred")``).
+    beta, gamma : float
+        As in the ``oc`` metric (Cardoso & Sousa 2011): beta >= 0, gamma > 0.
+
+    Returns
+    -------
+    xarray.DataArray
+        int64 (row, column) class positions with dims ``(*stack, "step", "axis")``,
+        padded with -1 after (K-1, K-1); see the module docstring.
+
+    Raises
+    ------
+    ValueError
+        For beta < 0 or gamma <= 0, or a cube that is not one (see ``cube.ordinal``).
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> cube = xr.DataArray([[2, 1, 0], [0, 2, 0], [0, 1, 2]], dims=("true", "pred"))
+    >>> ordframe.oc_path(cube).values.tolist()  # (true, pred) cells from (0, 0) to (2, 2)
+    [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]]
     """
     return _path(oc_cells, "oc_path", cube, beta, gamma)
 
@@ -65,7 +89,15 @@ def oc_path(cube: xr.DataArray, *, beta: float = _OC["beta"], gamma: float = _OC
 def uoc_path(cube: xr.DataArray, *, beta: float = _UOC["beta"], gamma: float = _UOC["gamma"]) -> xr.DataArray:
     """For every matrix of ``cube``, the cells of a path that attains ``uoc(beta, gamma)``.
 
-    Same representation as :func:`oc_path`. The path runs on the full K x K grid;
-    rows of unobserved true classes carry no benefit or penalty (seed 004 eq. 28).
+    Same representation, parameters and errors as :func:`oc_path`. The path runs
+    on the full K x K grid; rows of unobserved true classes carry no benefit or
+    penalty (Silva, Pinto & Cardoso 2018, eq. 28).
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> cube = xr.DataArray([[2, 1, 0], [0, 2, 0], [0, 1, 2]], dims=("true", "pred"))
+    >>> ordframe.uoc_path(cube).sel(axis="pred").values.tolist()
+    [0, 1, 1, 1, 2]
     """
     return _path(uoc_cells, "uoc_path", cube, beta, gamma)

@@ -172,21 +172,84 @@ _registry = _Registry()
 
 
 def register(plugin: object, name: str | None = None) -> str:
-    """Register a plugin (a module or object with ``@hookimpl`` functions) at run time.
+    """Register a plugin (a module or object with ``@ordframe.hookimpl`` functions) at run time.
 
-    Returns the plugin's name. Raises ``ValueError`` if one of its metric names
-    is already taken, naming both plugins; the registry is then unchanged.
+    Parameters
+    ----------
+    plugin : module or object
+        Implements the ``ordframe_metrics`` hook, which returns a list of :class:`ordframe.Metric`.
+    name : str, optional
+        The plugin's name (default: chosen by pluggy from the object).
+
+    Returns
+    -------
+    str
+        The name the plugin was registered under.
+
+    Raises
+    ------
+    ValueError
+        If one of its metric names is already taken (both plugins are named; the
+        registry is then unchanged), or the plugin is already registered.
+    TypeError
+        If its hook does not return a list of ``Metric``.
+
+    Examples
+    --------
+    >>> import types, ordframe
+    >>> plugin = types.SimpleNamespace(ordframe_metrics=ordframe.hookimpl(lambda: []))
+    >>> ordframe.register(plugin, "empty")
+    'empty'
+    >>> ordframe.unregister("empty") is plugin
+    True
     """
     return _registry.register(plugin, name)
 
 
 def unregister(plugin: object) -> object:
-    """Remove a plugin given as the plugin object, its name, or a metric name it provides."""
+    """Remove a plugin given as the plugin object, its name, or a metric name it provides.
+
+    Parameters
+    ----------
+    plugin : object or str
+        The plugin object, the name it was registered under, or the name of one of its metrics.
+
+    Returns
+    -------
+    object
+        The plugin removed.
+
+    Raises
+    ------
+    ValueError
+        If no such plugin is registered (close names are suggested).
+    """
     return _registry.unregister(plugin)
 
 
 def get_metric(name: str) -> Metric:
-    """The registered metric called ``name``; ``KeyError`` lists close matches."""
+    """The registered metric called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A metric name, as listed by :func:`list_metrics`.
+
+    Returns
+    -------
+    Metric
+
+    Raises
+    ------
+    KeyError
+        If no metric has that name; close matches are suggested.
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> ordframe.get_metric("oc").defaults["beta"]
+    0.75
+    """
     metrics = _registry.metrics
     if name not in metrics:
         raise KeyError(f"no metric named {name!r}{_suggest(name, metrics)}")
@@ -199,7 +262,20 @@ def metric_names(kind: str | None = None) -> list[str]:
 
 
 def list_metrics() -> pd.DataFrame:
-    """A table of every registered metric, plus one row per plugin that failed to load."""
+    """A table of every registered metric, plus one row per plugin that failed to load.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``name``, ``kind``, ``direction``, ``bounds``, ``parameters``,
+        ``plugin``, ``reference`` and ``status`` (``"ok"`` or ``"failed: <error>"``).
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> ordframe.list_metrics().set_index("name").loc["oc", "direction"]
+    'lower is better'
+    """
     metrics = _registry.metrics
     rows: list[dict[str, object]] = [
         {

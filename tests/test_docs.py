@@ -8,7 +8,10 @@ import doctest
 import re
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
+import xarray as xr
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -38,3 +41,22 @@ def test_page_examples(page, tmp_path, monkeypatch, restore_registry):
         runner.run(test, clear_globs=False)
         globs = test.globs
     assert runner.summarize(verbose=False).failed == 0
+
+
+MODULES = sorted(
+    ".".join(p.relative_to(DOCS.parent).with_suffix("").parts)
+    for p in (DOCS.parent / "ordframe").rglob("*.py")
+    if p.name != "__main__.py"
+)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_docstring_examples(module, restore_registry):
+    """Every ``Examples`` section of the public API runs and shows what ordframe does."""
+    import importlib
+
+    globs = {"np": np, "pd": pd, "xr": xr}
+    result = doctest.testmod(
+        importlib.import_module(module), extraglobs=globs, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.failed == 0
