@@ -64,7 +64,11 @@ def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
         raise TypeError(
             f"group column {name!r} mixes values that cannot be sorted ({exc}); convert it to one type"
         ) from None
-    return GroupColumn(name, codes, 0, pd.Index(uniques), False, codes < 0 if (codes < 0).any() else None)
+    coord = pd.Index(uniques)
+    numpy_dtype = getattr(coord.dtype, "numpy_dtype", None)  # nullable Int64, Float64, boolean: no NA left
+    if numpy_dtype is not None and not isinstance(coord.dtype, np.dtype):
+        coord = pd.Index(coord.to_numpy(dtype=numpy_dtype))
+    return GroupColumn(name, codes, 0, coord, False, codes < 0 if (codes < 0).any() else None)
 
 
 class Groups:

@@ -342,6 +342,10 @@ def test_observed_groups_match_dense_ones():
         pd.date_range("2020-01-01", periods=4).repeat(5),
         pd.Categorical(["x", "y"] * 10, categories=["y", "x"], ordered=True),
         np.linspace(0, 1, 20).round(1),
+        pd.array(np.arange(20) % 3, dtype="Int64"),
+        pd.array(np.arange(20) % 2 == 0, dtype="boolean"),
+        pd.array(np.arange(20) % 3 / 2, dtype="Float64"),
+        pd.to_timedelta(np.arange(20) % 3, unit="D"),
     ],
 )
 def test_results_are_netcdf_serialisable(group, tmp_path):
@@ -352,6 +356,8 @@ def test_results_are_netcdf_serialisable(group, tmp_path):
     ds.to_netcdf(path)
     with xr.open_dataset(path) as back:
         np.testing.assert_allclose(back["mae"].values, ds["mae"].values)
+    stacked = frame.assign(h=1).ordinal.evaluate("y", "p", by=["g", "h"], metrics=["mae"], observed=True)
+    stacked.reset_index("group").to_netcdf(tmp_path / "stacked.nc")  # xarray does not write a MultiIndex itself
 
 
 def test_metric_methods_have_real_signatures():
