@@ -71,6 +71,14 @@ class _OrdinalAccessor:
         return self._metric_method(metric)
 
     def _metric_method(self, metric: Metric):
+        if metric.kind == "confusion":
+            return self._confusion_method(metric)
+        return self._proba_method(metric)
+
+    def _confusion_method(self, metric: Metric):
+        raise NotImplementedError
+
+    def _proba_method(self, metric: Metric):
         raise NotImplementedError
 
 
@@ -274,11 +282,6 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             observed=observed,
         )
-
-    def _metric_method(self, metric: Metric):
-        if metric.kind == "confusion":
-            return self._confusion_method(metric)
-        return self._proba_method(metric)
 
     def _confusion_method(self, metric: Metric):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
@@ -503,11 +506,6 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             class_dim=class_dim,
         )
-
-    def _metric_method(self, metric: Metric):
-        if metric.kind == "confusion":
-            return self._confusion_method(metric)
-        return self._proba_method(metric)
 
     def _confusion_method(self, metric: Metric):
         obj = self._obj
