@@ -26,7 +26,7 @@ from .frame import frame_rows
 from .metric import Metric
 from .probability import array_inputs
 from .retention import array_aursc, frame_aursc
-from .scores import array_scores, frame_scores, mean_scores
+from .scores import array_scores, frame_scores, mean_scores, no_weight
 from .types import ArrayWeights, By, ClassLabels, Column, Dims, MetricSpec, ProbaColumns, Weights
 
 
@@ -288,9 +288,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             rows = frame_rows(
                 self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
             )
-            cube = rows.cube()
-            result = apply_confusion(metric, cube, params)
-            return result if by is not None else as_scalar(result, metric, rows.empty)
+            result = apply_confusion(metric, rows.cube(), params)
+            return as_scalar(result, metric, rows.empty)
 
         return _method(method, metric, f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, ...)")
 
@@ -319,7 +318,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                 observed=observed,
             )
             result = rows.mean(frame_scores(metric, rows, params), metric.name)
-            return result if by is not None else as_scalar(result, metric, rows.empty)
+            return as_scalar(result, metric, rows.empty)
 
         return _method(method, metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, ...)")
 
@@ -538,6 +537,6 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
             scores = array_scores(metric, inputs, params)
             result = mean_scores(scores, dim=dim, weights=weights)
-            return as_scalar(result, metric, lambda: bool(scores.count() == 0))
+            return as_scalar(result, metric, lambda: no_weight(scores, weights))
 
         return _method(method, metric, f"proba.ordinal.{metric.name}(true, *, dim=None, class_dim='class', ...)")

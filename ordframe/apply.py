@@ -133,7 +133,7 @@ def checked_output(metric: Metric, out, shape: tuple, given: str) -> np.ndarray:
     return out.astype(np.float64, copy=False)
 
 
-def _quiet(func, *args, **kwargs):
+def quiet(func, *args, **kwargs):
     """Call a kernel with numpy's floating-point and runtime warnings silenced (NaN says what went wrong)."""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -142,7 +142,7 @@ def _quiet(func, *args, **kwargs):
 
 def _confusion_kernel(metric: Metric, params: dict):
     def kernel(counts):
-        out = _quiet(metric.func, check_counts(counts), **params)
+        out = quiet(metric.func, check_counts(counts), **params)
         return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel
@@ -157,7 +157,7 @@ def _proba_kernel(metric: Metric, params: dict):
             stop = min(len(codes), start + BLOCK_ROWS)
             block = codes[start:stop]
             dropped = block < 0  # samples left out by dropna: any valid class for the kernel, NaN after
-            score = _quiet(metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
+            score = quiet(metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
             given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
             out[start:stop] = checked_output(metric, score, (stop - start,), given)
             out[start:stop][dropped] = np.nan
@@ -218,45 +218,55 @@ def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):
     return value
 
 
-def metric_request(metrics, kind: str | None = "confusion") -> dict[str, tuple[Metric, dict]]:
-    """Normalise an ``evaluate(metrics=...)`` argument to ``{output name: (metric, params)}``.
+def metric_request(
+    metrics, kind: str | None = "confusion", *, argument: str = "metrics", require: str | None = None
+) -> dict[str, tuple[Metric, dict]]:
+    """Normalise a ``metrics=`` (or ``score=``, ...) argument to ``{output name: (metric, params)}``.
 
     ``None`` means every registered metric of ``kind`` with default parameters;
-    a name or a list of names; or a dict mapping output names to a metric name
-    or ``(name, {params})``.
+    otherwise a name, ``(name, {params})``, a list of names, or a dict mapping
+    output names to a name or ``(name, {params})``. ``require`` is the kind
+    every metric must have; ``argument`` names the argument in messages.
     """
     if metrics is None:
         metrics = registry.metric_names(kind)
     if isinstance(metrics, str):
         metrics = [metrics]
+    if isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], Mapping):
+        metrics = {str(metrics[0]): metrics}
     if isinstance(metrics, (set, frozenset)):
-        raise TypeError("metrics= must be a list (in the order you want the results) or a dict, not a set")
+        raise TypeError(f"{argument}= must be a list (in the order you want the results) or a dict, not a set")
     if not isinstance(metrics, Mapping):
         if not isinstance(metrics, (list, tuple)) or not all(isinstance(m, str) for m in metrics):
             raise TypeError(
-                f"metrics= must be a metric name, a list of names, or a dict of output name -> name or "
-                f"(name, {{params}}), got {metrics!r}"
+                f"{argument}= must be a metric name, (name, {{params}}), a list of names, or a dict of output "
+                f"name -> name or (name, {{params}}), got {metrics!r}"
             )
         repeated = sorted({m for m in metrics if list(metrics).count(m) > 1})
         if repeated:
             raise ValueError(
-                f"metrics= names {repeated} more than once; to compute one metric with different "
+                f"{argument}= names {repeated} more than once; to compute one metric with different "
                 "parameters use a dict: {'oc_25': ('oc', {'beta': 0.25}), 'oc_75': 'oc'}"
             )
         metrics = {name: name for name in metrics}
     if not metrics:
-        raise ValueError("metrics= is empty; name at least one metric (ordframe.list_metrics() lists them)")
+        raise ValueError(f"{argument}= is empty; name at least one metric (ordframe.list_metrics() lists them)")
     request: dict[str, tuple[Metric, dict]] = {}
     for output, spec in metrics.items():
         if not isinstance(output, str) or not output:
-            raise TypeError(f"metrics= output names must be non-empty strings, got {output!r}")
+            raise TypeError(f"{argument}= output names must be non-empty strings, got {output!r}")
         params: Mapping
         if isinstance(spec, str):
             name, params = spec, {}
         elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], Mapping):
             name, params = spec
         else:
-            raise TypeError(f"metrics= entry {output!r}: give a metric name or (name, {{params}}), got {spec!r}")
+            raise TypeError(f"{argument}= entry {output!r}: give a metric name or (name, {{params}}), got {spec!r}")
         metric = registry.get_metric(name)
+        if require is not None and metric.kind != require:
+            raise ValueError(
+                f"{argument}= must name {require!r} metrics; {name!r} is a {metric.kind!r} metric. The {require} "
+                f"metrics are {registry.metric_names(require)}"
+            )
         request[output] = (metric, metric.params(dict(params)))
     return request

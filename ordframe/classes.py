@@ -101,6 +101,8 @@ def _labels_of(name: Hashable, data) -> Labels:
         if dtype.kind == "f":
             missing = np.isnan(values)
             return Labels(name, values, "float", missing if missing.any() else None)
+        if dtype.kind in "mM":  # datetimes and timedeltas: compare as pandas scalars, not as integers
+            values = pd.Series(values.reshape(-1)).astype(object).to_numpy()
         values = values.astype(object, copy=False)
     else:  # a pandas extension dtype (nullable integers and booleans, strings, arrow, ...)
         series = data if isinstance(data, pd.Series) else pd.Series(data)
@@ -143,6 +145,8 @@ def as_sequence(value, what: str) -> list:
 
 def declared_order(labels) -> pd.Index:
     """The classes given by ``labels=``, in that order: a list, tuple, range, array or Index of distinct labels."""
+    if isinstance(labels, pd.MultiIndex):
+        raise TypeError("labels= must be a flat list of class labels, got a MultiIndex")
     if isinstance(labels, pd.Index):
         classes = labels.rename(None)
     else:

@@ -98,6 +98,17 @@ def check_label_arrays(arrays: dict[str, object]) -> None:
             )
 
 
+def _check_missing(name, labels: xr.DataArray) -> None:
+    """The missing-label error for an in-memory label array, naming the first missing samples by coordinate."""
+    if labels.chunks is not None or labels.dtype.kind not in "fOmM" or labels.ndim == 0:
+        return
+    missing = np.asarray(pd.isna(labels.values)).reshape(-1)
+    if missing.any():
+        flat = labels.stack({"_sample": list(labels.dims)}) if labels.ndim > 1 else labels
+        index = flat.indexes[flat.dims[0]] if flat.dims[0] in flat.indexes else pd.RangeIndex(flat.size)
+        raise missing_error(name, index, missing)
+
+
 def _array_classes(arrays: dict[Hashable, xr.DataArray], labels) -> tuple[pd.Index, bool]:
     """The classes of label arrays, and whether they are a span of integers to prune after counting."""
     if labels is not None:
@@ -176,6 +187,9 @@ def array_cube(
     ``report=False`` drops missing labels (with ``dropna``) without a warning.
     """
     check_label_arrays({"true": true, "pred": pred, **({} if weights is None else {"weights": weights})})
+    if not dropna:  # before broadcasting, so that a missing label is counted once, where it is
+        for name, labels_given in ((TRUE, true), (PRED, pred)):
+            _check_missing(labels_given.name if labels_given.name is not None else name, labels_given)
     weights = checked_weights(weights)
     given = [true, pred] + ([] if weights is None else [weights])
     try:

@@ -18,7 +18,7 @@ from .confusion import array_cube
 from .dims import CLASS_DIM, OBSERVED_DIM
 from .frame import FrameRows, by_names, frame_rows
 from .probability import RowNames, array_inputs
-from .scores import array_scores, frame_scores, mean_scores, proba_metric
+from .scores import array_scores, frame_scores, mean_scores
 
 
 def _request(metrics, *, probabilities: bool, labels: bool, taken=()) -> dict:
@@ -38,7 +38,7 @@ def _request(metrics, *, probabilities: bool, labels: bool, taken=()) -> dict:
     clash = [out for out in request if out in taken]
     if clash:
         raise ValueError(
-            f"output name(s) {clash} are also the name of a group dim; the group coordinate would be "
+            f"output name(s) {clash} are also the name of a dim; its coordinate would be "
             "overwritten: rename the output, e.g. metrics={'" + f"{clash[0]}_score': '{clash[0]}'" + "}"
         )
     return request
@@ -46,7 +46,7 @@ def _request(metrics, *, probabilities: bool, labels: bool, taken=()) -> dict:
 
 def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     """One variable per requested confusion metric, computed on every matrix of ``cube``."""
-    request = _request(metrics, probabilities=False, labels=True, taken=[d for d in cube.dims])
+    request = _request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
     return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
 
 
@@ -117,9 +117,10 @@ def evaluate_array(
         return evaluate_cube(array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna), metrics)
     if true is None:
         raise TypeError("evaluate on class probabilities needs the true labels: proba.ordinal.evaluate(true, ...)")
-    request = _request(metrics, probabilities=True, labels=True)
+    request = _request(metrics, probabilities=True, labels=True, taken=[*obj.dims, *true.dims])
     inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
-    variables, cube = {}, None
+    variables: dict[str, xr.DataArray] = {}
+    cube: xr.DataArray | None = None
     for out, (metric, params) in request.items():
         if metric.kind == "proba":
             variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
@@ -183,7 +184,11 @@ def worst(
     class  true    0    1    2  argmax    rps
     1         2  0.9  0.1  0.0       0  0.905
     """
-    metric = proba_metric(score)
+    request = metric_request(score, argument="score", require="proba")
+    if len(request) != 1:
+        raise ValueError(f"score= must name one proba metric, got {list(request)}")
+    ((metric, params_given),) = request.values()
+    params = {**params_given, **params} if params else params_given
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise TypeError(f"n must be a whole number >= 0, got {n!r}")
     if isinstance(data, pd.DataFrame):

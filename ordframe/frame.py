@@ -220,7 +220,7 @@ def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:
 
 def is_column_name(value) -> bool:
     """Whether ``value`` can name a column (rather than hold one value per row)."""
-    return isinstance(value, (str, numbers.Number, tuple)) or value is None
+    return isinstance(value, (str, numbers.Number, tuple, np.generic))
 
 
 def check_flag(value, name: str) -> bool:
@@ -263,6 +263,12 @@ def by_names(by) -> list:
 
 def check_column(df: pd.DataFrame, name, role: str) -> None:
     """An error naming the column if it is absent, or if the frame has several columns of that name."""
+    if isinstance(name, (bool, np.bool_)) or not is_column_name(name):
+        kind = type(name).__name__
+        raise TypeError(
+            f"{role} must name a column (a str or int), got a {kind}; pass the values as a column of the "
+            "DataFrame (df.assign(name=values)) and give its name"
+        )
     try:
         found = name in df.columns
     except TypeError:

@@ -34,6 +34,10 @@ from .classes import MAX_INT_SPAN
 from .dims import OBSERVED_DIM
 from .options import check_allocation
 
+# Integer group values spanning at most this many integers are coded by offset
+# (values no row has are dropped from the result); wider spans are renumbered.
+DENSE_INT_SPAN = 1 << 12
+
 
 @dataclass(frozen=True)
 class GroupColumn:
@@ -56,8 +60,13 @@ def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
     if isinstance(dtype, np.dtype) and dtype.kind in "iu" and dtype != np.uint64 and len(series):
         values = series.to_numpy()
         low, high = int(values.min()), int(values.max())
-        if high - low < MAX_INT_SPAN:
+        if high - low < DENSE_INT_SPAN:
             return GroupColumn(name, values, low, pd.RangeIndex(low, high + 1), True, None)
+        if high - low < MAX_INT_SPAN:  # a wide span: number the values that occur, through a table over it
+            shifted = np.subtract(values, low, dtype=np.int64)
+            seen = np.bincount(shifted, minlength=high - low + 1) > 0
+            table = np.cumsum(seen) - 1
+            return GroupColumn(name, table[shifted], 0, pd.Index(np.flatnonzero(seen) + low), False, None)
     try:
         codes, uniques = pd.factorize(series, sort=True)
     except TypeError as exc:

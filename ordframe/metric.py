@@ -21,6 +21,11 @@ import numpy as np
 KINDS = ("confusion", "proba")
 #: The inputs a kernel of each kind takes positionally; its parameters come after them.
 INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
+#: Names of the accessor methods' own arguments: no metric parameter may be called so.
+RESERVED_PARAMETERS = frozenset(
+    {"true", "pred", "proba", "by", "labels", "weights", "dropna", "renormalize", "observed", "dim", "class_dim"}
+    | {"metrics", "metric", "score", "n", "fractions"}
+)
 #: Names of the ``.ordinal`` accessor methods, present or planned: no metric may be called so.
 RESERVED_NAMES = frozenset(
     {"confusion", "evaluate", "worst", "aursc", "report", "bootstrap", "compare", "plot", "metrics", "score"}
@@ -208,6 +213,12 @@ def _defaults(where: str, kind: str, func, given: Mapping[str, Any] | None) -> d
         signature.bind(*inputs, **given)
     except TypeError as exc:
         raise TypeError(f"{where}: its kernel cannot be called as {call} with params {given}: {exc}") from None
+    clash = sorted(set(given) & RESERVED_PARAMETERS)
+    if clash:
+        raise ValueError(
+            f"{where}: parameter(s) {clash} have the name of an argument of the .ordinal accessor methods; "
+            "rename them in the kernel"
+        )
     return given
 
 

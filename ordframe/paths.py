@@ -24,7 +24,7 @@ import inspect
 import numpy as np
 import xarray as xr
 
-from .apply import check_counts, check_cube, cube_classes
+from .apply import check_counts, check_cube, cube_classes, quiet
 from .dims import CUBE_DIMS
 from .metrics.oc import check_params, oc, oc_cells, uoc, uoc_cells
 
@@ -40,7 +40,7 @@ def _path(kernel, name: str, cube: xr.DataArray, beta, gamma) -> xr.DataArray:
     k = cube.sizes["true"]
     counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
     path = xr.apply_ufunc(
-        lambda counts, **params: kernel(check_counts(counts), **params),
+        lambda counts, **params: quiet(kernel, check_counts(counts), **params),
         counts,
         kwargs={"beta": beta, "gamma": gamma},
         input_core_dims=[list(CUBE_DIMS)],

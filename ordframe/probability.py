@@ -111,13 +111,20 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
                     ([f"no column for {absent}"] if absent else []) + ([f"{extra} are not classes"] if extra else [])
                 )
             )
-        return classes, [proba[c] for c in classes]
+        columns = [proba[c] for c in classes]
+        repeated = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+        if repeated:
+            raise ValueError(f"proba maps several classes to the column(s) {repeated}; give one column per class")
+        return classes, columns
     if isinstance(proba, (set, frozenset)):
         raise TypeError(
             "proba= must list the probability columns in class order (a list), or map each class to "
             "its column (a dict); a set has no order"
         )
     columns = [proba] if isinstance(proba, str) else list(proba)
+    repeated = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+    if repeated:
+        raise ValueError(f"proba lists the column(s) {repeated} more than once; give one column per class")
     classes = class_order([labels_of(true, df[true])], labels)  # labels=, ordered categories, or sorted numbers
     if len(classes) != len(columns):
         source = "labels=" if labels is not None else f"column {true!r}"

@@ -140,9 +140,19 @@ class _Registry:
     def register(self, plugin: object, name: str | None) -> str:
         with self.lock:
             self.load()
+            if self.manager.is_registered(plugin):
+                raise ValueError(f"{plugin!r} is already registered as {self.manager.get_name(plugin)!r}")
+            if name is not None and self.manager.has_plugin(name):
+                raise ValueError(f"a plugin named {name!r} is already registered; choose another name")
             registered = self.manager.register(plugin, name=name)
             if registered is None:  # pluggy: the plugin is blocked
                 raise ValueError(f"plugin {name or plugin!r} is blocked and cannot be registered")
+            if not self.manager.get_hookcallers(plugin):
+                self.manager.unregister(name=registered)
+                raise TypeError(
+                    f"{plugin!r} has no @ordframe.hookimpl functions (such as ordframe_metrics); "
+                    "a plugin is a module or object that implements ordframe's hooks"
+                )
             try:
                 self.refresh()
             except BaseException:
@@ -190,9 +200,9 @@ def register(plugin: object, name: str | None = None) -> str:
     ------
     ValueError
         If one of its metric names is already taken (both plugins are named; the
-        registry is then unchanged), or the plugin is already registered.
+        registry is then unchanged), or the plugin (or its name) is already registered.
     TypeError
-        If its hook does not return a list of ``Metric``.
+        If it implements no ordframe hook, or its hook does not return a list of ``Metric``.
 
     Examples
     --------

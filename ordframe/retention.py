@@ -34,12 +34,13 @@ import xarray as xr
 from .apply import apply_confusion, metric_request
 from .confusion import count_cells, dims_list
 from .dims import CLASS_DIM, CUBE_DIMS
-from .frame import frame_rows
+from .frame import by_names, frame_rows
 from .probability import DROPPED, array_inputs, label_codes
 from .scores import array_scores, frame_scores
 from .weights import checked_weights
 
 RETAINED_DIM = "retained"
+SCORE_DIM = "score"
 # retained fractions 1.00, 0.99, ..., 0.50: up to half of the samples dropped
 DEFAULT_FRACTIONS = tuple(np.round(np.linspace(1.0, 0.5, 51), 2))
 
@@ -91,7 +92,12 @@ def _stacked_cubes(key, true, pred, *weights, retained, k):
 
 
 def _fractions(fractions) -> np.ndarray:
-    retained = np.asarray(DEFAULT_FRACTIONS if fractions is None else fractions, dtype=np.float64).reshape(-1)
+    if fractions is not None and (isinstance(fractions, (str, set, frozenset)) or np.ndim(fractions) != 1):
+        raise TypeError(f"fractions must be a list of retained fractions in (0, 1], got {fractions!r}")
+    try:
+        retained = np.asarray(DEFAULT_FRACTIONS if fractions is None else fractions, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"fractions must be a list of numbers in (0, 1], got {fractions!r}") from None
     if len(retained) < 2 or np.isnan(retained).any() or (retained <= 0).any() or (retained > 1).any():
         raise ValueError(f"fractions must be at least two retained fractions in (0, 1], got {list(retained)}")
     if len(np.unique(retained)) != len(retained):
@@ -99,23 +105,24 @@ def _fractions(fractions) -> np.ndarray:
     return np.sort(retained)
 
 
-def _request(spec, kind: str, what: str) -> dict:
-    request = metric_request({spec[0]: spec} if isinstance(spec, tuple) else spec, kind)
-    wrong = [m.name for m, _ in request.values() if m.kind != kind]
-    if wrong:
-        raise ValueError(f"{what} must name {kind!r} metrics; {wrong} are not")
-    return request
+def _check_dims(names, what: str) -> None:
+    """An error if a group or sample dim would clash with the dims of the result."""
+    clash = sorted({n for n in names if n in (RETAINED_DIM, SCORE_DIM)})
+    if clash:
+        raise ValueError(f"a {what} is named {clash[0]!r}, which retention curves use for their own dim; rename it")
 
 
 def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset:
     """Curves, areas and retained counts from the cubes of every score (cube dims ``(..., retained, true, pred)``)."""
-    request = _request(metric, "confusion", "metric")
+    request = metric_request(metric, argument="metric", require="confusion")
     if len(request) != 1:
         raise ValueError(f"metric must name one confusion metric, got {list(request)}")
     ((out, (confusion, params)),) = request.items()
     curves = [apply_confusion(confusion, c, params) for c in cubes.values()]
     curve = (
-        xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims="score", name="score")) if stacked else curves[0]
+        xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims=SCORE_DIM, name=SCORE_DIM))
+        if stacked
+        else curves[0]
     )
     ascending = curve.sortby(RETAINED_DIM)
     r = ascending[RETAINED_DIM]
@@ -154,9 +161,10 @@ def array_aursc(
     (dim ``retained``, from 1 down), ``aursc`` and ``n_retained``.
     """
     retained = _fractions(fractions)
-    scores = _request(score, "proba", "score")
+    scores = metric_request(score, argument="score", require="proba")
+    _check_dims([*proba.dims, *true.dims], "dim of the probabilities")
     inputs = array_inputs(proba, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
-    weights = checked_weights(weights)
+    weights = checked_weights(weights, like=inputs.codes)
     k = len(inputs.classes)
     pred_codes = inputs.argmax() if pred is None else label_codes(pred, inputs.classes, name="pred", dropna=dropna)
     samples = list(inputs.codes.dims) if dim is None else dims_list(dim)
@@ -210,7 +218,8 @@ def frame_aursc(
 ) -> xr.Dataset:
     """Retention curves of DataFrame rows, one per combination of ``by`` values (see :func:`array_aursc`)."""
     retained = _fractions(fractions)
-    scores = _request(score, "proba", "score")
+    scores = metric_request(score, argument="score", require="proba")
+    _check_dims(map(str, by_names(by)), "by column")
     rows = frame_rows(
         df,
         true,

@@ -11,24 +11,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from . import registry
 from .apply import apply_proba
 from .confusion import dims_list
 from .frame import FrameRows
 from .metric import Metric
 from .probability import ProbaInputs
 from .weights import checked_weights
-
-
-def proba_metric(name) -> Metric:
-    """The registered ``proba`` metric called ``name``; an error for a confusion metric."""
-    metric = registry.get_metric(name)
-    if metric.kind != "proba":
-        raise ValueError(
-            f"metric {name!r} is of kind {metric.kind!r}; a per-sample score needs a 'proba' metric, "
-            f"one of {registry.metric_names('proba')}"
-        )
-    return metric
 
 
 def array_scores(metric: Metric, inputs: ProbaInputs, params) -> xr.DataArray:
@@ -42,12 +30,19 @@ def mean_scores(scores: xr.DataArray, *, dim=None, weights=None) -> xr.DataArray
     absent = [d for d in dims if d not in scores.dims]
     if absent:
         raise ValueError(f"dim {absent} not found; the samples have dims {tuple(scores.dims)}")
-    weights = checked_weights(weights)
+    weights = checked_weights(weights, like=scores)
     if not dims:
         return scores
     if weights is None:
         return scores.mean(dims)
     return scores.weighted(weights).mean(dims)
+
+
+def no_weight(scores: xr.DataArray, weights: xr.DataArray | None) -> bool:
+    """Whether no sample has a score (all dropped), or the weights of those that do sum to 0."""
+    if weights is None:
+        return bool(scores.count() == 0)
+    return not float(weights.where(scores.notnull()).sum()) > 0
 
 
 def frame_scores(metric: Metric, rows: FrameRows, params) -> np.ndarray:

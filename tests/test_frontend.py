@@ -200,7 +200,7 @@ def test_evaluate_specs_are_checked(metrics, error):
 
 
 def test_evaluate_output_named_like_a_group_is_refused():
-    with pytest.raises(ValueError, match=r"\['m'\] are also the name of a group dim"):
+    with pytest.raises(ValueError, match=r"\['m'\] are also the name of a dim"):
         random_frame(1).ordinal.evaluate("y", "yhat", metrics={"m": "mae"}, by="m")
 
 
@@ -472,3 +472,159 @@ def test_a_class_seen_only_with_zero_weight_is_kept():
         xr.DataArray([0, 1, 5], dims="s"), weights=xr.DataArray([1.0, 1.0, 0.0], dims="s")
     )
     assert list(array["true"].values) == [0, 1, 5]
+
+
+# --------------------------------------------------------------------------- a hostile tester's findings
+
+
+def _proba_case():
+    p = xr.DataArray(
+        [[1.0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 0]],
+        dims=("sample", "class"),
+        coords={"sample": [0, 1, 2, 3], "class": [0, 1, 2]},
+    )
+    return p, xr.DataArray([0, 0, 2, 2], dims="sample", coords={"sample": [0, 1, 2, 3]})
+
+
+def test_weights_with_other_coordinates_are_refused_not_joined():
+    p, t = _proba_case()
+    partial = xr.DataArray([1.0, 1.0], dims="sample", coords={"sample": [0, 1]})
+    with pytest.raises(ValueError, match="weights' coordinates disagree"):
+        p.ordinal.rps(t, weights=partial)
+    with pytest.raises(ValueError, match="weights' coordinates disagree"):
+        p.ordinal.aursc(t, weights=partial)
+
+
+def test_zero_weights_on_arrays_say_so():
+    p, t = _proba_case()
+    with pytest.warns(RuntimeWarning, match="weights sum to 0"):
+        assert np.isnan(p.ordinal.rps(t, weights=xr.DataArray(np.zeros(4), dims="sample")))
+
+
+@pytest.mark.parametrize(
+    "params, error",
+    [
+        ({"normalize": "no"}, "normalize must be True or False"),
+        ({"normalize": np.array([True, False])}, "normalize must be True or False"),
+    ],
+)
+def test_parameters_of_the_wrong_type(params, error):
+    p, t = _proba_case()
+    with pytest.raises(TypeError, match=error):
+        p.ordinal.rps(t, **params)
+
+
+@pytest.mark.parametrize("eps", ["a", np.array([0.1, 0.2]), True, 2.0])
+def test_log_score_eps_is_checked(eps):
+    p, t = _proba_case()
+    with pytest.raises(ValueError, match="eps must be a number in"):
+        p.ordinal.log_score(t, eps=eps)
+
+
+def test_cost_of_strings_is_refused():
+    cube = xr.DataArray(np.eye(3), dims=("true", "pred"))
+    with pytest.raises(TypeError, match="matrix of real numbers"):
+        cube.ordinal.expected_cost(cost=[["a"] * 3] * 3)
+
+
+def test_array_evaluate_output_named_like_a_dim_is_refused():
+    p, t = _proba_case()
+    with pytest.raises(ValueError, match="also the name of a dim"):
+        p.ordinal.evaluate(t, class_dim="class", dim=[], metrics={"sample": "rps"})
+
+
+def test_column_names_that_are_not_names():
+    frame = pd.DataFrame({0: [0, 1, 2], 1: [2, 1, 0], "g": [0, 0, 1]})
+    with pytest.raises(TypeError, match="true must name a column"):
+        frame.ordinal.mae(True, 0)
+    with pytest.raises(TypeError, match="true must name a column"):
+        frame.ordinal.mae(frame[0], 1)
+
+
+def test_sparse_integer_groups_are_not_counted_over_their_span():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {"y": rng.integers(0, 100, 200), "p": rng.integers(0, 100, 200), "g": rng.choice([0, 60000], 200)}
+    )
+    result = frame.ordinal.mae("y", "p", by="g")
+    assert list(result["g"].values) == [0, 60000]
+    expected = frame.assign(e=(frame.y - frame.p).abs()).groupby("g")["e"].mean()
+    np.testing.assert_allclose(result.values, expected.values)
+
+
+def test_worst_takes_a_score_with_parameters():
+    p, t = _proba_case()
+    table = ordframe.worst(p, t, score=("rps", {"normalize": False}), n=1)
+    assert table["rps"].iloc[0] == 2.0
+    with pytest.raises(ValueError, match="score= must name one proba metric"):
+        ordframe.worst(p, t, score=["rps", "brier"])
+
+
+@pytest.mark.parametrize("name", ["score", "retained"])
+def test_aursc_dim_names_that_clash(name):
+    frame = random_frame(1).assign(**{name: lambda d: d["m"]})
+    with pytest.raises(ValueError, match="retention curves use for their own dim"):
+        frame.ordinal.aursc("y", PROBA, by=name, labels=[0, 1, 2])
+
+
+def test_datetime_label_arrays_match_their_labels():
+    days = pd.date_range("2020-01-01", periods=3).to_numpy()  # datetime64[ns]
+    true = xr.DataArray(days[[0, 1, 2, 2]], dims="s")
+    pred = xr.DataArray(days[[0, 2, 2, 1]], dims="s")
+    assert pred.ordinal.mae(true, labels=list(pd.DatetimeIndex(days))) == 0.5
+
+
+def test_multiindex_labels_are_refused():
+    with pytest.raises(TypeError, match="flat list"):
+        random_frame(1).ordinal.mae("y", "yhat", labels=pd.MultiIndex.from_tuples([(0, 0), (1, 1)]))
+
+
+def test_register_checks_what_it_is_given(restore_registry):
+    with pytest.raises(TypeError, match="no @ordframe.hookimpl"):
+        ordframe.register(3)
+    import ordframe.metrics.classic as classic
+
+    with pytest.raises(ValueError, match="already registered"):
+        ordframe.register(classic)
+
+
+@pytest.mark.parametrize("name", ["weights", "by", "dim", "class_dim", "labels"])
+def test_metric_parameters_named_like_accessor_arguments_are_refused(name):
+    def kernel(counts, **params):
+        return counts.sum(axis=(-2, -1))
+
+    with pytest.raises(ValueError, match="argument of the .ordinal accessor methods"):
+        ordframe.Metric("odd", "confusion", kernel, True, defaults={name: 1})
+
+
+def test_a_missing_label_is_counted_once_before_broadcasting():
+    true = xr.DataArray([0.0, np.nan, 2, 1], dims="s", coords={"s": list("abcd")})
+    pred = xr.DataArray(np.zeros((5, 4)), dims=("m", "s"))
+    with pytest.raises(ValueError, match=r"1 missing value\(s\).*first at rows \['b'\]"):
+        pred.ordinal.mae(true, dim="s")
+
+
+def test_empty_by_list_is_one_value():
+    frame = random_frame(1)
+    assert frame.ordinal.mae("y", "yhat", by=[]) == frame.ordinal.mae("y", "yhat")
+
+
+def test_complex_weights_are_refused():
+    frame = random_frame(1)
+    with pytest.raises(TypeError, match="real numbers"):
+        frame.ordinal.mae("y", "yhat", weights=pd.Series(np.ones(60) + 1j, index=frame.index))
+
+
+def test_one_column_for_two_classes_is_refused():
+    frame = pd.DataFrame({"y": [0, 1], "a": [0.5, 0.5], "z": [0.0, 0.0]})
+    with pytest.raises(ValueError, match="several classes to the column"):
+        frame.ordinal.rps("y", {0: "a", 1: "a", 2: "z"})
+    with pytest.raises(ValueError, match="more than once"):
+        frame.ordinal.rps("y", ["a", "a", "z"], labels=[0, 1, 2])
+
+
+def test_paths_of_an_empty_matrix_warn_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        path = ordframe.oc_path(xr.DataArray(np.zeros((3, 3)), dims=("true", "pred")))
+    assert (path.values == -1).all()

@@ -350,6 +350,11 @@ def test_scalar_on_an_empty_matrix_warns_and_is_nan(name):
         (0.5, 0.0, 0.0),
         (0.5, -1.0, -1.0),
         (0.5, math.inf, math.inf),
+        (True, 1.0, True),
+        (0.5, 1e-300, 1e-300),
+        (0.5, 1e300, 1e300),
+        (0.5, 0.05, 0.05),
+        (0.5, 11.0, 11.0),
     ],
 )
 def test_invalid_parameters_are_rejected(kernel, beta, gamma, bad):

@@ -24,7 +24,10 @@ def cost_matrix(cost, k: int, metric: str) -> np.ndarray:
     """
     if set(getattr(cost, "dims", ())) == {"true", "pred"}:
         cost = cost.transpose("true", "pred")
-    cost = np.asarray(cost, dtype=np.float64)
+    try:
+        cost = np.asarray(cost, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{metric}: cost must be a {k}x{k} matrix of real numbers, got {cost!r}") from None
     if cost.shape != (k, k):
         raise ValueError(
             f"{metric}: cost must be a {k}x{k} matrix (rows = true class, columns = predicted), got shape {cost.shape}"

@@ -37,7 +37,7 @@ def mse(counts):
 
 
 def _class_mae(counts, missing):
-    if missing not in ("skip", "zero"):
+    if not isinstance(missing, str) or missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
     rows = counts.sum(axis=-1)
     error = (counts * index_distance(counts.shape[-1])).sum(axis=-1) / rows

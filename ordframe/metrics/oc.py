@@ -38,14 +38,24 @@ SILVA = (
 # by more than this to open a new piece of the envelope (values are O(1); the
 # rounding noise of one evaluation is ~1e-16).
 ENVELOPE_TOL = 1e-13
+# The powers of gamma that float64 handles on any matrix of up to 10^9 samples and K <= 1000.
+GAMMA_RANGE = (0.1, 10.0)
 
 
 def check_params(beta, gamma):
-    """Seed 004 eq. 16: beta >= 0, gamma > 0 (both finite)."""
-    if not (isinstance(beta, (int, float, np.number)) and math.isfinite(beta) and beta >= 0):
+    """Silva, Pinto & Cardoso (2018) eq. 16: beta >= 0, gamma > 0; gamma also within ``GAMMA_RANGE``.
+
+    Outside that range ``|r - c| ** gamma`` and the Minkowski norm's power
+    ``1 / gamma`` overflow or underflow in float64 on ordinary matrices.
+    """
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
-    if not (isinstance(gamma, (int, float, np.number)) and math.isfinite(gamma) and gamma > 0):
-        raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}")
+    low, high = GAMMA_RANGE
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.number)) or not low <= gamma <= high:
+        raise ValueError(
+            f"gamma must be a number in [{low}, {high}] (> 0; outside that range the distances' powers "
+            f"overflow in float64), got {gamma!r}"
+        )
 
 
 class _Problem(NamedTuple):

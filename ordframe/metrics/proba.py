@@ -39,6 +39,8 @@ def rps(proba, true, normalize=True):
     ``normalize=False`` drops the ``1/(K-1)`` factor: that unnormalised sum is
     what dlordinal and xskillscore report.
     """
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise TypeError(f"rps: normalize must be True or False, got {normalize!r}")
     total = sum(gap * gap for gap in _cdf_gaps(proba, true))
     return total / (proba.shape[-1] - 1) if normalize else total
 
@@ -64,8 +66,8 @@ def log_score(proba, true, eps=LOG_EPS):
     ``p_c`` is clipped to ``[eps, 1]`` first, so a zero probability on the true
     class scores ``-log(eps)`` (34.5 for the default 1e-15) instead of infinity.
     """
-    if not 0 < eps < 1:
-        raise ValueError(f"log_score: eps must lie in (0, 1), got {eps!r}")
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)) or not 0 < eps < 1:
+        raise ValueError(f"log_score: eps must be a number in (0, 1), got {eps!r}")
     p_true = np.take_along_axis(proba, np.asarray(true)[..., None], axis=-1)[..., 0]
     return -np.log(np.clip(p_true, eps, 1.0))
 
