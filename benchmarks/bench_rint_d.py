@@ -1,9 +1,10 @@
 """Benchmark: r_int and George's d on stacks of confusion matrices.
 
 Compares ordframe's vectorised kernels with per-matrix Python loop ports of
-the published formulas (r_int: seed 001's quadruple sum as written; d: the
-cost matrix, TC, max TC and d computed matrix by matrix), then reports the
-time per matrix against the stack size and against K.
+the published formulas (r_int: the corrected quadruple sum of Pinto da Costa,
+Alonso & Cardoso as written; d: the cost matrix, TC, max TC and d of George,
+Lu & Chang (2016), computed matrix by matrix), then reports the time per
+matrix against the stack size and against K.
 
     python benchmarks/bench_rint_d.py                  # print the report
     python benchmarks/bench_rint_d.py --out FILE.md    # also write it
@@ -33,7 +34,7 @@ from ordframe.metrics.rint import rint
 
 
 def rint_loop(m):
-    """Seed 001's final expression, four nested loops per matrix."""
+    """Pinto da Costa, Alonso & Cardoso's corrected final expression, four nested loops per matrix."""
     k = len(m)
     n = sum(map(sum, m))
     rows = [sum(m[i]) for i in range(k)]
@@ -50,7 +51,7 @@ def rint_loop(m):
 
 
 def d_loop(m):
-    """Seed 003 eqs. 4-7 for one matrix (rows = true): cost, TC, max TC, MC, d."""
+    """George, Lu & Chang (2016) eqs. 4-7 for one matrix (rows = true): cost, TC, max TC, MC, d."""
     k = len(m)
     sizes = [sum(row) for row in m]
     n = sum(sizes)
@@ -103,7 +104,7 @@ def run(n_matrices=10**5, loop_subset=2000, repeat=5) -> str:
     out = [
         "# r_int and George's d: benchmark results",
         "",
-        "Produced by `python benchmarks/bench_rint_d.py --out benchmarks/results_rint_d.md`.",
+        "Produced by `python benchmarks/bench_rint_d.py > benchmarks/results_rint_d.md`.",
         "",
         "```",
         machine(),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,6 +30,7 @@ MAX_INT_SPAN = 1 << 16
 # Integer labels without labels= whose values span at most this many integers
 # are counted over the whole span, and the values no row has are dropped after.
 MAX_COUNTED_SPAN = 256
+LAZY = "lazy"  # object labels whose missing values have not been looked for yet
 # Codes are computed this many rows at a time, so temporaries stay in the CPU cache.
 BLOCK_ROWS = 1 << 16
 _NUMERIC_INFERRED = {"integer", "floating", "mixed-integer-float", "boolean", "decimal"}
@@ -39,20 +41,29 @@ class Labels:
     """One column (or array) of labels, as numpy values plus where they are missing.
 
     ``kind`` is ``"category"`` (``values`` are category codes, -1 missing),
-    ``"int"`` (integers or booleans, never missing), ``"float"`` (NaN missing)
-    or ``"object"``.
+    ``"int"`` (integers or booleans), ``"float"`` (NaN missing) or ``"object"``.
+    Where object labels are missing is found only when asked (``missing``) or
+    while they are coded (:func:`encode`), which looks only at the labels that
+    are not classes: a full ``isna`` pass over strings costs as much as coding them.
     """
 
     name: Hashable
-    values: np.ndarray
+    values: Any  # a numpy array, or a pandas ExtensionArray for strings and other extension types
     kind: str
-    missing: np.ndarray | None = None
+    _missing: np.ndarray | None | str = None  # a mask, None (nothing missing), or LAZY
     categories: pd.Index | None = None
     ordered: bool = False
     dtype: object = None  # the dtype the user gave (for messages)
 
     def __len__(self) -> int:
         return len(self.values)
+
+    @property
+    def missing(self) -> np.ndarray | None:
+        """Where labels are missing (``None`` if nowhere)."""
+        if isinstance(self._missing, str):
+            self._missing = _mask(np.asarray(pd.isna(self.values)))
+        return self._missing
 
     @functools.cached_property
     def span(self) -> tuple[int, int] | None:
@@ -63,7 +74,7 @@ class Labels:
 
     def take(self, keep: np.ndarray) -> Labels:
         """The labels at the positions where ``keep`` holds."""
-        missing = None if self.missing is None else self.missing[keep]
+        missing = self._missing if isinstance(self._missing, str) or self._missing is None else self._missing[keep]
         return Labels(self.name, self.values[keep], self.kind, missing, self.categories, self.ordered, self.dtype)
 
     def series(self) -> pd.Series:
@@ -106,7 +117,8 @@ def _labels_of(name: Hashable, data) -> Labels:
         values = values.astype(object, copy=False)
     else:  # a pandas extension dtype (nullable integers and booleans, strings, arrow, ...)
         series = data if isinstance(data, pd.Series) else pd.Series(data)
-        missing = series.isna().to_numpy()
+        numeric = pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype)
+        missing = np.asarray(series.isna()) if numeric else np.zeros(0, bool)
         has_missing = bool(missing.any())
         if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
             values = series.to_numpy(dtype=np.int64, na_value=0)
@@ -118,10 +130,8 @@ def _labels_of(name: Hashable, data) -> Labels:
         if pd.api.types.is_float_dtype(dtype):
             values = series.to_numpy(dtype=np.float64, na_value=np.nan)
             return Labels(name, values, "float", missing if has_missing else None)
-        values = series.to_numpy(dtype=object, na_value=None)  # type: ignore[call-overload]  # stubs lack None
-        return Labels(name, values, "object", missing if has_missing else None)
-    missing = pd.isna(values)
-    return Labels(name, values, "object", missing if missing.any() else None)
+        return Labels(name, series.array, "object", LAZY)  # strings and others: coded by pandas as they are
+    return Labels(name, values, "object", LAZY)
 
 
 # --------------------------------------------------------------------------- the order
@@ -224,6 +234,11 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
     return pd.Index(values.astype(bool) if boolean else values)
 
 
+def _mask(mask: np.ndarray) -> np.ndarray | None:
+    """``mask``, or ``None`` if it holds nowhere."""
+    return mask if mask.any() else None
+
+
 def integer_span(columns: list[Labels]) -> tuple[int, int] | None:
     """``(lowest, highest)`` over integer (not boolean) label columns without missing values, else ``None``."""
     spans = [c.span for c in columns]
@@ -293,7 +308,15 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
         at = np.searchsorted(sorted_classes, column.values).clip(0, len(classes) - 1)
         codes = np.where(sorted_classes[at] == column.values, at, -1).astype(dtype)
     else:
-        codes = classes.get_indexer(pd.Index(column.values, tupleize_cols=False)).astype(dtype)
+        values = column.values
+        if isinstance(values, np.ndarray):  # object labels: no dtype inference over every row
+            values = pd.Index(values, dtype=object, tupleize_cols=False, copy=False)
+        codes = classes.get_indexer(values).astype(dtype)
+        if isinstance(column._missing, str):  # find missing labels among those that are not classes only
+            unknown = codes < 0
+            missing = np.zeros(len(codes), bool)
+            missing[unknown] = pd.isna(column.values[unknown])
+            column._missing = _mask(missing)
     unknown = codes < 0
     if column.missing is not None:
         unknown &= ~column.missing

@@ -132,8 +132,11 @@ def _array_classes(arrays: dict[Hashable, xr.DataArray], labels) -> tuple[pd.Ind
     return class_order(columns), False
 
 
-def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report):
-    """Per-block counts of shape ``(*outer, 1, ..., 1, K * K)`` (core axes kept as size 1)."""
+def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report, offset=None):
+    """Per-block counts of shape ``(*outer, 1, ..., 1, K * K)`` (core axes kept as size 1).
+
+    ``offset``, when given, turns every label into its code (integer labels within the classes' span).
+    """
     outer = true.shape[: true.ndim - n_core]
     n_groups, k = math.prod(outer), len(classes)
     per_group = math.prod(true.shape[true.ndim - n_core :])
@@ -154,7 +157,7 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report)
         columns = [c.take(keep) for c in columns]
         group = None if group is None else group[keep]
         w = None if w is None else w[keep]
-    offsets = [offset_of(c, classes) for c in columns]
+    offsets = [offset if offset is not None else offset_of(c, classes) for c in columns]
     codes = [c.values if o is not None else encode(c, classes) for c, o in zip(columns, offsets)]
     offsets = [o or 0 for o in offsets]
     if group is None:
@@ -193,7 +196,7 @@ def array_cube(
     weights = checked_weights(weights)
     given = [true, pred] + ([] if weights is None else [weights])
     try:
-        arrays = list(xr.broadcast(*xr.align(*given, join="exact")))
+        arrays = list(xr.broadcast(*xr.align(*given, join="exact", copy=False)))
     except ValueError as exc:
         raise ValueError(
             f"the label arrays' coordinates disagree ({exc}); align them first, e.g. with xarray.align"
@@ -220,7 +223,9 @@ def array_cube(
     k = len(classes)
     cubes = math.prod(arrays[0].sizes[d] for d in outer)
     check_allocation(cubes * k * k * 8, f"the confusion cube ({cubes} matrices of {k} x {k} classes)")
-    params = dict(names=names, classes=classes, n_core=len(core), dropna=dropna, report=report)
+    # integer labels counted over their span need no second look at their range
+    offset = int(classes[0]) if prune else None
+    params = dict(names=names, classes=classes, n_core=len(core), dropna=dropna, report=report, offset=offset)
     data = [a.data for a in arrays] + [None] * (3 - len(arrays))
     dtype = np.int64 if weights is None else np.float64
     if any(hasattr(d, "dask") for d in data if d is not None):

@@ -21,6 +21,7 @@ from .classes import (
     MAX_COUNTED_SPAN,
     as_sequence,
     class_order,
+    declared_order,
     encode,
     integer_span,
     labels_of,
@@ -167,6 +168,9 @@ def frame_rows(
     w = frame_weights(df, weights)
     values = None if proba_columns is None else _proba_values(df, proba_columns)
 
+    known = classes_given if proba_columns is not None else None if labels is None else declared_order(labels)
+    # with the classes known, labels are coded first: coding finds the missing ones for free
+    codes = {} if known is None else {key: _codes(column, known) for key, column in columns.items()}
     missing = {c.name: c.missing for c in columns.values() if c.missing is not None}
     missing.update((g.name, g.missing) for g in groups.columns if g.missing is not None)
     if dropna and values is not None:
@@ -184,24 +188,29 @@ def frame_rows(
             DroppedRowsWarning,
         )
         columns = {k: c.take(keep) for k, c in columns.items()}
+        codes = {k: Codes(c.values[keep], c.offset) for k, c in codes.items()}
         groups, index = groups.take(keep), index[keep]
         w = None if w is None else w[keep]
         values = None if values is None else values[keep]
     groups = Groups(groups.columns, observed=observed)
 
     prune = False
-    if proba_columns is not None:
-        classes = classes_given
-    elif labels is None and (span := integer_span(list(columns.values()))) and span[1] - span[0] < MAX_COUNTED_SPAN:
+    if known is not None:
+        classes = known
+    elif (span := integer_span(list(columns.values()))) and span[1] - span[0] < MAX_COUNTED_SPAN:
         classes, prune = pd.RangeIndex(span[0], span[1] + 1), True  # counted over the span, pruned after
+        codes = {key: _codes(column, classes) for key, column in columns.items()}
     else:
-        classes = class_order(list(columns.values()), labels)
-    codes = {}
-    for key, column in columns.items():
-        offset = offset_of(column, classes)
-        codes[key] = Codes(column.values, offset) if offset is not None else Codes(encode(column, classes))
+        classes = class_order(list(columns.values()))
+        codes = {key: _codes(column, classes) for key, column in columns.items()}
     checked = None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
     return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune)
+
+
+def _codes(column, classes: pd.Index) -> Codes:
+    """The class codes of a label column: the labels themselves with an offset where they can be, else coded."""
+    offset = offset_of(column, classes)
+    return Codes(column.values, offset) if offset is not None else Codes(encode(column, classes))
 
 
 def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:

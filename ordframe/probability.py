@@ -272,7 +272,7 @@ def array_inputs(
         raise ValueError(f"true has a {class_dim!r} dim; it must hold one true label per sample")
     codes = label_codes(true, classes, name="true", dropna=dropna)
     try:
-        proba, codes = xr.align(proba, codes, join="exact")
+        proba, codes = xr.align(proba, codes, join="exact", copy=False)
     except ValueError as exc:
         raise ValueError(
             f"proba and true have different coordinates on a shared dim; align them first ({exc})"

@@ -46,7 +46,7 @@ def checked_weights(weights, like: xr.DataArray | None = None) -> xr.DataArray |
         )
     if like is not None:
         try:
-            xr.align(like, weights, join="exact")
+            xr.align(like, weights, join="exact", copy=False)
         except ValueError as exc:
             raise ValueError(
                 f"the weights' coordinates disagree with the samples' ({exc}); give one weight per sample, "
