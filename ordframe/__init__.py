@@ -5,8 +5,10 @@ and ``xarray.DataArray``.
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers the accessors)
+from .compare import compare
 from .evaluate import worst
 from .hookspecs import hookimpl
+from .intervals import ci
 from .messages import DroppedRowsWarning
 from .metric import Metric
 from .options import set_options
@@ -18,6 +20,8 @@ __version__ = "0.1.0"
 __all__ = [
     "DroppedRowsWarning",
     "Metric",
+    "ci",
+    "compare",
     "PluginLoadWarning",
     "get_metric",
     "hookimpl",

@@ -24,7 +24,9 @@ from .dims import CLASS_DIM, CUBE_DIMS
 from .evaluate import evaluate_array, evaluate_frame, worst
 from .frame import frame_rows
 from .metric import Metric
+from .paired import frame_bootstrap
 from .probability import array_inputs
+from .resample import BOOTSTRAP_DIM, bootstrap_cube
 from .retention import array_aursc, frame_aursc
 from .scores import array_scores, frame_scores, mean_scores, no_weight
 from .types import ArrayWeights, By, ClassLabels, Column, Dims, MetricSpec, ProbaColumns, Weights
@@ -283,6 +285,80 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             observed=observed,
         )
 
+    def bootstrap(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: By = "model",
+        sample: Column | None = None,
+        strata: By = None,
+        n: int = 1000,
+        seed: Any = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        dim: str = BOOTSTRAP_DIM,
+    ) -> xr.DataArray:
+        """Paired bootstrap replicate cubes of the models in ``by``, resampling the samples they share.
+
+        The same resample of samples applies to every model, so differences
+        between models keep their correlation; drawn as multinomial counts of the
+        samples' (true, prediction of each model) patterns, which reproduces row
+        resampling exactly without touching rows per replicate (``ordframe.paired``).
+
+        Parameters
+        ----------
+        true, pred : column name
+            True and predicted labels, one row per (sample, model).
+        by : column name or list of column names
+            The models compared: one replicate cube per model.
+        sample : column name, optional
+            Identifies a sample across models (default: the row's position within its model and stratum).
+        strata : column name or list, optional
+            Groups resampled independently, each keeping its size (e.g. ``"fold"``).
+        n : int
+            The number of replicates.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same replicates.
+        labels, dropna
+            As in :meth:`confusion`.
+        dim : str
+            The name of the replicate dim.
+
+        Returns
+        -------
+        xarray.DataArray
+            int64 counts with dims ``(dim, *strata, *by, "true", "pred")``.
+
+        Raises
+        ------
+        ValueError
+            If a model lacks a sample or has it twice, or a sample's true label differs between models.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 0, 1, 2], "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
+        >>> boot = df.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0)
+        >>> boot.dims
+        ('bootstrap', 'model', 'true', 'pred')
+        >>> diff = boot.ordinal.mae().diff("model")
+        >>> bool((boot.sum(("true", "pred")) == 3).all())
+        True
+        """
+        return frame_bootstrap(
+            self._df,
+            true,
+            pred,
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=n,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            dim=dim,
+        )
+
     def _confusion_method(self, metric: Metric):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
             rows = frame_rows(
@@ -505,6 +581,17 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             class_dim=class_dim,
         )
+
+    def bootstrap(
+        self, n: int = 1000, *, seed: Any = None, dim: str = BOOTSTRAP_DIM, stratify: bool = False
+    ) -> xr.DataArray:
+        """``n`` bootstrap replicates of every matrix of this confusion cube (see :func:`ordframe.resample.bootstrap_cube`).
+
+        Drawing N samples with replacement is a multinomial draw over the cells;
+        ``stratify=True`` keeps every true class's size. Every metric runs on the
+        result: ``cube.ordinal.bootstrap(2000).ordinal.oc().quantile([0.025, 0.975], "bootstrap")``.
+        """
+        return bootstrap_cube(self._obj, n, seed=seed, dim=dim, stratify=stratify)
 
     def _confusion_method(self, metric: Metric):
         obj = self._obj

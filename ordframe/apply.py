@@ -14,6 +14,7 @@ Both kinds get the same guarantees here:
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable, Mapping
 
@@ -180,7 +181,7 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping) -> xr.Da
         output_dtypes=[np.float64],
         dask_gufunc_kwargs={"allow_rechunk": True},  # a matrix is only K x K: joining its chunks is cheap
     )
-    return result.rename(metric.name)
+    return labelled(result.rename(metric.name), metric, params, cube.indexes.get(TRUE))
 
 
 def apply_proba(
@@ -196,7 +197,24 @@ def apply_proba(
         dask="parallelized",
         output_dtypes=[np.float64],
     )
-    return scores.rename(metric.name)
+    return labelled(scores.rename(metric.name), metric, params, classes)
+
+
+def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.Index | None) -> xr.DataArray:
+    """``result`` with attrs that say what it is: the metric, its parameters, direction, bounds and classes.
+
+    Every attr is a string or a number, so it survives ``to_netcdf``; the
+    parameters (matrices in class order) are JSON: ``json.loads(result.attrs["parameters"])``.
+    """
+    result.attrs = {
+        "metric": metric.name,
+        "parameters": json.dumps(params, default=lambda v: np.asarray(v).tolist()),
+        "direction": metric.direction,
+        "higher_is_better": int(metric.higher_is_better),
+        "metric_bounds": [float(b) for b in metric.bounds],  # not "bounds": CF reserves it for a variable name
+        **({} if classes is None else {"classes": json.dumps([str(c) for c in classes])}),
+    }
+    return result
 
 
 def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):

@@ -1,0 +1,120 @@
+"""Comparing models on bootstrap replicates: paired differences, intervals, p-values, win probabilities, ranks.
+
+``compare`` takes metric values with a model dim and a replicate dim, e.g.
+from ``df.ordinal.bootstrap(...).ordinal.evaluate(...)`` (paired replicates:
+every model scored on the same resample of samples), and for every pair of
+models (a, b) reports, per metric:
+
+* ``difference``: the mean over replicates of ``value(a) - value(b)``;
+* ``interval``: its percentile interval (dim ``bound``);
+* ``p_value``: the two-sided bootstrap p-value of "no difference",
+  ``min(1, 2 (min(#{d <= 0}, #{d >= 0}) + 1) / (B + 1))`` over the B
+  replicates d (the +1 keeps it from being 0 with finitely many replicates;
+  Davison & Hinkley 1997, ch. 4);
+* ``win_probability``: the share of replicates in which a is *better* than b
+  (ties count half), in the metric's own direction;
+
+and per model ``mean`` (over replicates) and ``rank`` (1 = best, ties share
+the average rank). Directions come from the values' attrs, which every
+ordframe result carries, so the higher-is-better indices and the
+lower-is-better ones are ranked each the right way round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.stats
+import xarray as xr
+
+from .intervals import BOUND_DIM, ci
+from .resample import BOOTSTRAP_DIM
+
+METRIC_DIM = "metric"
+
+
+def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: float = 0.95) -> xr.Dataset:
+    """Pairwise comparison of the models along ``dim`` over the replicates along ``over``.
+
+    Parameters
+    ----------
+    result : xarray.DataArray or xarray.Dataset
+        Metric values with dims ``dim`` and ``over`` (and any others, kept).
+    dim : str
+        The dim of the models compared.
+    over : str
+        The replicate dim.
+    level : float
+        The confidence level of the intervals.
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables ``difference``, ``interval``, ``p_value``, ``win_probability``
+        (dims ``metric``, ``dim``, ``versus``, ...) and ``mean``, ``rank``
+        (dims ``metric``, ``dim``, ...).
+
+    Raises
+    ------
+    ValueError
+        If a dim is missing, or a variable has no direction (no ``higher_is_better`` attr).
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
+    >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
+    >>> boot = both.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0)
+    >>> result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae"]))
+    >>> result["rank"].sel(metric="mae").values.tolist()
+    [1.0, 2.0]
+    >>> float(result["win_probability"].sel(metric="mae", model="a", versus="b"))
+    1.0
+    """
+    data = result.to_dataset() if isinstance(result, xr.DataArray) else result
+    if not isinstance(data, xr.Dataset):
+        raise TypeError(f"result must be an xarray DataArray or Dataset, got {type(result).__name__}")
+    versus = "versus"
+    parts = []
+    for name, values in data.items():
+        for d in (dim, over):
+            if d not in values.dims:
+                raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}")
+        if "higher_is_better" not in values.attrs:
+            raise ValueError(
+                f"{name!r} does not say which direction is better (no 'higher_is_better' attr); ordframe results "
+                "carry it: compute the values with an ordframe metric, or set values.attrs['higher_is_better']"
+            )
+        better = 1.0 if int(values.attrs["higher_is_better"]) else -1.0
+        other = values.rename({dim: versus})
+        difference = values - other
+        valid = difference.notnull()
+        n = valid.sum(over)
+        below, above = (difference <= 0).where(valid).sum(over), (difference >= 0).where(valid).sum(over)
+        p_value = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (n + 1))
+        signed = better * difference
+        wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(over) / n
+        interval = ci(difference.assign_attrs(values.attrs), dim=over, level=level)
+        mean = values.mean(over)
+        rank = xr.apply_ufunc(
+            scipy.stats.rankdata,
+            -better * mean,
+            input_core_dims=[[dim]],
+            output_core_dims=[[dim]],
+            kwargs={"axis": -1, "nan_policy": "omit"},
+        )
+        parts.append(
+            xr.Dataset(
+                {
+                    "difference": difference.mean(over),
+                    "interval": interval.drop_attrs(),
+                    "p_value": p_value,
+                    "win_probability": wins,
+                    "mean": mean.drop_attrs(),
+                    "rank": rank.transpose(*mean.dims),
+                }
+            ).expand_dims({METRIC_DIM: [name]})
+        )
+    out = xr.concat(parts, dim=METRIC_DIM)
+    out["interval"] = out["interval"].transpose(METRIC_DIM, BOUND_DIM, ...)
+    out.attrs = {"ci_level": float(level), "replicates": over}
+    return out
