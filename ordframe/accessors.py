@@ -155,6 +155,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         dropna: bool = False,
         renormalize: bool = False,
         observed: bool = False,
+        bootstrap: int | None = None,
+        seed: Any = None,
+        sample: Column | None = None,
+        strata: By = None,
     ) -> xr.Dataset:
         """A Dataset with one variable per metric.
 
@@ -172,6 +176,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             As in :meth:`confusion`.
         renormalize : bool
             Divide each probability row by its sum instead of requiring 1.
+        bootstrap : int, optional
+            Compute every metric on this many paired bootstrap replicates of the
+            samples shared by the models in ``by`` (a ``bootstrap`` dim), the same
+            replicates for confusion and probability metrics; see :meth:`bootstrap`
+            for ``seed``, ``sample`` and ``strata``.
 
         Returns
         -------
@@ -200,6 +209,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             dropna=dropna,
             renormalize=renormalize,
             observed=observed,
+            bootstrap=bootstrap,
+            seed=seed,
+            sample=sample,
+            strata=strata,
         )
 
     def worst(

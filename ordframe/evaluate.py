@@ -17,7 +17,9 @@ from .apply import apply_confusion, metric_request
 from .confusion import array_cube
 from .dims import CLASS_DIM, OBSERVED_DIM
 from .frame import FrameRows, by_names, frame_rows
+from .paired import bootstrap_evaluate
 from .probability import RowNames, array_inputs
+from .resample import BOOTSTRAP_DIM
 from .scores import array_scores, frame_scores, mean_scores
 
 
@@ -74,9 +76,40 @@ def evaluate_frame(
     dropna=False,
     renormalize=False,
     observed=False,
+    bootstrap=None,
+    seed=None,
+    sample=None,
+    strata=None,
 ) -> xr.Dataset:
-    """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
+    """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``.
+
+    With ``bootstrap=n`` every metric is computed on the same ``n`` paired
+    replicates of the samples that the models in ``by`` share (``ordframe.paired``).
+    """
     taken = [*map(str, by_names(by)), *([OBSERVED_DIM] if observed is True else [])]
+    if bootstrap is None:
+        if any(v is not None for v in (seed, sample, strata)):
+            raise TypeError("seed=, sample= and strata= apply to a bootstrap: pass bootstrap=<replicates> too")
+    else:
+        if weights is not None or observed is not False:
+            raise TypeError("a bootstrap resamples samples: weights= and observed= do not apply to it")
+        taken += [*map(str, by_names(strata)), BOOTSTRAP_DIM]
+        request = _request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
+        return bootstrap_evaluate(
+            df,
+            true,
+            pred,
+            proba=proba,
+            metrics={o: (m.name, p) for o, (m, p) in request.items()},
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=bootstrap,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+        )
     request = _request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
     rows = frame_rows(
         df,

@@ -273,3 +273,54 @@ def test_compare_needs_a_direction_and_the_dims():
         ordframe.compare(values)
     with pytest.raises(ValueError, match="has no dim 'fold'"):
         ordframe.compare(values.assign_attrs(higher_is_better=1), dim="fold")
+
+
+# --------------------------------------------------------------------------- every metric on the same replicates
+
+
+def probabilities(n=300, seed=0):
+    """Long format with class probabilities: model b is a blurred copy of model a, c a copy of a."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    sharp = np.eye(3)[np.clip(y + rng.choice([-1, 0, 0, 1], n), 0, 2)] * 0.7 + 0.1
+    blurred = 0.5 * sharp + 0.5 / 3
+    frames = [
+        pd.DataFrame({"sample": np.arange(n), "y": y, "model": m, **{f"p{i}": p[:, i] for i in range(3)}})
+        for m, p in (("a", sharp), ("b", blurred), ("c", sharp))
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_evaluate_with_bootstrap_equals_evaluating_the_replicate_cubes():
+    long = predictions(200)
+    ds = long.ordinal.evaluate("y", "yhat", by="model", metrics=["oc", "mae"], bootstrap=300, seed=4)
+    cubes = long.ordinal.bootstrap("y", "yhat", by="model", n=300, seed=4)
+    xr.testing.assert_identical(ds, cubes.ordinal.evaluate(metrics=["oc", "mae"]))
+
+
+def test_probability_and_confusion_metrics_on_the_same_paired_replicates():
+    long = probabilities()
+    columns = ["p0", "p1", "p2"]
+    ds = long.ordinal.evaluate(
+        "y", proba=columns, by="model", sample="sample", metrics=["rps", "brier", "qwk"], bootstrap=1000, seed=3
+    )
+    assert ds["rps"].dims == ("bootstrap", "model") and ds["rps"].attrs["metric"] == "rps"
+    np.testing.assert_array_equal(ds["rps"].sel(model="a"), ds["rps"].sel(model="c"))
+    np.testing.assert_array_equal(ds["qwk"].sel(model="a"), ds["qwk"].sel(model="c"))
+    # distributed as resampling the samples with replacement and averaging their scores
+    scores = {m: long[long.model == m].ordinal.rps("y", columns, by="sample").values for m in ("a", "b")}
+    picks = np.random.default_rng(9).integers(0, 300, (1000, 300))
+    row_diff = scores["b"][picks].mean(1) - scores["a"][picks].mean(1)
+    diff = (ds["rps"].sel(model="b") - ds["rps"].sel(model="a")).values
+    assert scipy.stats.ks_2samp(diff, row_diff).pvalue > 0.001
+    # one draw for every metric: replicate values of two scores of the same model move together
+    assert np.corrcoef(ds["rps"].sel(model="a"), ds["brier"].sel(model="a"))[0, 1] > 0.8
+    assert np.corrcoef(ds["rps"].sel(model="a"), ds["qwk"].sel(model="a"))[0, 1] < -0.3
+
+
+def test_bootstrap_arguments_of_evaluate():
+    long = predictions(20)
+    with pytest.raises(TypeError, match="pass bootstrap="):
+        long.ordinal.evaluate("y", "yhat", by="model", seed=1)
+    with pytest.raises(TypeError, match="weights= and observed= do not apply"):
+        long.ordinal.evaluate("y", "yhat", by="model", bootstrap=10, weights=np.ones(60))
