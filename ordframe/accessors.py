@@ -311,6 +311,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         labels: ClassLabels | None = None,
         dropna: bool = False,
         dim: str = BOOTSTRAP_DIM,
+        progress: bool | None = None,
     ) -> xr.DataArray:
         """Paired bootstrap replicate cubes of the models in ``by``, resampling the samples they share.
 
@@ -337,6 +338,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             As in :meth:`confusion`.
         dim : str
             The name of the replicate dim.
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
 
         Returns
         -------
@@ -370,6 +373,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             labels=labels,
             dropna=dropna,
             dim=dim,
+            progress=progress,
         )
 
     def _confusion_method(self, metric: Metric):
@@ -596,7 +600,13 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
 
     def bootstrap(
-        self, n: int = 1000, *, seed: Any = None, dim: str = BOOTSTRAP_DIM, stratify: bool = False
+        self,
+        n: int = 1000,
+        *,
+        seed: Any = None,
+        dim: str = BOOTSTRAP_DIM,
+        stratify: bool = False,
+        progress: bool | None = None,
     ) -> xr.DataArray:
         """``n`` bootstrap replicates of every matrix of this confusion cube (see :func:`ordframe.resample.bootstrap_cube`).
 
@@ -604,7 +614,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         ``stratify=True`` keeps every true class's size. Every metric runs on the
         result: ``cube.ordinal.bootstrap(2000).ordinal.oc().quantile([0.025, 0.975], "bootstrap")``.
         """
-        return bootstrap_cube(self._obj, n, seed=seed, dim=dim, stratify=stratify)
+        return bootstrap_cube(self._obj, n, seed=seed, dim=dim, stratify=stratify, progress=progress)
 
     def _confusion_method(self, metric: Metric):
         obj = self._obj

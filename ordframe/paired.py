@@ -33,6 +33,7 @@ from .dims import PRED, TRUE
 from .frame import FrameRows, by_names, frame_rows
 from .groups import Groups
 from .messages import show
+from .progress import chunks
 from .resample import BOOTSTRAP_DIM, check_replicates, rng_of
 from .scores import frame_scores
 
@@ -138,6 +139,7 @@ def frame_bootstrap(
     labels=None,
     dropna: bool = False,
     dim: str = BOOTSTRAP_DIM,
+    progress: bool | None = None,
 ) -> xr.DataArray:
     """Paired bootstrap replicate cubes with dims ``(dim, *strata, *by, "true", "pred")``.
 
@@ -156,7 +158,7 @@ def frame_bootstrap(
     k = len(paired.rows.classes)
     cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, paired.n_strata)
     counts = np.empty((n, paired.n_strata * paired.n_models * k * k), np.int64)
-    for start, stop, drawn in _draws(patterns[:, 0], weight, paired.n_strata, n, rng_of(seed)):
+    for start, stop, drawn in _draws(patterns[:, 0], weight, paired.n_strata, n, rng_of(seed), progress):
         counts[start:stop] = (cells.T @ drawn.T).T
     coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
     values = counts.reshape(n, paired.n_strata * paired.n_models, k, k)
@@ -179,6 +181,7 @@ def bootstrap_evaluate(
     dropna: bool = False,
     renormalize: bool = False,
     dim: str = BOOTSTRAP_DIM,
+    progress: bool | None = None,
 ) -> xr.Dataset:
     """Every metric on the same paired replicates: a Dataset with dims ``(dim, *strata, *by)``.
 
@@ -190,7 +193,18 @@ def bootstrap_evaluate(
     request = metric_request(metrics if metrics is not None else _default_metrics(proba), kind=None)
     if all(m.kind == "confusion" for m, _ in request.values()):  # cubes alone: draw the patterns
         cube = frame_bootstrap(
-            df, true, pred, by=by, sample=sample, strata=strata, n=n, seed=seed, labels=labels, dropna=dropna, dim=dim
+            df,
+            true,
+            pred,
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=n,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            dim=dim,
+            progress=progress,
         )
         return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
     paired = paired_samples(
@@ -217,7 +231,8 @@ def bootstrap_evaluate(
     sizes = np.bincount(paired.stratum, minlength=paired.n_strata)
     counts = np.empty((n, paired.n_strata * paired.n_models * k * k), np.int64)
     totals = {out: np.empty((n, paired.n_strata * paired.n_models)) for out in scores}
-    for start, stop, drawn in _draws(paired.stratum, np.ones(units, np.int64), paired.n_strata, n, rng_of(seed)):
+    draws = _draws(paired.stratum, np.ones(units, np.int64), paired.n_strata, n, rng_of(seed), progress)
+    for start, stop, drawn in draws:
         counts[start:stop] = (cells.T @ drawn.T).T
         for out, matrix in sums.items():
             totals[out][start:stop] = (matrix.T @ drawn.T).T
@@ -272,7 +287,7 @@ def _cells(stratum, truth, predictions, k: int, n_strata: int) -> sparse.csr_mat
     )
 
 
-def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator):
+def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, progress: bool | None = None):
     """Chunks ``(start, stop, counts)`` of replicates: ``counts[b, u]`` draws of unit u (pattern or sample).
 
     In each stratum the stratum's size is drawn over its units with
@@ -287,8 +302,7 @@ def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator):
     pvals = np.zeros((n_strata, width))
     pvals[stratum, slot] = weight / np.maximum(sizes[stratum], 1)
     pvals[sizes == 0, 0] = 1.0  # an empty stratum draws nothing
-    chunk = max(1, CHUNK_CELLS // (n_strata * width))
-    for start in range(0, n, chunk):  # bounded memory: chunks of replicates, each one vectorised draw
-        stop = min(n, start + chunk)
+    size = max(1, CHUNK_CELLS // (n_strata * width))
+    for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):  # bounded memory: chunks of replicates
         drawn = rng.multinomial(sizes, pvals, size=(stop - start, n_strata))  # (chunk, strata, width)
         yield start, stop, drawn[:, stratum, slot]

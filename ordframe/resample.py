@@ -26,8 +26,11 @@ import xarray as xr
 from .apply import apply_confusion, check_cube, cube_classes
 from .dims import CUBE_DIMS, PRED, TRUE
 from .options import check_allocation
+from .progress import chunks
 
 BOOTSTRAP_DIM = "bootstrap"
+# Replicates are drawn in chunks of about this many counts (a progress bar can follow them).
+CHUNK_COUNTS = 1 << 22
 CELL_DIM = "cell"
 
 
@@ -72,7 +75,13 @@ def _probabilities(counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_cube(
-    cube: xr.DataArray, n: int = 1000, *, seed=None, dim: str = BOOTSTRAP_DIM, stratify: bool = False
+    cube: xr.DataArray,
+    n: int = 1000,
+    *,
+    seed=None,
+    dim: str = BOOTSTRAP_DIM,
+    stratify: bool = False,
+    progress: bool | None = None,
 ) -> xr.DataArray:
     """``n`` bootstrap replicates of every matrix of ``cube``, stacked along a new leading dim ``dim``.
 
@@ -89,6 +98,8 @@ def bootstrap_cube(
         The name of the new dim.
     stratify : bool
         Keep the size of every true class (resample within each row of a matrix).
+    progress : bool, optional
+        Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
 
     Returns
     -------
@@ -120,13 +131,18 @@ def bootstrap_cube(
     stack, k = counts.shape[:-2], counts.shape[-1]
     check_allocation(n * math.prod(stack) * k * k * 8, f"{n} bootstrap replicates of {math.prod(stack)} matrices")
     rng = rng_of(seed)
+    draws = np.empty((n, *stack, k, k), np.int64)
     if stratify:
-        sizes = counts.sum(axis=-1)
-        draws = rng.multinomial(sizes, _probabilities(counts, sizes), size=(n, *stack, k))
+        totals = counts.sum(axis=-1)
+        p = _probabilities(counts, totals)
     else:
         flat = counts.reshape(*stack, k * k)
         totals = flat.sum(axis=-1)
-        draws = rng.multinomial(totals, _probabilities(flat, totals), size=(n, *stack)).reshape(n, *stack, k, k)
+        p = _probabilities(flat, totals)
+    size = max(1, CHUNK_COUNTS // (math.prod(stack) * k * k))
+    for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):
+        shape = (stop - start, *stack, k) if stratify else (stop - start, *stack)
+        draws[start:stop] = rng.multinomial(totals, p, size=shape).reshape(stop - start, *stack, k, k)
     ordered = cube.transpose(..., *CUBE_DIMS)
     coords = {name: c for name, c in ordered.coords.items()}
     return xr.DataArray(draws, dims=(dim, *ordered.dims), coords=coords, name="count")

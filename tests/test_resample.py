@@ -324,3 +324,14 @@ def test_bootstrap_arguments_of_evaluate():
         long.ordinal.evaluate("y", "yhat", by="model", seed=1)
     with pytest.raises(TypeError, match="weights= and observed= do not apply"):
         long.ordinal.evaluate("y", "yhat", by="model", bootstrap=10, weights=np.ones(60))
+
+
+def test_progress_bar_follows_the_chunks(capsys):
+    from ordframe.progress import chunks
+
+    assert list(chunks(10, 3, progress=True, desc="bootstrap")) == [(0, 3), (3, 6), (6, 9), (9, 10)]
+    assert "bootstrap" in capsys.readouterr().err
+    assert list(chunks(10, 3, progress=False)) == [(0, 3), (3, 6), (6, 9), (9, 10)]
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="progress= must be"):
+        xr.DataArray(MATRIX, dims=("true", "pred")).ordinal.bootstrap(10, progress="yes")
