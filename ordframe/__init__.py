@@ -14,6 +14,7 @@ from .metric import Metric
 from .options import set_options
 from .paths import oc_path, uoc_path
 from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
+from .stats import corrected_ttest, friedman, george_rank
 
 __version__ = "0.1.0"
 
@@ -22,6 +23,9 @@ __all__ = [
     "Metric",
     "ci",
     "compare",
+    "corrected_ttest",
+    "friedman",
+    "george_rank",
     "PluginLoadWarning",
     "get_metric",
     "hookimpl",

@@ -1,0 +1,364 @@
+"""Significance tests over folds and data sets, and George et al.'s selection rule.
+
+The corrected resampled t-test is checked against the formula of Nadeau & Bengio (2003) computed
+directly and against ``scipy.stats.ttest_rel``; the Friedman test against ``scipy.stats.friedmanchisquare``
+and the worked example of Demšar (2006, section 3.2.4 and Table 6); the post-hoc p-values against
+scikit-posthocs when it is installed.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.stats
+import xarray as xr
+
+from ordframe.stats import corrected_ttest, friedman, george_rank
+
+# --------------------------------------------------------------------------- corrected resampled t-test
+
+
+def fold_values(seed=0, models=3, repeats=2, folds=5):
+    rng = np.random.default_rng(seed)
+    shift = np.arange(models)[:, None, None] * 0.01
+    values = 0.5 + shift + rng.normal(0, 0.02, (models, repeats, folds))
+    return xr.DataArray(
+        values,
+        dims=("model", "repeat", "fold"),
+        coords={"model": [f"m{i}" for i in range(models)]},
+        name="mae",
+        attrs={"metric": "mae", "higher_is_better": 0},
+    )
+
+
+def test_corrected_ttest_is_nadeau_and_bengios_formula():
+    values = fold_values()
+    ratio = 1 / 4
+    result = corrected_ttest(values, folds=["repeat", "fold"], test_train_ratio=ratio, level=0.9)
+    assert result["difference"].dims == ("metric", "model", "versus")
+    assert result["interval"].dims == ("metric", "bound", "model", "versus")
+    flat = values.values.reshape(3, -1)
+    j = flat.shape[1]
+    for a, b in itertools.product(range(3), repeat=2):
+        if a == b:
+            continue
+        d = flat[a] - flat[b]
+        se = np.sqrt((1 / j + ratio) * d.var(ddof=1))
+        t = d.mean() / se
+        part = result.sel(metric="mae").isel(model=a, versus=b)
+        assert float(part["difference"]) == pytest.approx(d.mean())
+        assert float(part["t"]) == pytest.approx(t)
+        assert float(part["p_value"]) == pytest.approx(2 * scipy.stats.t.sf(abs(t), j - 1))
+        half = scipy.stats.t.ppf(0.95, j - 1) * se
+        np.testing.assert_allclose(part["interval"].values, [d.mean() - half, d.mean() + half])
+    assert result.attrs["test_train_ratio"] == ratio and result.attrs["folds"] == "repeat, fold"
+
+
+def test_a_model_against_itself_has_no_difference_and_p_one():
+    values = xr.concat([fold_values(models=2), fold_values(models=1).assign_coords(model=["copy"])], "model")
+    result = corrected_ttest(values, folds=["repeat", "fold"], test_train_ratio=1 / 4).sel(metric="mae")
+    for a, b in (("m0", "m0"), ("m1", "m1"), ("m0", "copy"), ("copy", "m0")):  # var 0 and mean 0: t = 0, p = 1
+        part = result.sel(model=a, versus=b)
+        assert float(part["difference"]) == 0 and float(part["t"]) == 0 and float(part["p_value"]) == 1
+        assert part["interval"].values.tolist() == [0.0, 0.0]
+    assert not result["p_value"].isnull().any()
+
+
+def test_a_constant_nonzero_difference_is_certain():
+    values = xr.DataArray([[1.5, 2.5, 3.5], [1.0, 2.0, 3.0]], dims=("model", "fold"), name="mae")
+    part = corrected_ttest(values, test_train_ratio=0.5).sel(metric="mae").isel(model=0, versus=1)
+    assert float(part["t"]) == np.inf and float(part["p_value"]) == 0
+    assert part["interval"].values.tolist() == [0.5, 0.5]
+
+
+@pytest.mark.parametrize("ratio", [1 / 9, 1 / 4, 0.5])
+def test_the_correction_widens_the_paired_t_interval_by_sqrt_1_plus_j_ratio(ratio):
+    values = fold_values(seed=3, models=2, repeats=1, folds=10).squeeze("repeat", drop=True)
+    result = corrected_ttest(values, test_train_ratio=ratio).sel(metric="mae", model="m1", versus="m0")
+    naive = scipy.stats.ttest_rel(values.sel(model="m1").values, values.sel(model="m0").values)
+    naive_interval = naive.confidence_interval(0.95)
+    low, high = result["interval"].values
+    assert (high - low) / (naive_interval.high - naive_interval.low) == pytest.approx(np.sqrt(1 + 10 * ratio))
+    assert float(result["t"]) == pytest.approx(naive.statistic / np.sqrt(1 + 10 * ratio))
+    assert float(result["p_value"]) > naive.pvalue
+
+
+def test_corrected_ttest_leaves_out_nan_folds_pair_by_pair_and_keeps_other_dims():
+    values = fold_values(models=3, repeats=1, folds=8).squeeze("repeat", drop=True)
+    values = xr.concat([values, values + 0.01], dim=xr.DataArray(["x", "y"], dims="dataset"))
+    holed = values.copy()
+    holed[0, 2, 3] = np.nan  # dataset x, model m2, fold 3
+    result = corrected_ttest(holed, test_train_ratio=1 / 7)
+    assert result["difference"].dims == ("metric", "model", "versus", "dataset")
+    kept = corrected_ttest(values.drop_isel(fold=3), test_train_ratio=1 / 7)
+    pair = {"metric": "mae", "model": "m2", "versus": "m0", "dataset": "x"}
+    xr.testing.assert_allclose(result["p_value"].sel(pair), kept["p_value"].sel(pair))
+    other = {"metric": "mae", "model": "m1", "versus": "m0", "dataset": "x"}  # all 8 folds
+    assert float(result["p_value"].sel(other)) != pytest.approx(float(kept["p_value"].sel(other)))
+
+
+def test_corrected_ttest_on_ordframe_metrics_of_per_fold_cubes():
+    rng = np.random.default_rng(0)
+    counts = rng.integers(0, 10, (2, 5, 3, 3)) + 15 * np.eye(3, dtype=int)
+    cube = xr.DataArray(counts, dims=("model", "fold", "true", "pred"), coords={"model": ["a", "b"]})
+    result = corrected_ttest(cube.ordinal.evaluate(metrics=["mae", "qwk"]), test_train_ratio=1 / 4)
+    assert list(result["metric"].values) == ["mae", "qwk"]
+    mae = cube.ordinal.mae()
+    assert float(result["difference"].sel(metric="mae", model="a", versus="b")) == pytest.approx(
+        float((mae.sel(model="a") - mae.sel(model="b")).mean())
+    )
+    unnamed = corrected_ttest(mae.rename(None), test_train_ratio=1 / 4)
+    assert list(unnamed["metric"].values) == ["mae"]  # named after the metric attr
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"test_train_ratio": 0}, "test_train_ratio must be a number > 0"),
+        ({"test_train_ratio": -0.2}, "test_train_ratio must be a number > 0"),
+        ({"test_train_ratio": np.nan}, "test_train_ratio must be a number > 0"),
+        ({"test_train_ratio": True}, "test_train_ratio must be a number > 0"),
+        ({"test_train_ratio": 0.25, "level": 95}, "level must be"),
+        ({"test_train_ratio": 0.25, "folds": "split"}, "has no dim 'split'"),
+        ({"test_train_ratio": 0.25, "folds": "model"}, "other than the model dim"),
+    ],
+)
+def test_corrected_ttest_arguments(kwargs, error):
+    with pytest.raises(ValueError, match=error):
+        corrected_ttest(fold_values().isel(repeat=0), **kwargs)
+
+
+def test_corrected_ttest_needs_two_fold_values_and_xarray():
+    with pytest.raises(ValueError, match="needs at least 2"):
+        corrected_ttest(fold_values().isel(repeat=0, fold=[0]), test_train_ratio=0.25)
+    with pytest.raises(TypeError, match="DataArray or Dataset"):
+        corrected_ttest(np.zeros((2, 5)), test_train_ratio=0.25)
+
+
+# --------------------------------------------------------------------------- Friedman and post-hoc tests
+
+# Demšar (2006), Table 6: AUC of C4.5 with m = 0 and cf = 0.25, and with m, cf or both tuned, on 14 UCI
+# data sets, as printed (three decimals). The paper's rank columns were computed before rounding: on
+# "voting" C4.5+cf and C4.5+m+cf both print 0.975 but are ranked 2 and 3, which gives the published
+# average ranks 2.893 and 1.964 (a tie would give 2.929 and 1.929). VOTING_CF keeps that order.
+DEMSAR_MODELS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
+DEMSAR_DATASETS = [
+    "adult (sample)",
+    "breast cancer",
+    "breast cancer wisconsin",
+    "cmc",
+    "ionosphere",
+    "iris",
+    "liver disorders",
+    "lung cancer",
+    "lymphography",
+    "mushroom",
+    "primary tumor",
+    "rheum",
+    "voting",
+    "wine",
+]
+DEMSAR_AUC = [
+    [0.763, 0.768, 0.771, 0.798],
+    [0.599, 0.591, 0.590, 0.569],
+    [0.954, 0.971, 0.968, 0.967],
+    [0.628, 0.661, 0.654, 0.657],
+    [0.882, 0.888, 0.886, 0.898],
+    [0.936, 0.931, 0.916, 0.931],
+    [0.661, 0.668, 0.609, 0.685],
+    [0.583, 0.583, 0.563, 0.625],
+    [0.775, 0.838, 0.866, 0.875],
+    [1.000, 1.000, 1.000, 1.000],
+    [0.940, 0.962, 0.965, 0.962],
+    [0.619, 0.666, 0.614, 0.669],
+    [0.972, 0.981, 0.975, 0.975],
+    [0.957, 0.978, 0.946, 0.970],
+]
+VOTING_CF = 0.9751
+
+
+def demsar_table(paper_ranks=True):
+    auc = np.array(DEMSAR_AUC)
+    if paper_ranks:
+        auc[DEMSAR_DATASETS.index("voting"), DEMSAR_MODELS.index("C4.5+cf")] = VOTING_CF
+    return xr.DataArray(
+        auc,
+        dims=("dataset", "model"),
+        coords={"dataset": DEMSAR_DATASETS, "model": DEMSAR_MODELS},
+        name="auc",
+        attrs={"higher_is_better": 1},
+    )
+
+
+def test_demsars_worked_example():
+    """Demšar (2006), section 3.2.4: chi2_F = 9.28, F_F = 3.69 (> F(3, 39) = 2.85 at 0.05), CD = 1.25."""
+    result = friedman(demsar_table(), tie_correction=False).sel(metric="auc")
+    np.testing.assert_allclose(result["average_rank"].values, [3.143, 2.000, 2.893, 1.964], atol=5e-4)
+    assert float(result["statistic"]) == pytest.approx(9.28, abs=0.005)
+    assert float(result["iman_davenport"]) == pytest.approx(3.69, abs=0.005)
+    assert scipy.stats.f.ppf(0.95, 3, 39) == pytest.approx(2.85, abs=0.005)
+    assert float(result["iman_davenport_p_value"]) < 0.05
+    assert float(result["critical_difference"]) == pytest.approx(1.25, abs=0.005)
+    # the largest difference of average ranks, 3.143 - 1.964 = 1.179, is below CD: no pair differs at 0.05
+    assert (result["nemenyi_p_value"] > 0.05).all()
+    at_10 = friedman(demsar_table(), alpha=0.10).sel(metric="auc")
+    assert float(at_10["critical_difference"]) == pytest.approx(1.12, abs=0.005)  # q_0.10 = 2.291 for k = 4
+    worse = at_10["nemenyi_p_value"].sel(model="C4.5") < 0.10  # C4.5 against C4.5+m (1.143) and C4.5+m+cf (1.179)
+    assert worse.values.tolist() == [False, True, False, True]
+    printed = friedman(demsar_table(paper_ranks=False), tie_correction=False).sel(metric="auc")
+    np.testing.assert_allclose(printed["average_rank"].values, [44 / 14, 2.0, 41 / 14, 27 / 14])
+
+
+@pytest.mark.parametrize("k, q", [(2, 1.960), (3, 2.343), (4, 2.569), (5, 2.728), (6, 2.850), (7, 2.949), (10, 3.164)])
+def test_nemenyi_critical_values_of_demsar_table_5(k, q):
+    values = xr.DataArray(
+        np.random.default_rng(k).random((14, k)), dims=("dataset", "model"), attrs={"higher_is_better": 1}
+    )
+    cd = float(friedman(values)["critical_difference"].squeeze())
+    assert cd / np.sqrt(k * (k + 1) / (6 * 14)) == pytest.approx(q, abs=1e-3)  # the paper's from 3-decimal tables of q
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_friedman_statistic_and_p_value_equal_scipy(ties):
+    rng = np.random.default_rng(1)
+    data = rng.normal(size=(3, 12, 5))  # (repeat, dataset, model): one test per repeat
+    if ties:
+        data = np.round(data)  # many ties within data sets
+    values = xr.DataArray(data, dims=("repeat", "dataset", "model"), name="x", attrs={"higher_is_better": 0})
+    result = friedman(values).sel(metric="x")
+    assert result["statistic"].dims == ("repeat",) and result["nemenyi_p_value"].dims == ("model", "versus", "repeat")
+    for r in range(3):
+        reference = scipy.stats.friedmanchisquare(*data[r].T)
+        assert float(result["statistic"][r]) == pytest.approx(reference.statistic)
+        assert float(result["p_value"][r]) == pytest.approx(reference.pvalue)
+        n, k = data[r].shape
+        chi2 = reference.statistic
+        f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+        assert float(result["iman_davenport"][r]) == pytest.approx(f)
+        assert float(result["iman_davenport_p_value"][r]) == pytest.approx(
+            scipy.stats.f.sf(f, k - 1, (k - 1) * (n - 1))
+        )
+
+
+def test_the_tie_correction_divides_demsars_statistic():
+    corrected = friedman(demsar_table()).sel(metric="auc")
+    plain = friedman(demsar_table(), tie_correction=False).sel(metric="auc")
+    # ties: mushroom (4 models: 4^3 - 4), iris, lung cancer, primary tumor (2 each: 2^3 - 2)
+    factor = 1 - (60 + 3 * 6) / (14 * 4 * 15)
+    assert float(corrected["statistic"]) == pytest.approx(float(plain["statistic"]) / factor)
+    assert float(corrected["statistic"]) == pytest.approx(scipy.stats.friedmanchisquare(*demsar_table().values.T)[0])
+
+
+def test_pairwise_p_values_match_scikit_posthocs():
+    # from 0.11 on scikit-posthocs uses scipy's studentized range (before: statsmodels' psturng, clipped to [0.001, 0.9])
+    sp = pytest.importorskip("scikit_posthocs", minversion="0.11")
+    for data in (demsar_table().values, np.random.default_rng(4).normal(size=(20, 6))):
+        k = data.shape[1]
+        values = xr.DataArray(data, dims=("dataset", "model"), name="x", attrs={"higher_is_better": 1})
+        result = friedman(values).sel(metric="x")
+        np.testing.assert_allclose(result["nemenyi_p_value"].values, sp.posthoc_nemenyi_friedman(data).values)
+        holm = sp.posthoc_siegel_friedman(data, p_adjust="holm").values
+        np.testing.assert_allclose(result["holm_p_value"].values, holm)
+        assert result["holm_p_value"].values.shape == (k, k)
+
+
+def test_holm_step_down_by_hand():
+    # k = 3, N = 10; ranks 1, 2, 3 in every data set: z = 1 / sqrt(3 * 4 / 60) per step of average rank
+    values = xr.DataArray(
+        np.tile([3.0, 2.0, 1.0], (10, 1)), dims=("dataset", "model"), name="x", attrs={"higher_is_better": 1}
+    )
+    result = friedman(values).sel(metric="x")
+    z = 1 / np.sqrt(0.2)
+    p1, p2 = 2 * scipy.stats.norm.sf(z), 2 * scipy.stats.norm.sf(2 * z)  # the 1-2 and 2-3 pairs, and 1-3
+    holm = result["holm_p_value"].values
+    assert holm[0, 2] == pytest.approx(3 * p2)
+    assert holm[0, 1] == pytest.approx(max(3 * p2, 2 * p1)) and holm[1, 2] == pytest.approx(max(3 * p2, 2 * p1))
+    np.testing.assert_array_equal(np.diag(holm), 1.0)
+    assert float(result["iman_davenport"]) == np.inf and float(result["iman_davenport_p_value"]) == 0
+
+
+def test_ranks_follow_each_metrics_direction():
+    diagonal = 40 * np.eye(3, dtype=int)
+    off = np.array([[0, 8, 2], [8, 0, 8], [2, 8, 0]])
+    rng = np.random.default_rng(2)
+    # per data set: "good" makes fewest errors, "bad" most; a little noise so the values differ between data sets
+    cubes = [diagonal + np.diag(rng.integers(0, 5, 3)) + s * off for s in (0, 1, 3)]
+    cube = xr.DataArray(
+        np.stack([cubes] * 4), dims=("dataset", "model", "true", "pred"), coords={"model": ["good", "fair", "bad"]}
+    )
+    values = cube.ordinal.evaluate(metrics=["mae", "qwk"])
+    assert values["mae"].attrs["higher_is_better"] == 0 and values["qwk"].attrs["higher_is_better"] == 1
+    result = friedman(values)
+    for metric in ("mae", "qwk"):  # lower mae first, higher qwk first: the same models win
+        assert result["average_rank"].sel(metric=metric).values.tolist() == [1.0, 2.0, 3.0]
+    flipped = friedman(values["mae"].assign_attrs(higher_is_better=1))
+    assert flipped["average_rank"].sel(metric="mae").values.tolist() == [3.0, 2.0, 1.0]
+
+
+def test_all_ties_give_no_evidence():
+    values = xr.DataArray(np.ones((5, 4)), dims=("dataset", "model"), name="x", attrs={"higher_is_better": 1})
+    result = friedman(values).sel(metric="x")
+    assert float(result["statistic"]) == 0 and float(result["p_value"]) == 1
+    assert float(result["iman_davenport"]) == 0 and float(result["iman_davenport_p_value"]) == 1
+    assert (result["nemenyi_p_value"] == 1).all() and (result["holm_p_value"] == 1).all()
+
+
+def test_friedman_needs_complete_blocks_a_direction_and_the_dims():
+    values = demsar_table()
+    holed = values.copy()
+    holed[[2, 5], 1] = np.nan
+    with pytest.raises(ValueError, match=r"'auc' has 2 missing \(NaN\) values out of 56.*complete blocks"):
+        friedman(holed)
+    with pytest.raises(ValueError, match="higher_is_better"):
+        friedman(values.drop_attrs())
+    with pytest.raises(ValueError, match="has no dim 'data_set'"):
+        friedman(values, over="data_set")
+    with pytest.raises(ValueError, match="alpha must be"):
+        friedman(values, alpha=5)
+    with pytest.raises(ValueError, match="Friedman needs >= 2"):
+        friedman(values.isel(dataset=[0]))
+
+
+# --------------------------------------------------------------------------- George et al.'s selection rule
+
+
+def test_george_rank_breaks_ties_in_d_by_the_larger_chance_distance():
+    models = ["a", "b", "c", "d", "e"]
+    d = xr.DataArray([0.30, 0.20, 0.20, 0.10, 0.20], dims="model", coords={"model": models})
+    distance = xr.DataArray([0.50, 0.05, 0.15, 0.01, 0.10], dims="model", coords={"model": models})
+    assert george_rank(d, distance).values.tolist() == [5.0, 4.0, 2.0, 1.0, 3.0]
+    assert george_rank(d, distance.where(distance.model != "e", 0.05)).values.tolist() == [5.0, 3.5, 2.0, 1.0, 3.5]
+    # d equal up to rounding error is a tie; beyond tol it is not
+    nearly = d - xr.DataArray([0, 1e-15, 0, 0, 0], dims="model", coords={"model": models})
+    assert george_rank(nearly, distance).values.tolist() == [5.0, 4.0, 2.0, 1.0, 3.0]
+    assert george_rank(nearly, distance, tol=0).values.tolist() == [5.0, 2.0, 3.0, 1.0, 4.0]
+    # a tolerance as coarse as the printed d values (George et al. print two or three decimals)
+    printed = d + xr.DataArray([0, -0.002, 0.004, 0, 0.002], dims="model", coords={"model": models})
+    assert george_rank(printed, distance).values.tolist() == [5.0, 2.0, 4.0, 1.0, 3.0]
+    chained = george_rank(printed, distance, tol=0.005)  # 0.198, 0.202, 0.204: neighbours within tol
+    assert chained.values.tolist() == [5.0, 4.0, 2.0, 1.0, 3.0]
+
+
+def test_george_rank_on_the_papers_table_4b_and_over_other_dims():
+    acc70 = [[539, 53, 33, 52], [19, 3, 24, 0], [42, 2, 3, 0], [0, 8, 7, 15]]
+    acc80 = [[589, 4, 3, 1], [0, 4, 25, 17], [4, 14, 6, 8], [7, 44, 33, 41]]
+    cube = xr.DataArray(np.transpose([acc70, acc80], (0, 2, 1)), dims=("model", "true", "pred"))
+    twice = xr.concat([cube, cube[::-1]], dim="trial")  # (trial, model, true, pred)
+    rank = george_rank(twice.ordinal.d(), twice.ordinal.chance_distance(), tol=0.01)
+    assert rank.dims == ("trial", "model") and rank.values.tolist() == [[1.0, 2.0], [2.0, 1.0]]
+
+
+def test_george_rank_leaves_out_nan_and_checks_its_inputs():
+    d = xr.DataArray([0.2, np.nan, 0.1], dims="model")
+    distance = xr.DataArray([0.1, 0.2, 0.3], dims="model")
+    np.testing.assert_array_equal(george_rank(d, distance).values, [2.0, np.nan, 1.0])
+    cube = xr.DataArray(np.eye(3, dtype=int)[None] * 5 + 1, dims=("model", "true", "pred"))
+    with pytest.raises(ValueError, match="metric 'chance_distance', expected 'd'"):
+        george_rank(cube.ordinal.chance_distance(), cube.ordinal.d())
+    cost = np.array([[0, 1, 4], [1, 0, 1], [4, 1, 0]])
+    with pytest.raises(ValueError, match="different parameters"):
+        george_rank(cube.ordinal.d(), cube.ordinal.chance_distance(cost=cost))
+    with pytest.raises(ValueError, match="has no dim 'clf'"):
+        george_rank(d, distance, dim="clf")
+    with pytest.raises(ValueError, match="tol must be"):
+        george_rank(d, distance, tol=-1)
