@@ -5,6 +5,7 @@ and ``xarray.DataArray``.
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers the accessors)
+from . import dask_frame as _dask_frame
 from .compare import compare
 from .evaluate import worst
 from .hookspecs import hookimpl
@@ -15,6 +16,8 @@ from .options import set_options
 from .paths import oc_path, uoc_path
 from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
 from .stats import corrected_ttest, friedman, george_rank
+
+_dask_frame.register()  # the dask DataFrame accessor, when dask's DataFrame support is installed
 
 __version__ = "0.1.0"
 

@@ -23,7 +23,6 @@ lower-is-better ones are ranked each the right way round.
 from __future__ import annotations
 
 import numpy as np
-import scipy.stats
 import xarray as xr
 
 from .intervals import BOUND_DIM, ci
@@ -70,6 +69,8 @@ def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: flo
     >>> float(result["win_probability"].sel(metric="mae", model="a", versus="b"))
     1.0
     """
+    import scipy.stats  # imported when needed: it takes half a second
+
     data = result.to_dataset() if isinstance(result, xr.DataArray) else result
     if not isinstance(data, xr.Dataset):
         raise TypeError(f"result must be an xarray DataArray or Dataset, got {type(result).__name__}")

@@ -36,7 +36,6 @@ import numbers
 from collections.abc import Hashable, Sequence
 
 import numpy as np
-import scipy.stats
 import xarray as xr
 
 from .intervals import BOUND_DIM
@@ -101,6 +100,8 @@ def corrected_ttest(
     >>> part["interval"].round(3).values.tolist()
     [-0.008, 0.072]
     """
+    import scipy.stats  # imported when needed: it takes half a second
+
     if (
         isinstance(test_train_ratio, bool)
         or not isinstance(test_train_ratio, numbers.Real)
@@ -217,6 +218,8 @@ def friedman(
     >>> round(float(part["critical_difference"]), 3)
     1.482
     """
+    import scipy.stats  # imported when needed: it takes half a second
+
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
         raise ValueError(f"alpha must be a number in (0, 1), e.g. 0.05, got {alpha!r}")
     parts = []
