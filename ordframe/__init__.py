@@ -6,6 +6,7 @@ and ``xarray.DataArray``.
 
 from . import accessors as _accessors  # noqa: F401  (registers the accessors)
 from . import dask_frame as _dask_frame
+from . import datasets
 from .compare import compare
 from .evaluate import worst
 from .hookspecs import hookimpl
