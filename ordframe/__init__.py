@@ -28,6 +28,7 @@ __all__ = [
     "ci",
     "compare",
     "corrected_ttest",
+    "datasets",
     "friedman",
     "george_rank",
     "PluginLoadWarning",
