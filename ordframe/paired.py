@@ -156,13 +156,31 @@ def frame_bootstrap(
         np.column_stack([paired.stratum, paired.truth, predictions]), axis=0, return_counts=True
     )
     k = len(paired.rows.classes)
-    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, paired.n_strata)
-    counts = np.empty((n, paired.n_strata * paired.n_models * k * k), np.int64)
-    for start, stop, drawn in _draws(patterns[:, 0], weight, paired.n_strata, n, rng_of(seed), progress):
-        counts[start:stop] = (cells.T @ drawn.T).T
+    values = pattern_cubes(patterns, weight, paired.n_strata, k, n, rng_of(seed), progress)
     coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
-    values = counts.reshape(n, paired.n_strata * paired.n_models, k, k)
     return paired.labelled(values, dim, (TRUE, PRED), coords, name="count")
+
+
+def pattern_cubes(
+    patterns: np.ndarray,
+    weight: np.ndarray,
+    n_strata: int,
+    k: int,
+    n: int,
+    rng: np.random.Generator,
+    progress: bool | None = None,
+) -> np.ndarray:
+    """Replicate cubes ``(n, n_strata * n_models, K, K)`` from sample patterns and their counts.
+
+    ``patterns[p]`` is ``(stratum, true class, prediction of model 1, ...)`` (class
+    codes), ``weight[p]`` how many samples have it.
+    """
+    n_models = patterns.shape[1] - 2
+    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, n_strata)
+    counts = np.empty((n, n_strata * n_models * k * k), np.int64)
+    for start, stop, drawn in _draws(patterns[:, 0], weight, n_strata, n, rng, progress):
+        counts[start:stop] = (cells.T @ drawn.T).T
+    return counts.reshape(n, n_strata * n_models, k, k)
 
 
 def bootstrap_evaluate(

@@ -75,3 +75,42 @@ def test_on_a_distributed_local_cluster(frame):
             result = cube.ordinal.oc().compute()
     expected = frame.ordinal.oc("y", "yhat", by=["model", "fold"])
     xr.testing.assert_allclose(result, expected)
+
+
+def long_predictions(n=300):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, n)
+    a = np.clip(y + rng.choice([-1, 0, 0, 1], n), 0, 3)
+    b = np.where(rng.random(n) < 0.2, rng.integers(0, 4, n), a)
+    parts = [
+        pd.DataFrame({"sample": np.arange(n), "y": y, "yhat": p, "model": m}) for m, p in (("a", a), ("b", b), ("c", a))
+    ]
+    return pd.concat(parts, ignore_index=True).assign(fold=lambda d: d["sample"] % 3)
+
+
+def test_paired_bootstrap_of_a_dask_frame_matches_pandas():
+    import scipy.stats
+
+    frame = long_predictions()
+    ddf = dd.from_pandas(frame.sample(frac=1.0, random_state=1), npartitions=4)
+    lazy = ddf.ordinal.bootstrap("y", "yhat", by="model", sample="sample", strata="fold", n=2000, seed=0)
+    eager = frame.ordinal.bootstrap("y", "yhat", by="model", sample="sample", strata="fold", n=2000, seed=5)
+    assert lazy.dims == eager.dims == ("bootstrap", "fold", "model", "true", "pred")
+    assert (lazy.sum(("true", "pred")) == 100).all()
+    mae = lazy.sum("fold").ordinal.mae()
+    np.testing.assert_array_equal(mae.sel(model="a"), mae.sel(model="c"))
+    difference = (mae.sel(model="b") - mae.sel(model="a")).values
+    reference = eager.sum("fold").ordinal.mae()
+    assert scipy.stats.ks_2samp(difference, (reference.sel(model="b") - reference.sel(model="a")).values).pvalue > 0.001
+
+
+def test_paired_bootstrap_of_a_dask_frame_checks_the_pairs():
+    frame = long_predictions(30)
+    with pytest.raises(ValueError, match="sample="):
+        dd.from_pandas(frame, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", n=10)
+    with pytest.raises(ValueError, match="exactly once"):
+        dd.from_pandas(frame.iloc[1:], npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="sample", n=10)
+    bad = frame.copy()
+    bad.loc[0, "y"] = (bad.loc[0, "y"] + 1) % 4
+    with pytest.raises(ValueError, match="different true labels"):
+        dd.from_pandas(bad, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="sample", n=10)
