@@ -31,7 +31,7 @@ from .resample import BOOTSTRAP_DIM
 METRIC_DIM = "metric"
 
 
-def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: float = 0.95) -> xr.Dataset:
+def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: float = 0.95, estimate=None) -> xr.Dataset:
     """Pairwise comparison of the models along ``dim`` over the replicates along ``over``.
 
     Parameters
@@ -44,6 +44,10 @@ def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: flo
         The replicate dim.
     level : float
         The confidence level of the intervals.
+    estimate : xarray.DataArray or xarray.Dataset, optional
+        The metrics' values on the data itself (without ``over``). When given,
+        ``difference``, ``mean`` and ``rank`` use them instead of the mean over
+        replicates, which a biased index (OC is a minimum over paths) can shift.
 
     Returns
     -------
@@ -95,7 +99,7 @@ def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: flo
         signed = better * difference
         wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(over) / n
         interval = ci(difference.assign_attrs(values.attrs), dim=over, level=level)
-        mean = values.mean(over)
+        mean = values.mean(over) if estimate is None else _estimate(estimate, name, values.dims, over)
         rank = xr.apply_ufunc(
             scipy.stats.rankdata,
             -better * mean,
@@ -106,7 +110,7 @@ def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: flo
         parts.append(
             xr.Dataset(
                 {
-                    "difference": difference.mean(over),
+                    "difference": difference.mean(over) if estimate is None else mean - mean.rename({dim: versus}),
                     "interval": interval.drop_attrs(),
                     "p_value": p_value,
                     "win_probability": wins,
@@ -115,7 +119,18 @@ def compare(result, *, dim: str = "model", over: str = BOOTSTRAP_DIM, level: flo
                 }
             ).expand_dims({METRIC_DIM: [name]})
         )
-    out = xr.concat(parts, dim=METRIC_DIM)
+    out = xr.concat(parts, dim=METRIC_DIM, coords="minimal", compat="override")
     out["interval"] = out["interval"].transpose(METRIC_DIM, BOUND_DIM, ...)
     out.attrs = {"ci_level": float(level), "replicates": over}
     return out
+
+
+def _estimate(estimate, name, dims, over: str) -> xr.DataArray:
+    """The value of metric ``name`` on the data, from a DataArray or a Dataset of estimates."""
+    values = estimate[name] if isinstance(estimate, xr.Dataset) else estimate
+    if not isinstance(values, xr.DataArray) or over in values.dims:
+        raise ValueError(f"estimate= must hold the values of {name!r} on the data, without the {over!r} dim")
+    missing = [d for d in dims if d != over and d not in values.dims]
+    if missing:
+        raise ValueError(f"estimate= of {name!r} lacks the dims {missing} of the replicates")
+    return values.drop_attrs()

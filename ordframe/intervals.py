@@ -56,7 +56,9 @@ def ci(
     method : {"percentile", "bca"}
         ``"bca"`` also needs ``cube``, the cube the replicates were drawn from.
     cube : xarray.DataArray, optional
-        For BCa: the original cube (its metric value and jackknife values are computed on it).
+        For BCa: the original cube (its metric value and jackknife values are computed on it). The
+        jackknife treats the cube's samples as one unstratified sample: for replicates drawn with
+        ``stratify=True`` or ``strata=``, the acceleration is that of the pooled cube.
 
     Returns
     -------

@@ -65,7 +65,8 @@ def corrected_ttest(
         The dim(s) of the fold values; several dims (e.g. ``["repeat", "fold"]`` for repeated
         cross-validation) are flattened into J = their product fold values.
     test_train_ratio : float
-        ``n_test / n_train`` of one fold, > 0: ``1 / (k - 1)`` for k-fold cross-validation.
+        ``n_test / n_train`` of one fold: ``1 / (k - 1)`` for k-fold cross-validation; 0 gives the
+        uncorrected (too liberal) paired t-test, for comparison.
     level : float
         The confidence level of the intervals, in (0, 1).
 
@@ -82,7 +83,7 @@ def corrected_ttest(
     Raises
     ------
     ValueError
-        For ``test_train_ratio <= 0``, a level outside (0, 1), a missing dim, or fewer than 2 fold values.
+        For ``test_train_ratio < 0``, a level outside (0, 1), a missing dim, or fewer than 2 fold values.
 
     Examples
     --------
@@ -105,11 +106,11 @@ def corrected_ttest(
     if (
         isinstance(test_train_ratio, bool)
         or not isinstance(test_train_ratio, numbers.Real)
-        or not (math.isfinite(test_train_ratio) and test_train_ratio > 0)
+        or not (math.isfinite(test_train_ratio) and test_train_ratio >= 0)
     ):
         raise ValueError(
-            f"test_train_ratio must be a number > 0, n_test / n_train of one fold (1 / (k - 1) for k-fold "
-            f"cross-validation), got {test_train_ratio!r}"
+            f"test_train_ratio must be a number >= 0, n_test / n_train of one fold (1 / (k - 1) for k-fold "
+            f"cross-validation; 0 gives the uncorrected paired t-test), got {test_train_ratio!r}"
         )
     _check_level(level)
     fold_dims = [folds] if isinstance(folds, str) else list(folds)

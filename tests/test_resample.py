@@ -335,3 +335,18 @@ def test_progress_bar_follows_the_chunks(capsys):
     assert capsys.readouterr().err == ""
     with pytest.raises(TypeError, match="progress= must be"):
         xr.DataArray(MATRIX, dims=("true", "pred")).ordinal.bootstrap(10, progress="yes")
+
+
+def test_compare_ranks_by_the_values_on_the_data_when_given():
+    long = predictions(300)
+    boot = long.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0).ordinal.evaluate(metrics=["mae"])
+    observed = long.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
+    shifted = observed.copy(deep=True)
+    shifted["mae"].loc[{"model": "b"}] = 0.0  # pretend b is the best on the data
+    result = ordframe.compare(boot, estimate=shifted)
+    assert result["rank"].sel(metric="mae", model="b") == 1
+    assert float(result["difference"].sel(metric="mae", model="a", versus="b")) == pytest.approx(
+        float(observed["mae"].sel(model="a"))
+    )
+    with pytest.raises(ValueError, match="without the 'bootstrap' dim"):
+        ordframe.compare(boot, estimate=boot)

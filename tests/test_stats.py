@@ -71,7 +71,7 @@ def test_a_constant_nonzero_difference_is_certain():
     assert part["interval"].values.tolist() == [0.5, 0.5]
 
 
-@pytest.mark.parametrize("ratio", [1 / 9, 1 / 4, 0.5])
+@pytest.mark.parametrize("ratio", [0, 1 / 9, 1 / 4, 0.5])
 def test_the_correction_widens_the_paired_t_interval_by_sqrt_1_plus_j_ratio(ratio):
     values = fold_values(seed=3, models=2, repeats=1, folds=10).squeeze("repeat", drop=True)
     result = corrected_ttest(values, test_train_ratio=ratio).sel(metric="mae", model="m1", versus="m0")
@@ -80,7 +80,10 @@ def test_the_correction_widens_the_paired_t_interval_by_sqrt_1_plus_j_ratio(rati
     low, high = result["interval"].values
     assert (high - low) / (naive_interval.high - naive_interval.low) == pytest.approx(np.sqrt(1 + 10 * ratio))
     assert float(result["t"]) == pytest.approx(naive.statistic / np.sqrt(1 + 10 * ratio))
-    assert float(result["p_value"]) > naive.pvalue
+    if ratio:
+        assert float(result["p_value"]) > naive.pvalue
+    else:  # no correction: the paired t-test itself
+        assert float(result["p_value"]) == pytest.approx(naive.pvalue)
 
 
 def test_corrected_ttest_leaves_out_nan_folds_pair_by_pair_and_keeps_other_dims():
@@ -114,10 +117,9 @@ def test_corrected_ttest_on_ordframe_metrics_of_per_fold_cubes():
 @pytest.mark.parametrize(
     "kwargs, error",
     [
-        ({"test_train_ratio": 0}, "test_train_ratio must be a number > 0"),
-        ({"test_train_ratio": -0.2}, "test_train_ratio must be a number > 0"),
-        ({"test_train_ratio": np.nan}, "test_train_ratio must be a number > 0"),
-        ({"test_train_ratio": True}, "test_train_ratio must be a number > 0"),
+        ({"test_train_ratio": -0.2}, "test_train_ratio must be a number >= 0"),
+        ({"test_train_ratio": np.nan}, "test_train_ratio must be a number >= 0"),
+        ({"test_train_ratio": True}, "test_train_ratio must be a number >= 0"),
         ({"test_train_ratio": 0.25, "level": 95}, "level must be"),
         ({"test_train_ratio": 0.25, "folds": "split"}, "has no dim 'split'"),
         ({"test_train_ratio": 0.25, "folds": "model"}, "other than the model dim"),
