@@ -43,8 +43,8 @@ class Labels:
     ``kind`` is ``"category"`` (``values`` are category codes, -1 missing),
     ``"int"`` (integers or booleans), ``"float"`` (NaN missing) or ``"object"``.
     Where object labels are missing is found only when asked (``missing``) or
-    while they are coded (:func:`encode`), which looks only at the labels that
-    are not classes: a full ``isna`` pass over strings costs as much as coding them.
+    while they are coded (:func:`encode`, whose factorization finds them for
+    free): a separate ``isna`` pass over strings costs as much as coding them.
     """
 
     name: Hashable
@@ -308,15 +308,18 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
         at = np.searchsorted(sorted_classes, column.values).clip(0, len(classes) - 1)
         codes = np.where(sorted_classes[at] == column.values, at, -1).astype(dtype)
     else:
-        values = column.values
-        if isinstance(values, np.ndarray):  # object labels: no dtype inference over every row
-            values = pd.Index(values, dtype=object, tupleize_cols=False, copy=False)
-        codes = classes.get_indexer(values).astype(dtype)
-        if isinstance(column._missing, str):  # find missing labels among those that are not classes only
-            unknown = codes < 0
-            missing = np.zeros(len(codes), bool)
-            missing[unknown] = pd.isna(column.values[unknown])
-            column._missing = _mask(missing)
+        if isinstance(column.values, np.ndarray):  # Python objects: one hash lookup per label
+            codes = classes.get_indexer(pd.Index(column.values, dtype=object, tupleize_cols=False)).astype(dtype)
+            if isinstance(column._missing, str):  # missing labels are among those that are not classes
+                missing = np.zeros(len(codes), bool)
+                missing[codes < 0] = pd.isna(column.values[codes < 0])
+                column._missing = _mask(missing)
+        else:  # pandas arrays (strings, arrow): factorize, then code the few distinct values
+            distinct_codes, distinct = pd.factorize(column.values)
+            table = np.append(classes.get_indexer(pd.Index(distinct, tupleize_cols=False)), -1).astype(dtype)
+            codes = table[distinct_codes]  # -1 (missing) takes the last entry, -1
+            if isinstance(column._missing, str):
+                column._missing = _mask(distinct_codes < 0)
     unknown = codes < 0
     if column.missing is not None:
         unknown &= ~column.missing
