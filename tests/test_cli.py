@@ -1,0 +1,161 @@
+"""The ``ordframe`` command: score files in every format, errors in one line with exit code 2, reproduce."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ordframe.cli import main
+
+
+@pytest.fixture
+def predictions(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 200
+    y = rng.integers(1, 6, n)
+    frame = pd.DataFrame(
+        {"y": y, "yhat": np.clip(y + rng.integers(-1, 2, n), 1, 5), "model": rng.choice(["lr", "rf"], n)}
+    )
+    path = tmp_path / "predictions.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_score_a_csv_by_model(capsys, predictions):
+    path, frame = predictions
+    code, out, _ = run(
+        capsys,
+        "score",
+        path,
+        "--true",
+        "y",
+        "--pred",
+        "yhat",
+        "--by",
+        "model",
+        "--metrics",
+        "oc",
+        "mae",
+        "--format",
+        "csv",
+    )
+    assert code == 0
+    table = pd.read_csv(__import__("io").StringIO(out), index_col="model")
+    expected = frame.ordinal.evaluate("y", "yhat", by="model", metrics=["oc", "mae"]).to_dataframe()
+    np.testing.assert_allclose(table[["oc", "mae"]].values, expected[["oc", "mae"]].values)
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "markdown"])
+def test_formats(capsys, predictions, fmt):
+    path, frame = predictions
+    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "mae", "--format", fmt)
+    assert code == 0
+    mae = frame.ordinal.mae("y", "yhat")
+    if fmt == "json":
+        assert json.loads(out)[0]["mae"] == pytest.approx(mae)
+    else:
+        assert f"{mae:.4f}".rstrip("0") in out
+
+
+def test_bootstrap_intervals_and_output_file(capsys, predictions, tmp_path):
+    path, _ = predictions
+    target = tmp_path / "scores.json"
+    code, out, err = run(
+        capsys,
+        "score",
+        path,
+        "--true",
+        "y",
+        "--pred",
+        "yhat",
+        "--metrics",
+        "mae",
+        "--bootstrap",
+        300,
+        "--format",
+        "json",
+        "--out",
+        target,
+    )
+    assert code == 0 and out == "" and "wrote" in err
+    (row,) = json.loads(target.read_text())
+    assert row["mae_low"] < row["mae"] < row["mae_high"]
+
+
+def test_labels_are_typed_like_the_column_and_parquet_files(capsys, predictions, tmp_path):
+    path, frame = predictions
+    code, out, _ = run(
+        capsys,
+        "score",
+        path,
+        "--true",
+        "y",
+        "--pred",
+        "yhat",
+        "--metrics",
+        "mae",
+        "--labels",
+        *range(0, 7),
+        "--format",
+        "csv",
+    )
+    assert code == 0 and float(out.splitlines()[1]) == pytest.approx(frame.ordinal.mae("y", "yhat"))
+    pytest.importorskip("pyarrow")
+    parquet = tmp_path / "p.parquet"
+    frame.to_parquet(parquet)
+    code, out, _ = run(capsys, "score", parquet, "--true", "y", "--pred", "yhat", "--metrics", "mae", "--format", "csv")
+    assert code == 0 and float(out.splitlines()[1]) == pytest.approx(frame.ordinal.mae("y", "yhat"))
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["score", "missing.csv", "--true", "y", "--pred", "yhat"], "no such file"),
+        (["score", "{path}", "--true", "y", "--pred", "nope"], "column 'nope' is not in the file"),
+        (["score", "{path}", "--true", "y", "--pred", "yhat", "--labels", "1", "2"], "outside the classes"),
+        (["score", "{path}", "--true", "y", "--pred", "yhat", "--labels", "a", "b"], "must be numbers"),
+        (["score", "{path}", "--true", "y", "--pred", "yhat", "--metrics", "nonsense"], "no metric named"),
+        (["score", "{path}", "--true", "y"], "needs --true COL and --pred COL"),
+    ],
+)
+def test_errors_are_one_line_and_exit_2(capsys, predictions, argv, message):
+    path, _ = predictions
+    code, out, err = run(capsys, *[a.format(path=path) for a in argv])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_a_garbled_file(capsys, tmp_path):
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"not parquet at all")
+    code, _, err = run(capsys, "score", bad, "--true", "y", "--pred", "yhat")
+    assert code == 2 and err.startswith("ordframe score: error: cannot read")
+
+
+def test_version_module_entry_point_and_closed_pipe(predictions):
+    path, _ = predictions
+    version = subprocess.run([sys.executable, "-m", "ordframe", "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.startswith("ordframe ")
+    piped = subprocess.run(
+        f'{sys.executable} -m ordframe score "{path}" --true y --pred yhat --by model | head -c 10',
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "Traceback" not in piped.stderr
+
+
+def test_reproduce_prints_every_published_value_with_notes(capsys):
+    code, out, _ = run(capsys, "reproduce")
+    assert code == 0
+    assert "published values reproduced, 0 not" in out
+    assert "skipped" in out
