@@ -159,3 +159,15 @@ def test_reproduce_prints_every_published_value_with_notes(capsys):
     assert code == 0
     assert "published values reproduced, 0 not" in out
     assert "skipped" in out
+
+
+def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):
+    pytest.importorskip("sklearn")
+    code, out, _ = run(capsys, "demo", "--quick", "--out", tmp_path / "demo")
+    assert code == 0
+    assert "Average rank over the 3 data sets" in out and "corrected resampled t-test" in out
+    results = __import__("xarray").open_dataset(tmp_path / "demo" / "results.nc")
+    assert set(results.dims) == {"dataset", "model", "rep"} and results.sizes["model"] == 3
+    assert results["oc"].attrs["metric"] == "oc"
+    assert (tmp_path / "demo" / "results.csv").exists()
+    results.close()
