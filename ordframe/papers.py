@@ -1,31 +1,32 @@
-"""Worked examples and published metric values transcribed from the seed papers.
+"""Worked examples and published metric values transcribed from five papers.
 
 This module holds data only: the confusion matrices, probability vectors and
-cost matrices that the papers in ``seeds/`` work through, with every value
-they print for them. The paper-table tests parametrise over it. It holds no
-metric code.
+cost matrices that the papers work through, with every value they print for
+them. The paper-table tests and ``ordframe reproduce`` go through it. It
+holds no metric code. Full citations are in ``docs/references.md``.
 
-Sources (see ``seeds/README.md``):
+Sources:
 
-* seed 000: Cardoso & Sousa 2011 (OC). Tables 1-5, the single-sample example of
-  Sec. 3.2. The closed form of Appendix A appears below as a comment.
-* seed 001: Pinto da Costa, Alonso & Cardoso (r_int correction). The Table 1
-  example.
-* seed 002: Galdran 2023 (RPS). The examples of eqs. 3, 5 and 6.
-* seed 003: George, Lu & Chang 2016 (cost-sensitive d). Tables 1, 2 and 4, and
-  the cost-matrix example of Sec. 2.2.
-* seed 004: Silva, Pinto & Cardoso 2018 (UOC). Table I, classifiers A-F.
+* Cardoso & Sousa (2011), the OC index. Tables 1-5 and the single-sample
+  example of Sec. 3.2. The closed form of Appendix A appears below as a comment.
+* Pinto da Costa, Alonso & Cardoso (2008), the r_int coefficient, and the
+  authors' later note correcting its formula. The note's Table 1 example.
+* Galdran (2023), RPS. The examples of eqs. 3, 5 and 6.
+* George, Lu & Chang (2016), the cost-sensitive d. Tables 1, 2 and 4, and the
+  cost-matrix example of Sec. 2.2.
+* Silva, Pinto & Cardoso (2018), UOC. Table I, classifiers A-F.
 
 Orientation
 -----------
 Every ``matrix`` here has rows = TRUE class and columns = PREDICTED class (the
-ordframe convention). Seeds 000, 001 and 004 print their matrices that way
-(000 Sec. 1.1 says "true class in rows"; 001 says n_ij is "true class C_i ...
-predicted class C_j"; 004 uses N_r = row sums and p(y_hat | y)). Seed 003
-prints rows = PREDICTED and columns = TRUE (its Sec. 2.2.1), so its matrices
-are stored TRANSPOSED. The transposed matrices give the true-class sizes the
-text states (colon 24/57/57/39, lung 31/12/13, ovarian 16/30/32/417/84), and
-the printed AMAE values are reproduced only with the transpose.
+ordframe convention). Cardoso & Sousa, Pinto da Costa et al. and Silva et al.
+print their matrices that way (Cardoso & Sousa Sec. 1.1 says "true class in
+rows"; Pinto da Costa et al. say n_ij is "true class C_i ... predicted class
+C_j"; Silva et al. use N_r = row sums and p(y_hat | y)). George et al. print
+rows = PREDICTED and columns = TRUE (their Sec. 2.2.1), so their matrices are
+stored TRANSPOSED. The transposed matrices give the true-class sizes the text
+states (colon 24/57/57/39, lung 31/12/13, ovarian 16/30/32/417/84), and the
+printed AMAE values are reproduced only with the transpose.
 
 Value keys
 ----------
@@ -40,17 +41,19 @@ complete keyword arguments to pass to the metric for that column (for example
 ``{"beta": 0.25, "gamma": 1.0}``). A key with no entry in ``params`` takes no
 arguments. ``metric_name(key)`` strips the bracket.
 
-* ``oc``: ``beta`` is ordframe's relative beta (DESIGN.md). The paper's raw
-  weight is beta / (N (K-1)^gamma); its tables use 0.25 and 0.75, with gamma = 1
-  throughout ("we only present the experimental study for gamma = 1").
+* ``oc``: ``beta`` is ordframe's relative beta (see ``docs/architecture.md``).
+  The paper's raw weight is beta / (N (K-1)^gamma); its tables use 0.25 and
+  0.75, with gamma = 1 throughout ("we only present the experimental study for
+  gamma = 1").
 * ``uoc``: ``beta`` is used as is, with gamma = 1.
-* ``amae[missing=zero]``: seed 004 Table I counts classes with no true samples
-  as zero error (AMAE(E) = 0.50; skipping them would give 0.667). DESIGN.md
-  exposes this as ``missing="zero"``. A plain ``amae`` uses the default, which
-  skips such classes. In seed 003 every class is observed, so the two agree.
-* ``mc`` and ``d`` (seed 003) use the default cost with class sizes equal to the
-  true-class counts, and ``chance_distance`` = |Acc + MC - 1| / sqrt(2).
-* ``rps`` (seed 002) is normalised by K - 1, as in the seed.
+* ``amae[missing=zero]``: Silva et al. Table I counts classes with no true
+  samples as zero error (AMAE(E) = 0.50; skipping them would give 0.667).
+  ordframe exposes this as ``missing="zero"``. A plain ``amae`` uses the
+  default, which skips such classes. In George et al. every class is observed,
+  so the two agree.
+* ``mc`` and ``d`` (George et al.) use the default cost with class sizes equal
+  to the true-class counts, and ``chance_distance`` = |Acc + MC - 1| / sqrt(2).
+* ``rps`` (Galdran) is normalised by K - 1, as in the paper.
 
 Precision and tolerance
 -----------------------
@@ -62,42 +65,43 @@ PDF-garbled minus signs restored). ``values[key]`` is that text as a float.
 
 ``abs_tol`` is half a unit in the last printed digit, plus 1e-9 of slack.
 Some values need that slack because they fall exactly on a rounding boundary.
-For example, seed 000 CM2 has OC = 0.525 and 0.575 exactly, printed 0.53 and
-0.58. A ``precision`` of ``None`` means the value is exact (a fraction written
-in the text, or a value derived exactly from printed integers). Such values
-are compared to 1e-12. ``values[key]`` can be NaN where the paper prints "NA";
-tests should then assert NaN. ``tolerance[key]``, where present, replaces the
-half-unit rule; it is used only for seed 003 Table 4 (see there).
+For example, Cardoso & Sousa's CM2 has OC = 0.525 and 0.575 exactly, printed
+0.53 and 0.58. A ``precision`` of ``None`` means the value is exact (a
+fraction written in the text, or a value derived exactly from printed
+integers). Such values are compared to 1e-12. ``values[key]`` can be NaN
+where the paper prints "NA"; tests should then assert NaN. ``tolerance[key]``,
+where present, replaces the half-unit rule; it is used only for George et al.
+Table 4 (see there).
 
-``skip[key]`` gives the reason a printed value must not be tested. It is used
-for the inconsistencies DESIGN.md lists, plus one more found while
-transcribing (seed 000 CM4 MAE, see below). ``iter_checks`` yields only the
-values that are not skipped.
+``skip[key]`` gives, in words, the reason a printed value must not be tested:
+a misprint in the paper's text, which the recomputed value shows (the list,
+with the reasons, is in ``docs/architecture.md``). ``iter_checks`` yields only
+the values that are not skipped.
 
 Worked material not encoded (it has no matrix, or no number to test):
 
-* seed 000 Table 6: OC means over 50 splits on real datasets (SWD, LEV, ESL,
-  Balance, BCCT). The text has no confusion matrices for them.
-* seed 000 Sec. 4.1 / Fig. 5: the tridiagonal limits as K -> infinity (MER and
-  MAE -> 2/3; OC -> 0.6; r_int, Rs and tau_b -> 1). These are asymptotic
-  statements, not finite cases.
-* seed 000 Appendix A: the counterexample to the triangle inequality. With
-  K = 2 and symbolic N, CM(a,b) = [[N-1,0],[1,0]], CM(b,c) = [[N-1,1],[0,0]] and
-  CM(a,c) = [[N-2,1],[1,0]]; then OC(a,b) + OC(b,c) < OC(a,c) for raw
+* Cardoso & Sousa Table 6: OC means over 50 splits on real datasets (SWD, LEV,
+  ESL, Balance, BCCT). The text has no confusion matrices for them.
+* Cardoso & Sousa Sec. 4.1 / Fig. 5: the tridiagonal limits as K -> infinity
+  (MER and MAE -> 2/3; OC -> 0.6; r_int, Rs and tau_b -> 1). These are
+  asymptotic statements, not finite cases.
+* Cardoso & Sousa Appendix A: the counterexample to the triangle inequality.
+  With K = 2 and symbolic N, CM(a,b) = [[N-1,0],[1,0]], CM(b,c) = [[N-1,1],[0,0]]
+  and CM(a,c) = [[N-2,1],[1,0]]; then OC(a,b) + OC(b,c) < OC(a,c) for raw
   beta < (N-1)/((N+1)(N+2)). This is an inequality, not a printed value.
-* seed 000 eq. 8: OC^1_{0,0} = MAE/(1+MAE). This is for the generalised index
-  over all paths, which ordframe does not implement.
-* seed 003 Table 3: percentages from simulations, with no matrices.
-* seed 004 Table II: real-data results. Their matrices exist only as figures
-  (Figs. 4 and 5), not as text.
-* seed 004 Figs. 1-3 and seed 002 Figs. 1-2 and Table 1 (AURSC means over
+* Cardoso & Sousa eq. 8: OC^1_{0,0} = MAE/(1+MAE). This is for the generalised
+  index over all paths, which ordframe does not implement.
+* George et al. Table 3: percentages from simulations, with no matrices.
+* Silva et al. Table II: real-data results. Their matrices exist only as
+  figures (Figs. 4 and 5), not as text.
+* Silva et al. Figs. 1-3 and Galdran Figs. 1-2 and Table 1 (AURSC means over
   bootstrap runs): no numbers in the text that can be tied to an input.
-* seed 002: the text says the Brier and log scores "produce the same
-  penalty" for p1 and p2 of eq. 3. That is an equality, with no value printed.
-  No sa-RPS value is printed anywhere.
+* Galdran: the text says the Brier and log scores "produce the same penalty"
+  for p1 and p2 of eq. 3. That is an equality, with no value printed. No
+  sa-RPS value is printed anywhere.
 
-Seed 000 Appendix A: closed form when the diagonal is the optimal path
---------------------------------------------------------------------
+Cardoso & Sousa Appendix A: closed form when the diagonal is the optimal path
+----------------------------------------------------------------------------
 For raw beta >= 1/(N+1), the optimal consistent path of eq. 7 is the main
 diagonal, and
 
@@ -110,12 +114,13 @@ label vectors, and M = (sum n_{r,c} |r-c|^gamma)^(1/gamma) is their Minkowski
 distance. In that regime OC is a metric. In ordframe's relative beta, the
 condition reads beta >= N (K-1)^gamma / (N+1).
 
-Seed 000 Sec. 3.2 single-sample form (N = 1, one count at (r, c)), raw beta:
+Cardoso & Sousa Sec. 3.2 single-sample form (N = 1, one count at (r, c)), raw
+beta:
 
     OC = min(1, 1 - 1/(1 + |r-c|) + beta |r-c|)
 
 The text adds that for beta = 0.5, OC already equals the MER (= 1 for any
-error). The ``SEED000_SINGLE_SAMPLE`` cases encode that statement.
+error). The ``CARDOSO_SOUSA_2011_SINGLE_SAMPLE`` cases encode that statement.
 """
 
 from __future__ import annotations
@@ -129,13 +134,13 @@ from types import MappingProxyType
 __all__ = [
     "CONFUSION_CASES",
     "PROBA_CASES",
-    "SEED000_SINGLE_SAMPLE",
-    "SEED000_TABLES",
-    "SEED001_EXAMPLES",
-    "SEED002_RPS_EXAMPLES",
-    "SEED003_COST_EXAMPLE",
-    "SEED003_TABLES",
-    "SEED004_TABLES",
+    "CARDOSO_SOUSA_2011_SINGLE_SAMPLE",
+    "CARDOSO_SOUSA_2011_TABLES",
+    "PINTO_DA_COSTA_EXAMPLES",
+    "GALDRAN_2023_RPS_EXAMPLES",
+    "GEORGE_2016_COST_EXAMPLE",
+    "GEORGE_2016_TABLES",
+    "SILVA_2018_TABLES",
     "PaperCase",
     "PaperCostExample",
     "PaperProbaCase",
@@ -229,7 +234,7 @@ class PaperProbaCase(_TolMixin):
 
 @dataclass(frozen=True)
 class PaperCostExample:
-    """A default cost matrix for given class sizes (seed 003, Sec. 2.2).
+    """A default cost matrix for given class sizes (George, Lu & Chang 2016, Sec. 2.2).
 
     ``cost`` and ``cost_printed`` have rows = TRUE class and columns =
     PREDICTED class (the transpose of the paper's layout). ``cost`` is exact:
@@ -315,44 +320,49 @@ def _row(columns: Sequence[str], cells: str) -> dict:
 
 
 # --------------------------------------------------------------------------
-# seed 000 -- Cardoso & Sousa, "Measuring the performance of ordinal
-# classification" (2011). Rows = true class (Sec. 1.1). All tables use
+# Cardoso & Sousa, "Measuring the performance of ordinal classification"
+# (2011). Rows = true class (Sec. 1.1). All tables use
 # beta1 = 0.25/(N(K-1)), beta2 = 0.75/(N(K-1)) and gamma = 1.
 # --------------------------------------------------------------------------
 
-_S000_COLS = ("mer", "mae", "spearman", "kendall_tau_b", "rint", "oc[beta=0.25]", "oc[beta=0.75]")
-_S000_PARAMS = {
+_CARDOSO_SOUSA_COLS = ("mer", "mae", "spearman", "kendall_tau_b", "rint", "oc[beta=0.25]", "oc[beta=0.75]")
+_CARDOSO_SOUSA_PARAMS = {
     "oc[beta=0.25]": {"beta": 0.25, "gamma": 1.0},
     "oc[beta=0.75]": {"beta": 0.75, "gamma": 1.0},
 }
 
-_CM5_REASON = (
-    "DESIGN.md known problem: the printed CM5 does not give the printed row "
-    "(it gives MER 0.714 and MAE 0.857, not 0.86 and 1.00). The matrix or the "
-    "row was garbled, so CM5 stays out of the table tests. Recomputed from "
-    "the printed matrix: MER 0.7143, MAE 0.8571, Rs 0.8538, tau_b 0.8018, "
-    "r_int 0.7790, OC(0.25) 0.5330, OC(0.75) 0.6758."
-)
+_CM5_REASON = "garbled in print: the matrix gives MER 0.714, MAE 0.857, not 0.86, 1.00"
 
 
-def _s000(table, name, matrix, cells, **kw):
-    return _case(f"seed000 {table}", name, matrix, _row(_S000_COLS, cells), params=_S000_PARAMS, **kw)
+def _cardoso_sousa(table, name, matrix, cells, **kw):
+    return _case(
+        f"Cardoso & Sousa (2011), {table}",
+        name,
+        matrix,
+        _row(_CARDOSO_SOUSA_COLS, cells),
+        params=_CARDOSO_SOUSA_PARAMS,
+        **kw,
+    )
 
 
-SEED000_TABLES: tuple[PaperCase, ...] = (
+CARDOSO_SOUSA_2011_TABLES: tuple[PaperCase, ...] = (
     # Sec. 2, "four classifiers A, B, C and D ... (K = 4, N = 13)". Class 3
     # is empty. Table 1 prints classifier A to one decimal.
-    _s000("Table 1", "A", [[4, 0, 0, 0], [0, 6, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.0 0.0 1.0 1.0 1.0 0.0 0.0"),
-    _s000("Table 1", "B", [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 0.77 1.0 1.0 1.0 0.50 0.63"),
-    _s000(
+    _cardoso_sousa(
+        "Table 1", "A", [[4, 0, 0, 0], [0, 6, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.0 0.0 1.0 1.0 1.0 0.0 0.0"
+    ),
+    _cardoso_sousa(
+        "Table 1", "B", [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 0.77 1.0 1.0 1.0 0.50 0.63"
+    ),
+    _cardoso_sousa(
         "Table 1", "C", [[0, 0, 4, 0], [0, 0, 6, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 1.08 0.79 0.75 0.80 0.61 0.78"
     ),
-    _s000(
+    _cardoso_sousa(
         "Table 1", "D", [[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]], "0.77 0.77 0.24 0.11 0.53 0.65 0.72"
     ),
     # Sec. 4.2, dispersed examples.
-    _s000("Table 2", "CM1", [[2, 0, 1], [1, 1, 0], [2, 1, 2]], "0.50 0.80 0.20 0.19 0.39 0.63 0.69"),
-    _s000(
+    _cardoso_sousa("Table 2", "CM1", [[2, 0, 1], [1, 1, 0], [2, 1, 2]], "0.50 0.80 0.20 0.19 0.39 0.63 0.69"),
+    _cardoso_sousa(
         "Table 2",
         "CM2",
         [[1, 0, 0], [0, 4, 0], [2, 2, 1]],
@@ -361,33 +371,33 @@ SEED000_TABLES: tuple[PaperCase, ...] = (
         "(1,1),(2,2),(3,2),(3,3)), printed 0.53 and 0.58: on the "
         "rounding boundary, hence the 1e-9 slack in abs_tol.",
     ),
-    _s000("Table 3", "CM3", [[1, 0, 1], [0, 0, 0], [3, 2, 0]], "0.86 1.43 -0.26 -0.254 0.34 0.79 0.93"),
-    _s000(
+    _cardoso_sousa("Table 3", "CM3", [[1, 0, 1], [0, 0, 0], [3, 2, 0]], "0.86 1.43 -0.26 -0.254 0.34 0.79 0.93"),
+    _cardoso_sousa(
         "Table 3",
         "CM4",
         [[1, 0, 1], [0, 2, 1], [1, 1, 0]],
         "0.57 0.85 -0.25 -0.250 0.08 0.71 0.75",
         skip={
-            "mae": (
-                "Not in DESIGN.md; found in transcription. The printed MAE "
-                "0.85 disagrees with the printed matrix: MAE = 6/7 = 0.857 "
-                "(which rounds to 0.86). The errors are two at distance 2 "
-                "and two at distance 1, with N = 7. The other six printed "
-                "values of the row match the matrix (MER 4/7, Rs -0.250, "
-                "tau_b -0.250, r_int 0.077, OC 0.710/0.746), so the matrix "
-                "is right and 0.85 looks truncated rather than rounded."
-            )
+            "mae": "misprint: the printed matrix gives MAE 6/7 = 0.857 (0.86), not 0.85",
         },
+        note="MAE: the errors are two at distance 2 and two at distance 1, "
+        "with N = 7, so MAE = 6/7. The other six printed values of the row "
+        "match the matrix (MER 4/7, Rs -0.250, tau_b -0.250, r_int 0.077, "
+        "OC 0.710/0.746), so the matrix is right and 0.85 looks truncated "
+        "rather than rounded.",
     ),
     # Sec. 4.2, third example.
-    _s000(
+    _cardoso_sousa(
         "Table 4",
         "CM5",
         [[1, 1, 0, 0], [0, 1, 0, 1], [0, 0, 0, 3], [0, 0, 0, 0]],
         "0.86 1.00 0.89 0.84 0.81 0.58 0.75",
-        skip=dict.fromkeys(_S000_COLS, _CM5_REASON),
+        skip=dict.fromkeys(_CARDOSO_SOUSA_COLS, _CM5_REASON),
+        note="Recomputed from the printed matrix: MER 0.7143, MAE 0.8571, "
+        "Rs 0.8538, tau_b 0.8018, r_int 0.7790, OC(0.25) 0.5330, "
+        "OC(0.75) 0.6758. CM5 stays out of the table tests.",
     ),
-    _s000(
+    _cardoso_sousa(
         "Table 4",
         "CM6",
         [[0, 0, 1, 0], [1, 1, 1, 0], [1, 1, 1, 0], [0, 0, 0, 0]],
@@ -396,19 +406,19 @@ SEED000_TABLES: tuple[PaperCase, ...] = (
     # Sec. 4.3: oSVM (CM10), oNN (CM11), Frank & Hall (CM12), K = 5 and
     # N = 240. Class 1 is empty. These values are symmetric in the two
     # labels, so the orientation does not change them.
-    _s000(
+    _cardoso_sousa(
         "Table 5",
         "CM10",
         [[0, 0, 0, 0, 0], [0, 50, 7, 0, 0], [0, 2, 94, 2, 0], [0, 0, 11, 39, 0], [0, 0, 0, 5, 30]],
         "0.11 0.11 0.93 0.91 0.91 0.12 0.13",
     ),
-    _s000(
+    _cardoso_sousa(
         "Table 5",
         "CM11",
         [[0, 0, 0, 0, 0], [0, 0, 45, 12, 0], [0, 0, 2, 87, 9], [0, 0, 0, 6, 44], [0, 0, 0, 0, 35]],
         "0.82 0.91 0.89 0.85 0.84 0.55 0.66",
     ),
-    _s000(
+    _cardoso_sousa(
         "Table 5",
         "CM12",
         [[0, 0, 0, 0, 0], [0, 50, 7, 0, 0], [0, 2, 94, 2, 0], [0, 0, 21, 29, 0], [0, 0, 0, 29, 6]],
@@ -419,9 +429,9 @@ SEED000_TABLES: tuple[PaperCase, ...] = (
 # Sec. 3.2: a single example (N = 1). "for beta = 0.5, OC already equals the
 # MER". The paper's beta here is the raw weight; ordframe's relative beta is
 # raw * N * (K-1)^gamma. The values are exact, stated in words, not a table.
-SEED000_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
+CARDOSO_SOUSA_2011_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
     _case(
-        "seed000 Sec. 3.2",
+        "Cardoso & Sousa (2011), Sec. 3.2",
         "single sample |r-c|=1 (K=2)",
         [[0, 1], [0, 0]],
         {"mer": "1", "oc[beta=0.5]": "1"},
@@ -431,7 +441,7 @@ SEED000_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
         "OC = min(1, 1 - 1/(1+|r-c|) + beta|r-c|) = 1 at |r-c| = 1.",
     ),
     _case(
-        "seed000 Sec. 3.2",
+        "Cardoso & Sousa (2011), Sec. 3.2",
         "single sample |r-c|=2 (K=3)",
         [[0, 0, 1], [0, 0, 0], [0, 0, 0]],
         {"mer": "1", "oc[beta=1.0]": "1"},
@@ -443,15 +453,16 @@ SEED000_SINGLE_SAMPLE: tuple[PaperCase, ...] = (
 
 
 # --------------------------------------------------------------------------
-# seed 001 -- r_int correction note. Table 1: v1 = (3, 2, 1, 4) and
-# v2 = (1, 2, 3, 4) on o1..o4. The paper lists S1 and S2 (6 pairs each) and
+# Pinto da Costa, Alonso & Cardoso (2008), r_int, and the authors' later note
+# correcting its formula. The note's Table 1: v1 = (3, 2, 1, 4) and
+# v2 = (1, 2, 3, 4) on o1..o4. The note lists S1 and S2 (6 pairs each) and
 # says card(S1 n S2) = 3, so r_int = -1 + 2*3/sqrt(6*6) = 0. Encoded with
 # v1 as the true class (rows) and v2 as predicted; r_int is symmetric.
 # --------------------------------------------------------------------------
 
-SEED001_EXAMPLES: tuple[PaperCase, ...] = (
+PINTO_DA_COSTA_EXAMPLES: tuple[PaperCase, ...] = (
     _case(
-        "seed001 Table 1",
+        "Pinto da Costa, Alonso & Cardoso (2008), correction note, Table 1",
         "v1 vs v2",
         [
             [0, 0, 1, 0],  # v1 = 1 (o3): v2 = 3
@@ -469,16 +480,17 @@ SEED001_EXAMPLES: tuple[PaperCase, ...] = (
 
 
 # --------------------------------------------------------------------------
-# seed 002 -- Galdran, RPS. K = 3, RPS normalised by K - 1 (eq. 4).
+# Galdran (2023), RPS. K = 3, RPS normalised by K - 1 (eq. 4).
 # --------------------------------------------------------------------------
 
 _RPS_PARAMS = {"rps": {"normalize": True}}
-_EQ3_REASON = (
-    "DESIGN.md known problem: the quoted RPS values 1/8 and 1/4 belong to "
-    "p = [1/2, 1/2, 0] and [1/2, 0, 1/2], not to the printed 1/4, 3/4 "
-    "vectors. Recomputed for the printed vectors: RPS(p1) = 9/32 = 0.28125 "
-    "and RPS(p2) = 9/16 = 0.5625."
+_EQ3_REASON = "misprint: 1/8 and 1/4 are the RPS of [1/2, 1/2, 0] and [1/2, 0, 1/2]"
+_EQ3_NOTE = (
+    "The quoted values belong to p = [1/2, 1/2, 0] and [1/2, 0, 1/2], not to the "
+    "printed vectors with 1/4 and 3/4. Recomputed for the printed vectors: "
+    "RPS(p1) = 9/32 = 0.28125 and RPS(p2) = 9/16 = 0.5625."
 )
+_EQ3_FIT = "Galdran (2023), eq. 3, vectors that fit the values"
 
 
 def _proba(source, name, proba, true_index, printed, *, skip=None, exact=(), note=""):
@@ -501,91 +513,107 @@ def _proba(source, name, proba, true_index, printed, *, skip=None, exact=(), not
     )
 
 
-SEED002_RPS_EXAMPLES: tuple[PaperProbaCase, ...] = (
-    # eq. 3 as printed (y = [1, 0, 0]): the values are skipped (DESIGN.md).
-    _proba("seed002 eq. 3", "p1 as printed", (0.25, 0.75, 0.0), 0, {"rps": "1/8"}, skip={"rps": _EQ3_REASON}),
-    _proba("seed002 eq. 3", "p2 as printed", (0.25, 0.0, 0.75), 0, {"rps": "1/4"}, skip={"rps": _EQ3_REASON}),
-    # The vectors DESIGN.md says the eq. 3 values belong to. The text does
-    # not print these vectors.
+GALDRAN_2023_RPS_EXAMPLES: tuple[PaperProbaCase, ...] = (
+    # eq. 3 as printed (y = [1, 0, 0]): the values are skipped (a misprint).
     _proba(
-        "seed002 eq. 3 (DESIGN.md)",
+        "Galdran (2023), eq. 3",
+        "p1 as printed",
+        (0.25, 0.75, 0.0),
+        0,
+        {"rps": "1/8"},
+        skip={"rps": _EQ3_REASON},
+        note=_EQ3_NOTE,
+    ),
+    _proba(
+        "Galdran (2023), eq. 3",
+        "p2 as printed",
+        (0.25, 0.0, 0.75),
+        0,
+        {"rps": "1/4"},
+        skip={"rps": _EQ3_REASON},
+        note=_EQ3_NOTE,
+    ),
+    # The vectors the eq. 3 values belong to. The text does not print these
+    # vectors.
+    _proba(
+        _EQ3_FIT,
         "p = [1/2, 1/2, 0]",
         (0.5, 0.5, 0.0),
         0,
         {"rps": "1/8"},
-        note="The vector is from DESIGN.md's reading of eq. 3; the value is the paper's.",
+        note="The vector is ordframe's reading of eq. 3 (the one the value fits); the value is the paper's.",
     ),
     _proba(
-        "seed002 eq. 3 (DESIGN.md)",
+        _EQ3_FIT,
         "p = [1/2, 0, 1/2]",
         (0.5, 0.0, 0.5),
         0,
         {"rps": "1/4"},
-        note="The vector is from DESIGN.md's reading of eq. 3; the value is the paper's.",
+        note="The vector is ordframe's reading of eq. 3 (the one the value fits); the value is the paper's.",
     ),
     # eq. 5, y1 = [1, 0, 0]: the penalty grows linearly with distance.
-    _proba("seed002 eq. 5", "[1,0,0] vs class 1", (1.0, 0.0, 0.0), 0, {"rps": "0"}, exact=("rps",)),
-    _proba("seed002 eq. 5", "[0,1,0] vs class 1", (0.0, 1.0, 0.0), 0, {"rps": "1/2"}),
-    _proba("seed002 eq. 5", "[0,0,1] vs class 1", (0.0, 0.0, 1.0), 0, {"rps": "1"}, exact=("rps",)),
+    _proba("Galdran (2023), eq. 5", "[1,0,0] vs class 1", (1.0, 0.0, 0.0), 0, {"rps": "0"}, exact=("rps",)),
+    _proba("Galdran (2023), eq. 5", "[0,1,0] vs class 1", (0.0, 1.0, 0.0), 0, {"rps": "1/2"}),
+    _proba("Galdran (2023), eq. 5", "[0,0,1] vs class 1", (0.0, 0.0, 1.0), 0, {"rps": "1"}, exact=("rps",)),
     # eq. 6, y2 = [0, 1, 0]. The text's p_asym = [1/10, 5/10, 9/10] does not
-    # sum to 1 and is not eq. 6's vector (DESIGN.md); eq. 6 is used here.
-    _proba("seed002 eq. 6", "p_sym", (0.30, 0.40, 0.30), 1, {"rps": "0.09"}),
-    _proba("seed002 eq. 6", "p_asym", (0.45, 0.50, 0.05), 1, {"rps": "0.1025"}),
+    # sum to 1 and is not eq. 6's vector (a misprint); eq. 6 is used here.
+    _proba("Galdran (2023), eq. 6", "p_sym", (0.30, 0.40, 0.30), 1, {"rps": "0.09"}),
+    _proba("Galdran (2023), eq. 6", "p_asym", (0.45, 0.50, 0.05), 1, {"rps": "0.1025"}),
 )
 
 
 # --------------------------------------------------------------------------
-# seed 003 -- George, Lu & Chang. The paper's confusion matrices are
+# George, Lu & Chang (2016). The paper's confusion matrices are
 # rows = PREDICTED and columns = TRUE (Sec. 2.2.1), so each one is written
 # below as printed and passed through _transpose(): the stored matrices are
 # rows = true and columns = predicted.
 # --------------------------------------------------------------------------
 
-_GLMNETCR_REASON = (
-    "DESIGN.md known problem: the printed d = 1.07 cannot be reproduced "
-    "from the printed matrix, which gives d = 0.70 (0.7022; Acc 0.3220, "
-    "MC 0.1830). The other nine d values of Table 2 are reproduced."
-)
+_GLMNETCR_REASON = "misprint: the printed matrix gives d = 0.70 (Acc 0.322, MC 0.183), not 1.07"
 
-_S003_T2_COLS = ("d", "accuracy", "amae", "kendall_tau_b")
+_GEORGE_T2_COLS = ("d", "accuracy", "amae", "kendall_tau_b")
 
 
-def _s003_t2(name, printed_rows_pred, cells, **kw):
-    return _case("seed003 Table 2", name, _transpose(printed_rows_pred), _row(_S003_T2_COLS, cells), **kw)
+def _george_t2(name, printed_rows_pred, cells, **kw):
+    return _case(
+        "George, Lu & Chang (2016), Table 2", name, _transpose(printed_rows_pred), _row(_GEORGE_T2_COLS, cells), **kw
+    )
 
 
-SEED003_TABLES: tuple[PaperCase, ...] = (
+GEORGE_2016_TABLES: tuple[PaperCase, ...] = (
     # Table 1(a) colon cancer (true sizes 24, 57, 57, 39) with Table 2 values.
-    _s003_t2("svm", [[21, 0, 0, 0], [1, 54, 2, 2], [2, 3, 55, 2], [0, 0, 0, 35]], "0.07 0.93 0.11 0.91"),
-    _s003_t2(
+    _george_t2("svm", [[21, 0, 0, 0], [1, 54, 2, 2], [2, 3, 55, 2], [0, 0, 0, 35]], "0.07 0.93 0.11 0.91"),
+    _george_t2(
         "glmnetcr",
         [[0, 0, 0, 0], [0, 0, 0, 0], [24, 57, 57, 39], [0, 0, 0, 0]],
         "1.07 0.32 1.00 NA",
         skip={"d": _GLMNETCR_REASON},
-        note="Every sample is predicted as class 3, so tau_b is undefined: the paper prints NA, ordframe gives NaN.",
+        note="Every sample is predicted as class 3, so tau_b is undefined: the paper prints NA, ordframe gives NaN. "
+        "The printed matrix gives d = 0.7022 (Acc 0.3220, MC 0.1830); d = 1.07 would need MC = 0.83. The other "
+        "nine d values of Table 2 are reproduced.",
     ),
-    _s003_t2("rpartScore", [[15, 2, 1, 0], [8, 46, 6, 0], [1, 8, 47, 14], [0, 1, 3, 25]], "0.26 0.75 0.29 0.79"),
+    _george_t2("rpartScore", [[15, 2, 1, 0], [8, 46, 6, 0], [1, 8, 47, 14], [0, 1, 3, 25]], "0.26 0.75 0.29 0.79"),
     # Table 1(b) lung cancer (true sizes 31, 12, 13).
-    _s003_t2("Sig24", [[26, 3, 0], [4, 5, 3], [1, 4, 10]], "0.33 0.73 0.34 0.72"),
-    _s003_t2("Shuffle24", [[16, 0, 0], [4, 12, 0], [11, 0, 13]], "0.36 0.73 0.28 0.49"),
-    _s003_t2("Rand24", [[18, 10, 6], [8, 0, 1], [5, 2, 6]], "0.68 0.43 0.86 0.08"),
+    _george_t2("Sig24", [[26, 3, 0], [4, 5, 3], [1, 4, 10]], "0.33 0.73 0.34 0.72"),
+    _george_t2("Shuffle24", [[16, 0, 0], [4, 12, 0], [11, 0, 13]], "0.36 0.73 0.28 0.49"),
+    _george_t2("Rand24", [[18, 10, 6], [8, 0, 1], [5, 2, 6]], "0.68 0.43 0.86 0.08"),
     # Table 1(c) ovarian cancer (true sizes 16, 30, 32, 417, 84).
-    _s003_t2(
+    _george_t2(
         "p_1E-8",
         [[7, 8, 5, 53, 2], [4, 2, 3, 44, 5], [0, 1, 1, 7, 2], [5, 19, 21, 242, 58], [0, 0, 2, 71, 17]],
         "0.55 0.46 1.15 0.19",
     ),
-    _s003_t2(
+    _george_t2(
         "p_1E-7",
         [[10, 5, 10, 83, 3], [0, 6, 3, 18, 7], [4, 6, 9, 52, 17], [2, 11, 8, 143, 29], [0, 2, 2, 121, 28]],
         "0.70 0.34 1.1 0.19",
     ),  # AMAE printed to one decimal
-    _s003_t2(
+    _george_t2(
         "p_1E-6",
         [[10, 5, 9, 71, 3], [3, 10, 7, 28, 2], [2, 6, 8, 71, 21], [1, 7, 6, 105, 20], [0, 2, 2, 142, 38]],
         "0.73 0.30 0.97 0.25",
     ),
-    _s003_t2(
+    _george_t2(
         "p_1E-5",
         [[8, 6, 5, 54, 1], [4, 12, 5, 26, 1], [4, 5, 16, 105, 24], [0, 5, 3, 86, 17], [0, 2, 3, 146, 41]],
         "0.74 0.28 0.87 0.28",
@@ -594,8 +622,8 @@ SEED003_TABLES: tuple[PaperCase, ...] = (
 
 # Table 4: simulated matrices. The text says only "a 4 class study with a
 # total sample size of 800 and largest class percentage of 0.75" (so the
-# design sizes are about 600/67/67/67). DESIGN.md says Table 4 agrees only to
-# about 0.006, because the design class sizes differ slightly from the column
+# design sizes are about 600/67/67/67). Table 4 agrees only to about 0.006,
+# probably because the design class sizes differ slightly from the column
 # sums. Every value here therefore carries tolerance 0.006 instead of the
 # half-unit rule. d is the value furthest off (recomputed 0.4270, 0.4461,
 # 0.3273, 0.3254 vs printed 0.428, 0.449, 0.329, 0.331). Accuracy is the
@@ -603,12 +631,12 @@ SEED003_TABLES: tuple[PaperCase, ...] = (
 # chance_distance is given in the text for (b) only ("These distances are 0.12
 # and 0.04").
 _T4_TOL = 0.006
-_T4_NOTE = "Simulation design: 4 classes, N = 800, largest class 75% (text). DESIGN.md: Table 4 agrees to about 0.006."
+_T4_NOTE = "Simulation design: 4 classes, N = 800, largest class 75% (text). Table 4 agrees to about 0.006."
 
 
-def _s003_t4(part, name, printed_rows_pred, printed, note=_T4_NOTE):
+def _george_t4(part, name, printed_rows_pred, printed, note=_T4_NOTE):
     return _case(
-        f"seed003 Table 4({part})",
+        f"George, Lu & Chang (2016), Table 4({part})",
         name,
         _transpose(printed_rows_pred),
         printed,
@@ -617,14 +645,14 @@ def _s003_t4(part, name, printed_rows_pred, printed, note=_T4_NOTE):
     )
 
 
-SEED003_TABLES = SEED003_TABLES + (
-    _s003_t4(
+GEORGE_2016_TABLES = GEORGE_2016_TABLES + (
+    _george_t4(
         "a",
         "Acc_0.60",
         [[444, 37, 27, 57], [144, 25, 18, 0], [2, 2, 8, 7], [10, 2, 14, 3]],
         {"accuracy": "0.60", "d": "0.428", "amae": "1.222", "kendall_tau_b": "0.138", "mc": "15%"},
     ),
-    _s003_t4(
+    _george_t4(
         "a",
         "Acc_0.70",
         [[553, 8, 18, 2], [18, 1, 43, 53], [15, 37, 4, 11], [14, 20, 2, 2]],
@@ -638,7 +666,7 @@ SEED003_TABLES = SEED003_TABLES + (
         "to 3 decimals; d would still differ (0.4429). This is "
         "not applied.",
     ),
-    _s003_t4(
+    _george_t4(
         "b",
         "Acc_0.70",
         [[539, 53, 33, 52], [19, 3, 24, 0], [42, 2, 3, 0], [0, 8, 7, 15]],
@@ -651,7 +679,7 @@ SEED003_TABLES = SEED003_TABLES + (
             "chance_distance": "0.12",
         },
     ),
-    _s003_t4(
+    _george_t4(
         "b",
         "Acc_0.80",
         [[589, 4, 3, 1], [0, 4, 25, 17], [4, 14, 6, 8], [7, 44, 33, 41]],
@@ -671,8 +699,8 @@ SEED003_TABLES = SEED003_TABLES + (
 #   C = [[0, 8, 3], [4.5, 0, 1.5], [90/70, 80/70, 0]] * |i - j|
 #     ~ [[0, 8, 6], [4.5, 0, 1.5], [2.6, 1.1, 0]].
 # Stored transposed: rows = true, columns = predicted.
-SEED003_COST_EXAMPLE = PaperCostExample(
-    source="seed003 Sec. 2.2",
+GEORGE_2016_COST_EXAMPLE = PaperCostExample(
+    source="George, Lu & Chang (2016), Sec. 2.2",
     name="class sizes 10/20/70",
     class_sizes=(10, 20, 70),
     cost=((0.0, 4.5, 180 / 70), (8.0, 0.0, 80 / 70), (6.0, 1.5, 0.0)),
@@ -685,13 +713,13 @@ SEED003_COST_EXAMPLE = PaperCostExample(
 
 
 # --------------------------------------------------------------------------
-# seed 004 -- Silva, Pinto & Cardoso, UOC. Table I, classifiers A-F (K = 4).
-# Rows = true (N_r = row sums). OC uses the seed 000 relative beta; UOC uses
+# Silva, Pinto & Cardoso (2018), UOC. Table I, classifiers A-F (K = 4).
+# Rows = true (N_r = row sums). OC uses Cardoso & Sousa's relative beta; UOC uses
 # beta directly, with gamma = 1. The AMAE column counts unobserved classes as
 # zero error (classifier E has no class-3 samples).
 # --------------------------------------------------------------------------
 
-_S004_COLS = (
+_SILVA_COLS = (
     "mer",
     "mse",
     "mae",
@@ -706,7 +734,7 @@ _S004_COLS = (
     "uoc[beta=0.75]",
     "auoc",
 )
-_S004_PARAMS = {
+_SILVA_PARAMS = {
     "amae[missing=zero]": {"missing": "zero"},
     "oc[beta=0.25]": {"beta": 0.25, "gamma": 1.0},
     "oc[beta=0.75]": {"beta": 0.75, "gamma": 1.0},
@@ -715,40 +743,47 @@ _S004_PARAMS = {
 }
 
 
-def _s004(name, matrix, cells, note=""):
-    return _case("seed004 Table I", name, matrix, _row(_S004_COLS, cells), params=_S004_PARAMS, note=note)
+def _silva(name, matrix, cells, note=""):
+    return _case(
+        "Silva, Pinto & Cardoso (2018), Table I",
+        name,
+        matrix,
+        _row(_SILVA_COLS, cells),
+        params=_SILVA_PARAMS,
+        note=note,
+    )
 
 
-SEED004_TABLES: tuple[PaperCase, ...] = (
-    _s004(
+SILVA_2018_TABLES: tuple[PaperCase, ...] = (
+    _silva(
         "A",
         [[4, 0, 0, 0], [0, 6, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
         "0.00 0.00 0.00 0.00 0.00 1.00 1.00 1.00 0.00 0.00 0.00 0.00 0.00",
     ),
-    _s004(
+    _silva(
         "B",
         [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
         "0.56 0.56 0.56 1.00 0.50 0.90 0.86 0.86 0.40 0.50 0.46 0.67 0.56",
     ),
-    _s004(
+    _silva(
         "C",
         [[0, 0, 4, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
         "0.56 1.22 0.78 2.00 0.75 0.67 0.61 0.69 0.50 0.63 0.62 0.71 0.65",
     ),
-    _s004(
+    _silva(
         "D",
         [[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
         "0.56 0.56 0.56 1.00 0.50 0.73 0.60 0.74 0.53 0.58 0.56 0.67 0.61",
     ),
-    _s004(
+    _silva(
         "E",
         [[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 3]],
         "0.77 0.77 0.77 1.00 0.50 0.24 0.11 0.53 0.65 0.72 0.68 0.80 0.74",
         note="Class 3 is unobserved. AMAE 0.50 counts it as zero error; "
         "the default (skip) gives 2/3. UOC ignores the row (K' = 3). "
-        "This is the same matrix as seed 000 Table 1 D.",
+        "This is the same matrix as Cardoso & Sousa (2011) Table 1 D.",
     ),
-    _s004(
+    _silva(
         "F",
         [[0, 40, 0, 0], [6, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
         "0.85 0.85 0.85 1.00 0.50 0.29 0.23 0.79 0.58 0.71 0.56 0.67 0.61",
@@ -761,9 +796,13 @@ SEED004_TABLES: tuple[PaperCase, ...] = (
 # --------------------------------------------------------------------------
 
 CONFUSION_CASES: tuple[PaperCase, ...] = (
-    SEED000_TABLES + SEED000_SINGLE_SAMPLE + SEED001_EXAMPLES + SEED003_TABLES + SEED004_TABLES
+    CARDOSO_SOUSA_2011_TABLES
+    + CARDOSO_SOUSA_2011_SINGLE_SAMPLE
+    + PINTO_DA_COSTA_EXAMPLES
+    + GEORGE_2016_TABLES
+    + SILVA_2018_TABLES
 )
-PROBA_CASES: tuple[PaperProbaCase, ...] = SEED002_RPS_EXAMPLES
+PROBA_CASES: tuple[PaperProbaCase, ...] = GALDRAN_2023_RPS_EXAMPLES
 
 
 def iter_checks(cases=CONFUSION_CASES) -> Iterator[tuple]:

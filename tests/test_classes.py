@@ -1,4 +1,4 @@
-"""Class order (DESIGN.md "Class order"): the four rules, the missing-label rule and their errors."""
+"""Class order (docs/architecture.md, "Class order"): the four rules, the missing-label rule and their errors."""
 
 import warnings
 

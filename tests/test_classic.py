@@ -14,7 +14,7 @@ from hypothesis.extra.numpy import arrays
 
 import ordframe  # noqa: F401
 from ordframe.metrics.classic import kendall_tau_b, qwk, spearman
-from ordframe.papers import SEED004_TABLES
+from ordframe.papers import SILVA_2018_TABLES
 
 CLASSIC = ["accuracy", "mer", "mae", "mse", "amae", "mmae", "spearman", "kendall_tau_b", "qwk", "expected_cost"]
 
@@ -155,18 +155,18 @@ def test_distances_are_index_distances_not_label_values():
     assert cube.ordinal.mse() == pytest.approx(2.5)
 
 
-# amae / mmae: classes without true samples (seed 004 Table I, classifier E)
+# amae / mmae: classes without true samples (Silva, Pinto & Cardoso 2018, Table I, classifier E)
 
-SEED004_E = next(case for case in SEED004_TABLES if case.name == "E")
+SILVA_2018_E = next(case for case in SILVA_2018_TABLES if case.name == "E")
 
 
-def test_amae_missing_zero_reproduces_seed004_classifier_e():
-    cube = xr.DataArray(np.array(SEED004_E.matrix), dims=("true", "pred"))
-    published = SEED004_E.values["amae[missing=zero]"]
+def test_amae_missing_zero_reproduces_silva_2018_classifier_e():
+    cube = xr.DataArray(np.array(SILVA_2018_E.matrix), dims=("true", "pred"))
+    published = SILVA_2018_E.values["amae[missing=zero]"]
     assert published == 0.50
     assert cube.ordinal.amae(missing="zero") == pytest.approx(published, abs=0.005)
     assert cube.ordinal.amae() == pytest.approx(2 / 3)  # the unobserved class 3 is skipped
-    assert cube.ordinal.mmae() == cube.ordinal.mmae(missing="zero") == pytest.approx(SEED004_E.values["mmae"])
+    assert cube.ordinal.mmae() == cube.ordinal.mmae(missing="zero") == pytest.approx(SILVA_2018_E.values["mmae"])
 
 
 def test_amae_missing_must_be_skip_or_zero():

@@ -1,4 +1,4 @@
-"""George et al.'s d family (seed 003): cost matrix, max TC against an LP solve, properties, cubes."""
+"""George, Lu & Chang's (2016) d family: cost matrix, max TC against an LP solve, properties, cubes."""
 
 import math
 
@@ -13,7 +13,7 @@ from scipy.optimize import linprog
 import ordframe
 from ordframe.metrics.classic import accuracy, amae
 from ordframe.metrics.cost import chance_distance, d, george_cost, max_tc, mc, tc
-from ordframe.papers import SEED003_COST_EXAMPLE, SEED003_TABLES
+from ordframe.papers import GEORGE_2016_COST_EXAMPLE, GEORGE_2016_TABLES
 
 FAST = settings(max_examples=100, deadline=None)
 # Kernels called directly (not through the accessors) let numpy report 0/0 for undefined matrices.
@@ -44,7 +44,7 @@ def costs(draw, k):
 
 
 def max_tc_lp(counts, cost):
-    """Seed 003 eq. 6 solved as a linear programme over the K x K matrix F (rows = true here).
+    """George et al. eq. 6 solved as a linear programme over the K x K matrix F (rows = true here).
 
     maximise sum C f subject to sum f = N, each true class keeps its size n_t, f >= 0, f_tt = 0.
     """
@@ -59,8 +59,8 @@ def max_tc_lp(counts, cost):
 
 
 def test_default_cost_is_the_paper_example():
-    """Seed 003 Sec. 2.2: classes of size 10, 20 and 70 (stored rows = true, the transpose of the paper)."""
-    example = SEED003_COST_EXAMPLE
+    """George et al. Sec. 2.2: classes of size 10, 20 and 70 (stored rows = true, the transpose of the paper)."""
+    example = GEORGE_2016_COST_EXAMPLE
     cost = george_cost(np.array(example.class_sizes))
     np.testing.assert_allclose(cost, example.cost, rtol=1e-15)
     np.testing.assert_array_equal(np.round(cost, example.precision), example.cost_printed)
@@ -130,7 +130,7 @@ def test_reversing_the_class_order_changes_nothing(counts):
 @FAST
 @given(st.integers(2, 7), st.integers(1, 30), st.data())
 def test_balanced_classes_make_tc_a_multiple_of_amae(k, size, data):
-    """Seed 003 Sec. 3.2: with balanced classes the cost is a scalar times AMAE's loss, C = (K - 1)|t - p|."""
+    """George et al. Sec. 3.2: with balanced classes the cost is a scalar times AMAE's loss, C = (K - 1)|t - p|."""
     counts = data.draw(arrays(np.int64, (k, k), elements=st.integers(0, size // (k - 1))))
     np.fill_diagonal(counts, 0)
     np.fill_diagonal(counts, size - counts.sum(axis=1))  # every true class has `size` samples
@@ -159,8 +159,8 @@ def test_the_default_cost_given_explicitly_gives_the_same_values(counts):
 
 
 def test_chance_distance_direction_follows_the_paper():
-    """Seed 003 Table 4(b): equal d, and the classifier farther from the chance line (Acc 0.70) is the superior one."""
-    acc70, acc80 = (np.array(c.matrix, float) for c in SEED003_TABLES if c.source == "seed003 Table 4(b)")
+    """George et al. Table 4(b): equal d, and the classifier farther from the chance line (Acc 0.70) is the superior one."""
+    acc70, acc80 = (np.array(c.matrix, float) for c in GEORGE_2016_TABLES if c.source.endswith("Table 4(b)"))
     assert abs(d(acc70) - d(acc80)) < 0.005
     assert chance_distance(acc70) > chance_distance(acc80)
     assert ordframe.get_metric("chance_distance").higher_is_better

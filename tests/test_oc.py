@@ -62,8 +62,8 @@ def exact_lines(counts, index):
     """Every path's index value as an exact line A + beta * B in Fractions (gamma = 1); None if undefined.
 
     "oc": A = 1 - S/(N + M), B = T/(N (K-1)) with S, T the path's sums of n and
-    n|r-c| (relative beta, DESIGN.md). "uoc": the same on p = n/N_r over the K'
-    observed rows: A = 1 - S/(K' + sum p d), B = T/K' (seed 004 eq. 28). The
+    n|r-c| (relative beta, docs/architecture.md). "uoc": the same on p = n/N_r over the K'
+    observed rows: A = 1 - S/(K' + sum p d), B = T/K' (Silva, Pinto & Cardoso eq. 28). The
     benefits are integers over a common denominator ``scale`` (1 for OC).
     """
     k = len(counts)
@@ -198,7 +198,7 @@ def test_auoc_agrees_with_adaptive_quadrature_of_uoc(counts):
     assert abs(float(auoc(counts.astype(float))) - quad) <= 1e-9
 
 
-def test_auoc_of_seed004_classifier_b_by_hand():
+def test_auoc_of_silva_2018_classifier_b_by_hand():
     """p has rows e2, e3, e3, e4; K' = 4, sum p d = 2. The diagonal path gives 1 - 2/6 = 2/3; the path
     (0,1), (1,2), (2,2), (3,3) gives 1 - 4/6 + beta * 2/4. They cross at beta = 2/3, so
     A_UOC = int_0^(2/3) (1/3 + b/2) db + (1/3)(2/3) = 5/9 (printed 0.56)."""
@@ -244,7 +244,7 @@ def test_zero_exactly_on_a_diagonal_matrix(diagonal, gamma):
 @FAST
 @given(count_matrices(), st.data())
 def test_uoc_and_auoc_ignore_class_sizes(counts, data):
-    """Scaling a true class's row by a positive integer changes nothing (seed 004, classifiers D and F)."""
+    """Scaling a true class's row by a positive integer changes nothing (Silva, Pinto & Cardoso 2018, classifiers D and F)."""
     row = data.draw(st.integers(0, len(counts) - 1))
     scaled = counts.astype(float)
     scaled[row] *= data.draw(st.integers(1, 1000))
@@ -253,7 +253,7 @@ def test_uoc_and_auoc_ignore_class_sizes(counts, data):
     assert close(float(auoc(scaled)), float(auoc(counts.astype(float))), rtol=1e-15)
 
 
-def test_seed004_classifiers_d_and_f_score_the_same():
+def test_silva_2018_classifiers_d_and_f_score_the_same():
     d = np.array([[0, 4, 0, 0], [6, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 3]], float)
     f = d.copy()
     f[0] *= 10
@@ -264,7 +264,7 @@ def test_seed004_classifiers_d_and_f_score_the_same():
 @FAST
 @given(count_matrices(), st.sampled_from([1.0, 2.0]))
 def test_oc_closed_form_when_the_diagonal_is_optimal(counts, gamma):
-    """Seed 000 Appendix A: for beta_raw >= 1/(N+1) OC = (M + H)/(M + N), H = N - trace, M the Minkowski distance."""
+    """Cardoso & Sousa Appendix A: for beta_raw >= 1/(N+1) OC = (M + H)/(M + N), H = N - trace, M the Minkowski distance."""
     n, k = counts.sum(), len(counts)
     if n == 0:
         return
@@ -280,7 +280,7 @@ def test_oc_closed_form_when_the_diagonal_is_optimal(counts, gamma):
 @pytest.mark.parametrize("k", [2, 3, 6])
 @pytest.mark.parametrize("raw_beta", [0.0, 0.0313, 0.125, 0.5])
 def test_oc_single_sample_formula(k, raw_beta):
-    """Seed 000 Sec. 3.2: one sample at (r, c) gives OC = min(1, 1 - 1/(1+|r-c|) + beta_raw |r-c|)."""
+    """Cardoso & Sousa Sec. 3.2: one sample at (r, c) gives OC = min(1, 1 - 1/(1+|r-c|) + beta_raw |r-c|)."""
     for r in range(k):
         for c in range(k):
             counts = np.zeros((k, k))
@@ -303,13 +303,13 @@ def test_auoc_of_a_single_sample(k):
 @FAST
 @given(count_matrices(), st.sampled_from([0.5, 1.0, 2.0]))
 def test_uoc_stops_changing_at_beta_one(counts, gamma):
-    """Seed 004 Sec. III-A: for beta >= 1 the optimal path is the diagonal."""
+    """Silva, Pinto & Cardoso Sec. III-A: for beta >= 1 the optimal path is the diagonal."""
     at_one = float(uoc(counts.astype(float), beta=1.0, gamma=gamma))
     assert close(float(uoc(counts.astype(float), beta=7.5, gamma=gamma)), at_one)
 
 
 def test_unobserved_rows_are_ignored_not_removed():
-    """Seed 004 eq. 28: the path stays on the K x K grid with the original |r - c|; K' only normalises.
+    """Silva, Pinto & Cardoso eq. 28: the path stays on the K x K grid with the original |r - c|; K' only normalises.
 
     Removing the empty row (and renumbering) would move class 4's correct
     predictions off the diagonal; eq. 28 keeps them on it.

@@ -1,7 +1,7 @@
-"""Every value the seed papers print for their worked confusion matrices.
+"""Every value the papers print for their worked confusion matrices.
 
 The cases and published values are transcribed in ``ordframe.papers``; the
-values DESIGN.md lists as misprints are skipped there, with the reason.
+values that are misprints in the papers are skipped there, with the reason.
 """
 
 import math

@@ -30,7 +30,7 @@ def stacks(draw):
 
 
 def path_cost(counts, cells, index, beta, gamma):
-    """The index's objective evaluated on one given path (seed 000 eq. 7 / seed 004 eq. 28)."""
+    """The index's objective evaluated on one given path (Cardoso & Sousa eq. 7 / Silva, Pinto & Cardoso eq. 28)."""
     k = len(counts)
     dist = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) ** gamma
     counts = counts.astype(float)
@@ -84,7 +84,7 @@ def test_diagonal_matrix_gives_the_diagonal():
         assert (path.values[4:] == -1).all()
 
 
-def test_seed000_classifier_b_follows_the_ordered_errors():
+def test_cardoso_sousa_classifier_b_follows_the_ordered_errors():
     """CM(B) predicts every class one too high: with the small beta the path takes those cells."""
     b = xr.DataArray([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 0, 0], [0, 0, 0, 3]], dims=("true", "pred"))
     cells = ordframe.oc_path(b, beta=0.25).values

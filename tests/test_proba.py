@@ -1,4 +1,4 @@
-"""Scoring rules for class probabilities (seed 002): kernels, properties, validation and the accessors."""
+"""Scoring rules for class probabilities (Galdran 2023): kernels, properties, validation and the accessors."""
 
 import numpy as np
 import pandas as pd
@@ -44,7 +44,7 @@ def proba_rows(draw, k=None, n=None, min_k=2, max_k=7):
 
 
 @pytest.mark.parametrize("case, key", list(iter_checks(PROBA_CASES)), ids=lambda v: getattr(v, "id", v))
-def test_seed002_values(case, key):
+def test_galdran_2023_values(case, key):
     metric = ordframe.get_metric(metric_name(key))
     params = dict(case.params.get(key, {}))
     proba, true = as_arrays([case.proba], [case.true_index])
@@ -52,8 +52,8 @@ def test_seed002_values(case, key):
     assert abs(got - case.values[key]) <= case.abs_tol(key)
 
 
-def test_seed002_eq3_brier_and_log_agree_rps_does_not():
-    # seed 002, Sec. 2.2: for y = [1, 0, 0] "both the Brier and the Logarithmic scores produce the same penalty"
+def test_galdran_eq3_brier_and_log_agree_rps_does_not():
+    # Galdran (2023), Sec. 2.2: for y = [1, 0, 0] "both the Brier and the Logarithmic scores produce the same penalty"
     # for p1 = [1/4, 3/4, 0] and p2 = [1/4, 0, 3/4], while a distance-sensitive score prefers p1.
     proba, true = as_arrays([[0.25, 0.75, 0.0], [0.25, 0.0, 0.75]], [0, 0])
     for name in ("brier", "log_score"):
@@ -95,7 +95,7 @@ def test_agrees_with_xskillscore(data):
 
 
 def _brute(name, p, y, eps=1e-15):
-    """The definitions of seed 002 eqs. 1, 2, 4 and 7, one sample at a time (properscoring style)."""
+    """The definitions of Galdran (2023) eqs. 1, 2, 4 and 7, one sample at a time (properscoring style)."""
     k = len(p)
     onehot = [1.0 if i == y else 0.0 for i in range(k)]
     cum = [(sum(p[: i + 1]), sum(onehot[: i + 1])) for i in range(k)]
@@ -161,7 +161,7 @@ def test_bounds(data):
     k = proba.shape[1]
     assert ((rps(proba, true) >= 0) & (rps(proba, true) <= 1 + 1e-12)).all()
     assert (rps(proba, true, normalize=False) <= k - 1 + 1e-12).all()
-    # eq. 7 as printed lies in [0, K - 1]: seed 002's "still varies in [0, 1]" holds for K = 2 only.
+    # eq. 7 as printed lies in [0, K - 1]: Galdran's "still varies in [0, 1]" holds for K = 2 only.
     assert ((sarps(proba, true) >= 0) & (sarps(proba, true) <= k - 1 + 1e-12)).all()
     assert ((brier(proba, true) >= 0) & (brier(proba, true) <= 2 + 1e-12)).all()
     assert (log_score(proba, true) >= 0).all()
@@ -516,7 +516,7 @@ def test_array_evaluate_and_confusion_metrics_on_probabilities():
 
 
 def _fig3_samples():
-    # Three mistakes of the kind seed 002 Fig. 3 describes (K = 5): A puts most mass four classes away from a
+    # Three mistakes of the kind Galdran (2023) Fig. 3 describes (K = 5): A puts most mass four classes away from a
     # class-1 sample; B is sure of class 3 for a class-5 sample; C gives the true class 1 almost no probability.
     proba = np.array([[0.2, 0, 0, 0, 0.8], [0, 0, 0.98, 0.01, 0.01], [0.009, 0.6, 0.391, 0, 0]])
     return proba, np.array([0, 4, 0])

@@ -1,4 +1,4 @@
-"""Retained-samples curves and AURSC (seed 002, Sec. 2.4) against a direct loop over fractions."""
+"""Retained-samples curves and AURSC (Galdran 2023, Sec. 2.4) against a direct loop over fractions."""
 
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""r_int (seed 001, corrected): brute force over pairs of observations, the quadruple sum, properties, cubes."""
+"""r_int (Pinto da Costa, Alonso & Cardoso 2008, corrected): brute force over pairs of observations, the quadruple sum, properties, cubes."""
 
 import itertools
 import math
@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 
 import ordframe  # noqa: F401
 from ordframe.metrics.rint import _rint_large_sample, rint
-from ordframe.papers import SEED001_EXAMPLES
+from ordframe.papers import PINTO_DA_COSTA_EXAMPLES
 
 FAST = settings(max_examples=150, deadline=None)
 # Kernels called directly (not through the accessors) let numpy report 0/0 for undefined matrices.
@@ -54,7 +54,7 @@ def rint_brute_force(counts):
 
 
 def rint_quadruple_sum(counts):
-    """The seed's final expression, as written: O(K^4) loops on exact Python integers."""
+    """The correction note's final expression, as written: O(K^4) loops on exact Python integers."""
     m = [[int(x) for x in row] for row in counts]
     k = len(m)
     n = sum(map(sum, m))
@@ -66,13 +66,13 @@ def rint_quadruple_sum(counts):
     return -1 + 2 * both / math.sqrt(s1 * s2)
 
 
-def test_seed001_example_sets_and_value():
-    """Seed 001, Table 1: the paper lists S1 and S2 (6 pairs each) and card(S1 n S2) = 3."""
+def test_pinto_da_costa_note_example_sets_and_value():
+    """The correction note's Table 1: it lists S1 and S2 (6 pairs each) and card(S1 n S2) = 3."""
     v1, v2 = np.array([3, 2, 1, 4]), np.array([1, 2, 3, 4])
     s1 = {(a + 1, b + 1) for a, b in itertools.permutations(range(4), 2) if v1[a] <= v1[b]}
     assert s1 == {(1, 4), (2, 1), (2, 4), (3, 1), (3, 2), (3, 4)}
     assert pair_sets(v1, v2) == (6, 6, 3)
-    (case,) = SEED001_EXAMPLES
+    (case,) = PINTO_DA_COSTA_EXAMPLES
     assert rint(np.array(case.matrix, dtype=float)) == 0.0
 
 
@@ -179,7 +179,7 @@ def test_from_labels_through_the_frame_accessor():
     counts = df.ordinal.confusion("y", "p").values.astype(float)
     assert df.ordinal.rint("y", "p") == pytest.approx(rint_brute_force(counts.astype(np.int64)), abs=1e-12)
     by = df.ordinal.rint("y", "p", by="g")
-    assert by.sel(g="a") == pytest.approx(0.0, abs=1e-12)  # the seed 001 example
+    assert by.sel(g="a") == pytest.approx(0.0, abs=1e-12)  # the correction note's example
 
 
 def test_cache_blocks_give_the_one_pass_result():

@@ -2,7 +2,7 @@
 
 A path runs from cell (0, 0) to (K-1, K-1) of a confusion matrix (rows = true
 class) with steps down, right or diagonal: the monotone, hence consistent,
-paths of seed 000. Every index here is
+paths of Cardoso & Sousa. Every index here is
 
     min over paths of  1 - S / D + mu * T,   S = sum_path v,  T = sum_path v d
 
@@ -105,7 +105,7 @@ def _gains(v: np.ndarray, gamma: float) -> np.ndarray:
 
 
 def _oc_problem(counts, beta, gamma) -> _Problem:
-    """Seed 000 eq. 7: v = n, D = N + (sum n d)^(1/gamma), mu = beta_raw = beta / (N (K-1)^gamma) (DESIGN.md)."""
+    """Cardoso & Sousa eq. 7: v = n, D = N + (sum n d)^(1/gamma), mu = beta_raw = beta / (N (K-1)^gamma)."""
     k = counts.shape[-1]
     n = total(counts)
     norm = n + total(counts * index_distance(k, gamma)) ** (1 / gamma)
@@ -113,7 +113,7 @@ def _oc_problem(counts, beta, gamma) -> _Problem:
 
 
 def _uoc_problem(counts, beta, gamma) -> _Problem:
-    """Seed 004 eq. 28: v = p = n / N_r on the K' observed rows (other rows are 0),
+    """Silva, Pinto & Cardoso eq. 28: v = p = n / N_r on the K' observed rows (other rows are 0),
     D = K' + K'^(1 - 1/gamma) (sum p d)^(1/gamma), mu = beta / K'."""
     rows = counts[..., :1].copy()
     for c in range(1, counts.shape[-1]):  # N_r by K vectorised additions (a reduction over K is slower)
@@ -182,7 +182,7 @@ def _index(problem: _Problem, stack) -> np.ndarray:
 
 @in_blocks
 def oc(counts, beta=0.75, gamma=1.0):
-    """Ordinal Classification Index (seed 000, eq. 7), rows = true class.
+    """Ordinal Classification Index (Cardoso & Sousa 2011, eq. 7), rows = true class.
 
     OC = min over paths of 1 - sum_path n_rc / (N + (sum_all n_rc |r-c|^gamma)^(1/gamma))
     + beta_raw sum_path n_rc |r-c|^gamma, with beta_raw = beta / (N (K-1)^gamma)
@@ -195,7 +195,7 @@ def oc(counts, beta=0.75, gamma=1.0):
 
 @in_blocks
 def uoc(counts, beta=0.75, gamma=1.0):
-    """Uniform Ordinal Classification Index (seed 004, eq. 28), rows = true class.
+    """Uniform Ordinal Classification Index (Silva, Pinto & Cardoso 2018, eq. 28), rows = true class.
 
     With p_rc = n_rc / N_r over the K' observed rows (rows with N_r = 0 contribute
     nothing; the path still runs on the K x K grid with the original |r - c|),
@@ -208,7 +208,7 @@ def uoc(counts, beta=0.75, gamma=1.0):
 
 @in_blocks
 def auoc(counts):
-    """A_UOC = integral of UOC(beta, gamma=1) over beta in [0, 1] (seed 004, eq. 23), computed exactly.
+    """A_UOC = integral of UOC(beta, gamma=1) over beta in [0, 1] (Silva, Pinto & Cardoso 2018, eq. 23), computed exactly.
 
     UOC(beta) = min over paths of A_path + beta B_path is the lower envelope of
     one line per path, concave and piecewise linear. Its pieces are found by

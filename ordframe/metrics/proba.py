@@ -6,7 +6,7 @@ true class, of shape ``(...)``, and returns one score per sample, shape
 ``(...)``. Lower is better for all four. ordframe validates the inputs and
 averages the scores over samples (``ordframe.proba``).
 
-Notation (seed 002): ``y`` is the one-hot vector of the true class,
+Notation (Galdran 2023): ``y`` is the one-hot vector of the true class,
 ``P_i = p_1 + ... + p_i`` and ``Y_i = y_1 + ... + y_i`` the cumulative
 distributions. Both end at ``P_K = Y_K = 1``, so sums over cumulative terms
 stop at ``i = K - 1``.
@@ -34,7 +34,7 @@ def _cdf_gaps(proba, true):
 
 
 def rps(proba, true, normalize=True):
-    """Ranked probability score, seed 002 eq. 4: ``(1/(K-1)) sum_{i<K} (P_i - Y_i)^2``.
+    """Ranked probability score, Galdran (2023) eq. 4: ``(1/(K-1)) sum_{i<K} (P_i - Y_i)^2``.
 
     ``normalize=False`` drops the ``1/(K-1)`` factor: that unnormalised sum is
     what dlordinal and xskillscore report.
@@ -46,22 +46,22 @@ def rps(proba, true, normalize=True):
 
 
 def sarps(proba, true):
-    """Squared absolute RPS, seed 002 eq. 7: ``(1/(K-1)) (sum_{i<K} |P_i - Y_i|)^2``.
+    """Squared absolute RPS, Galdran (2023) eq. 7: ``(1/(K-1)) (sum_{i<K} |P_i - Y_i|)^2``.
 
     It lies in [0, K - 1] (K - 1 for all mass on the far extreme class), not in
-    [0, 1] as the seed says, and it is not a proper scoring rule.
+    [0, 1] as the paper says, and it is not a proper scoring rule.
     """
     total = sum(np.abs(gap) for gap in _cdf_gaps(proba, true))
     return total * total / (proba.shape[-1] - 1)
 
 
 def brier(proba, true):
-    """Multi-class Brier score, seed 002 eq. 1: ``sum_i (p_i - y_i)^2``, in [0, 2]."""
+    """Multi-class Brier score, Galdran (2023) eq. 1: ``sum_i (p_i - y_i)^2``, in [0, 2]."""
     return sum((proba[..., i] - (true == i)) ** 2 for i in range(proba.shape[-1]))
 
 
 def log_score(proba, true, eps=LOG_EPS):
-    """Logarithmic score, seed 002 eq. 2: ``-log p_c`` of the true class ``c``.
+    """Logarithmic score, Galdran (2023) eq. 2: ``-log p_c`` of the true class ``c``.
 
     ``p_c`` is clipped to ``[eps, 1]`` first, so a zero probability on the true
     class scores ``-log(eps)`` (34.5 for the default 1e-15) instead of infinity.

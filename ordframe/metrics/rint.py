@@ -1,4 +1,4 @@
-"""The r_int coefficient of Pinto da Costa, Alonso and Cardoso, in its corrected form.
+"""The r_int coefficient of Pinto da Costa, Alonso & Cardoso (2008), in its corrected form.
 
 r_int compares the order relations of the true and predicted classes over all
 ordered pairs of distinct observations: S1 holds the pairs (a, b) with
@@ -6,7 +6,8 @@ true(a) <= true(b), S2 those with pred(a) <= pred(b), and
 
     r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)).
 
-From the confusion matrix (rows = true class), seed 001's corrected counts are
+From the confusion matrix (rows = true class), the corrected counts of the
+authors' later note are
 
     card(S1)      = sum_i sum_{j>=i} n_i. n_j. - N
     card(S2)      = sum_i sum_{j>=i} n_.i n_.j - N
@@ -39,7 +40,7 @@ from ._matrix import classes_first, in_blocks, suffix_sum
 
 REFERENCE = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
-    "Neural Networks 21(1), 2008; formula as corrected in their later note (seed 001)"
+    "Neural Networks 21(1), 2008; formula as corrected in their later note"
 )
 
 
