@@ -11,7 +11,7 @@ from .compare import compare
 from .evaluate import worst
 from .hookspecs import hookimpl
 from .intervals import ci
-from .messages import DroppedRowsWarning
+from .messages import DroppedRowsWarning, LabelWarning
 from .metric import Metric
 from .options import set_options
 from .paths import oc_path, uoc_path
@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DroppedRowsWarning",
+    "LabelWarning",
     "Metric",
     "ci",
     "compare",

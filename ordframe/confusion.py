@@ -29,7 +29,7 @@ from .classes import (
     offset_of,
 )
 from .dims import CUBE_DIMS, PRED, TRUE
-from .messages import DroppedRowsWarning, warn
+from .messages import DroppedRowsWarning, LabelWarning, show, warn
 from .options import check_allocation
 from .weights import checked_weights
 
@@ -167,6 +167,30 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report,
     return counts.reshape(*outer, *([1] * n_core), k * k)
 
 
+def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> None:
+    """A ``LabelWarning`` if classes inferred from the labels seen occur only among the predictions.
+
+    Such values (often unrounded regression outputs, e.g. 3.3) become classes of
+    their own between the true ones: they change K and every index distance.
+    """
+    k = len(classes)
+    matrix = counts.reshape(-1, k, k).sum(axis=0)
+    only = (matrix.sum(axis=1) == 0) & (matrix.sum(axis=0) > 0)
+    if not only.any():
+        return
+    values = classes[only]
+    fractional = pd.api.types.is_float_dtype(values.dtype) and not np.array_equal(values, np.round(values))
+    hint = (
+        "They are not whole numbers: if they are regression outputs, round them to the classes. " if fractional else ""
+    )
+    warn(
+        f"column {pred_name!r} predicts {len(values)} value(s) that no true label has ({show(values)}); they count "
+        f"as classes of their own, between the true ones (K = {k}). {hint}Pass labels=[...] to declare the "
+        "classes (then such values are an error)",
+        LabelWarning,
+    )
+
+
 def drop_absent_classes(counts: np.ndarray, classes: pd.Index, codes=None) -> tuple[np.ndarray, pd.Index]:
     """Counts ``(..., K, K)`` over a span of integer classes, without the classes that no label has.
 
@@ -248,6 +272,8 @@ def array_cube(
     if prune:  # integer labels counted over their span: keep the values that occur
         codes = None if weights is None else [np.asarray(d).reshape(-1) - classes[0] for d in data[:2]]
         counts, classes = drop_absent_classes(counts, classes, codes)
+    if labels is None and isinstance(counts, np.ndarray):
+        warn_predicted_only(counts, classes, names[1])
     coords = {name: c for a in arrays for name, c in a.coords.items() if set(c.dims) <= set(outer)}
     coords.update(true=classes, pred=classes)
     return xr.DataArray(counts, dims=(*outer, *CUBE_DIMS), coords=coords, name="count")

@@ -11,6 +11,7 @@ cannot disagree about which row belongs where.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +29,7 @@ from .classes import (
     missing_error,
     offset_of,
 )
-from .confusion import count_cells, drop_absent_classes
+from .confusion import count_cells, drop_absent_classes, warn_predicted_only
 from .dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from .groups import Groups, group_column
 from .messages import DroppedRowsWarning, show, warn
@@ -64,6 +65,7 @@ class FrameRows:
     weights: np.ndarray | None
     groups: Groups
     prune_classes: bool = False
+    pred_name: Hashable | None = None  # set when the classes were inferred from the values seen: checked then
 
     def predicted(self) -> Codes:
         """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
@@ -89,6 +91,8 @@ class FrameRows:
         if self.prune_classes:
             labels = None if self.weights is None else [self.true.array(), pred.array()]
             counts, classes = drop_absent_classes(counts, classes, labels)
+        if self.pred_name is not None:
+            warn_predicted_only(counts, classes, self.pred_name)
         rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
         coords = {TRUE: classes, PRED: classes}
         return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
@@ -194,7 +198,7 @@ def frame_rows(
         values = None if values is None else values[keep]
     groups = Groups(groups.columns, observed=observed)
 
-    prune = False
+    prune, inferred = False, known is None and not any(c.kind == "category" for c in columns.values())
     if known is not None:
         classes = known
     elif (span := integer_span(list(columns.values()))) and span[1] - span[0] < MAX_COUNTED_SPAN:
@@ -204,7 +208,8 @@ def frame_rows(
         classes = class_order(list(columns.values()))
         codes = {key: _codes(column, classes) for key, column in columns.items()}
     checked = None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
-    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune)
+    pred_name = columns[PRED].name if inferred and PRED in columns else None
+    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune, pred_name)
 
 
 def _codes(column, classes: pd.Index) -> Codes:

@@ -17,6 +17,10 @@ class DroppedRowsWarning(UserWarning):
     """Rows with missing labels were dropped because ``dropna=True`` was given."""
 
 
+class LabelWarning(UserWarning):
+    """Labels that are probably a mistake, e.g. predicted values that no true label has (unrounded outputs)."""
+
+
 def show(values) -> str:
     """``'a', 'b', 'c', ...``: at most ``MAX_SHOWN`` values, as Python literals."""
     values = list(values)

@@ -198,7 +198,7 @@ def test_mixing_cube_and_label_arguments():
 def test_scalar_nan_comes_with_exactly_one_warning_saying_why():
     df = pd.DataFrame({"y": [2, 2, 2], "p": [1, 2, 3]})
     with pytest.warns(RuntimeWarning) as record:
-        value = df.ordinal.spearman("y", "p")
+        value = df.ordinal.spearman("y", "p", labels=[1, 2, 3])
     assert np.isnan(value)
     assert len(record) == 1
     message = str(record[0].message)

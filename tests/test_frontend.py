@@ -628,3 +628,18 @@ def test_paths_of_an_empty_matrix_warn_nothing():
         warnings.simplefilter("error")
         path = ordframe.oc_path(xr.DataArray(np.zeros((3, 3)), dims=("true", "pred")))
     assert (path.values == -1).all()
+
+
+# --------------------------------------------------------------------------- guard rails
+
+
+def test_predicted_values_that_no_true_label_has_are_warned_about():
+    frame = pd.DataFrame({"y": [1, 2, 3, 3], "p": [1.0, 2.3, 3.0, 3.3]})
+    with pytest.warns(ordframe.LabelWarning, match=r"predicts 2 value\(s\) that no true label has \(2.3, 3.3\).*round"):
+        frame.ordinal.mae("y", "p")
+    with pytest.warns(ordframe.LabelWarning, match=r"\(4\).*K = 4"):
+        xr.DataArray([1, 2, 4], dims="s").ordinal.mae(xr.DataArray([1, 2, 3], dims="s"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pd.DataFrame({"y": [1, 2, 3], "p": [1, 2, 4]}).ordinal.mae("y", "p", labels=[1, 2, 3, 4])
+        pd.DataFrame({"y": [1, 2, 3], "p": [1, 2, 2]}).ordinal.mae("y", "p")
