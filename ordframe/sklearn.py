@@ -1,0 +1,176 @@
+"""scikit-learn scorers for ordframe's metrics, for ``cross_validate``, ``cross_val_score`` and ``GridSearchCV``.
+
+``make_scorer(metric, labels=[...])`` turns any registered metric into a
+callable ``scorer(estimator, X, y)``, the form scikit-learn accepts as
+``scoring=`` (scikit-learn is only imported by the estimators you pass; this
+module needs none of it):
+
+* a **confusion** metric (``"oc"``, ``"mae"``, ``"qwk"``, ...) scores
+  ``estimator.predict(X)`` against ``y``;
+* a **proba** metric (``"rps"``, ``"brier"``, ...) scores
+  ``estimator.predict_proba(X)``, whose columns are matched to ``labels``
+  through ``estimator.classes_``; a class the fitted estimator never saw gets
+  probability 0, and a class outside ``labels`` is an error.
+
+The classes are always ``labels``, in that order, so a test fold that lacks a
+class is scored on the same K classes as every other fold.
+
+scikit-learn maximises every score, so a lower-is-better metric (the
+registry's ``higher_is_better`` is False, e.g. ``"oc"``, ``"mae"``, ``"rps"``)
+gives its **negated** value, like scikit-learn's ``neg_mean_absolute_error``.
+A metric that is undefined on a fold gives NaN (with ordframe's warning).
+
+Examples
+--------
+>>> from ordframe.sklearn import make_scorer
+>>> make_scorer("mae", labels=[0, 1, 2])
+OrdinalScorer('mae', labels=[0, 1, 2], greater_is_better=False)
+>>> make_scorer("qwk", labels=["low", "mid", "high"]).greater_is_better
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .registry import get_metric
+
+__all__ = ["OrdinalScorer", "make_scorer"]
+
+
+class OrdinalScorer:
+    """A scikit-learn scorer computing an ordframe metric with a fixed class order; made by :func:`make_scorer`.
+
+    Attributes
+    ----------
+    metric : str
+        The metric's name.
+    kind : {"confusion", "proba"}
+        Whether it scores ``predict`` or ``predict_proba``.
+    labels : list
+        The classes, in order.
+    params : dict
+        The metric's parameters given to ``make_scorer``.
+    greater_is_better : bool
+        The metric's ``higher_is_better``; when False the scorer returns the negated value.
+    """
+
+    def __init__(self, metric: str, *, labels: Any, **params: Any) -> None:
+        declared = get_metric(metric)  # KeyError, with close names, for an unknown metric
+        declared.params(params)  # TypeError for a parameter the metric does not take
+        if labels is None:
+            raise TypeError(
+                "make_scorer needs labels=[...], every class in order (lowest first), "
+                "so that every fold is scored on the same classes"
+            )
+        # ordframe's own checks of labels= (a list of at least two distinct, non-missing classes)
+        empty = np.array([], dtype=object)
+        pd.DataFrame({"y": empty, "p": empty}).ordinal.confusion("y", "p", labels=labels)
+        self.metric = declared.name
+        self.kind = declared.kind
+        self.labels = list(labels)
+        self.params = dict(params)
+        self.greater_is_better = declared.higher_is_better
+
+    def __repr__(self) -> str:
+        params = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({self.metric!r}, labels={self.labels!r}{params}, greater_is_better={self.greater_is_better})"
+
+    def __call__(self, estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """The metric of ``estimator`` on ``(X, y)``, negated when lower is better."""
+        true = np.asarray(y)
+        weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if self.kind == "confusion":
+            pred = np.asarray(estimator.predict(X))
+            frame = pd.DataFrame({"y": true, "p": pred})
+            if weights is not None:
+                frame["w"] = weights
+            method = getattr(frame.ordinal, self.metric)
+            value = method("y", "p", labels=self.labels, weights=None if weights is None else "w", **self.params)
+        else:
+            proba = xr.DataArray(self._proba(estimator, X), dims=("sample", "class"), coords={"class": self.labels})
+            method = getattr(proba.ordinal, self.metric)
+            value = method(
+                xr.DataArray(true, dims="sample"),
+                labels=self.labels,
+                weights=None if weights is None else xr.DataArray(weights, dims="sample"),
+                **self.params,
+            )
+        value = float(value)
+        return value if self.greater_is_better else -value
+
+    def _proba(self, estimator: Any, X: Any) -> np.ndarray:
+        """``estimator.predict_proba(X)`` with one column per class of ``labels``, in order (0 for unseen classes)."""
+        name = type(estimator).__name__
+        if not hasattr(estimator, "predict_proba"):
+            raise TypeError(
+                f"metric {self.metric!r} scores class probabilities, but {name} has no predict_proba; "
+                "use a confusion metric (e.g. 'oc', 'mae') or an estimator that predicts probabilities"
+            )
+        given = np.asarray(estimator.predict_proba(X), dtype=float)
+        classes = getattr(estimator, "classes_", None)
+        if classes is None:
+            raise TypeError(f"{name} has no classes_, so its predict_proba columns cannot be matched to labels=")
+        classes = np.asarray(classes)
+        if given.ndim != 2 or given.shape[1] != len(classes):
+            raise ValueError(
+                f"{name}.predict_proba gave shape {given.shape}, expected (n_samples, {len(classes)}) for classes_"
+            )
+        where = pd.Index(self.labels).get_indexer(pd.Index(classes))
+        if (where < 0).any():
+            outside = classes[where < 0].tolist()
+            raise ValueError(
+                f"{name}.classes_ has {outside}, not in labels={self.labels}; add them to labels= (in order)"
+            )
+        proba = np.zeros((given.shape[0], len(self.labels)))
+        proba[:, where] = given
+        return proba
+
+
+def make_scorer(metric: str, *, labels: Any, **params: Any) -> OrdinalScorer:
+    """A scikit-learn scorer of an ordframe metric, with the classes fixed to ``labels``.
+
+    Parameters
+    ----------
+    metric : str
+        A registered metric (``ordframe.list_metrics()``): a confusion metric
+        scores ``estimator.predict(X)``, a proba metric scores
+        ``estimator.predict_proba(X)`` (columns matched to ``labels`` through
+        ``estimator.classes_``; classes the estimator never saw get 0).
+    labels : list
+        Every class, in order (lowest first). Required: the class order, and
+        so K, is the same on every fold, whichever classes it contains.
+    **params
+        The metric's parameters, e.g. ``beta=0.25`` for ``"oc"``.
+
+    Returns
+    -------
+    OrdinalScorer
+        ``scorer(estimator, X, y, sample_weight=None)`` returns the metric,
+        **negated** when the metric is lower-is-better (scikit-learn maximises
+        scores), and NaN where the metric is undefined. Picklable.
+
+    Raises
+    ------
+    KeyError
+        For an unknown metric.
+    TypeError, ValueError
+        For a parameter the metric does not take, or missing or invalid
+        ``labels``. When scoring: ``TypeError`` for a proba metric on an
+        estimator without ``predict_proba``; ``ValueError`` for labels of
+        ``y`` or ``classes_`` outside ``labels``.
+
+    Examples
+    --------
+    >>> from ordframe.sklearn import make_scorer
+    >>> scorer = make_scorer("oc", labels=["mild", "moderate", "severe"], beta=0.25)
+    >>> scorer
+    OrdinalScorer('oc', labels=['mild', 'moderate', 'severe'], beta=0.25, greater_is_better=False)
+    >>> make_scorer("rps", labels=[0, 1]).kind
+    'proba'
+    """
+    return OrdinalScorer(metric, labels=labels, **params)
