@@ -16,6 +16,7 @@ from .metric import Metric
 from .options import set_options
 from .paths import oc_path, uoc_path
 from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
+from .report import format_report
 from .stats import corrected_ttest, friedman, george_rank
 
 _dask_frame.register()  # the dask DataFrame accessor, when dask's DataFrame support is installed
@@ -30,6 +31,7 @@ __all__ = [
     "compare",
     "corrected_ttest",
     "datasets",
+    "format_report",
     "friedman",
     "george_rank",
     "PluginLoadWarning",

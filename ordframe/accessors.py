@@ -215,6 +215,48 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             strata=strata,
         )
 
+    def report(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        metrics: MetricSpec = None,
+    ) -> xr.Dataset:
+        """Per true class ``support``, ``recall``, ``precision`` and ``class_mae``, and the overall indices.
+
+        Computed from the confusion cube (see :meth:`confusion`) by
+        :func:`ordframe.report.report_cube`; ``print(ordframe.report.format_report(ds))``
+        prints it like scikit-learn's ``classification_report``.
+
+        Parameters
+        ----------
+        true, pred, by, labels, weights, dropna
+            As in :meth:`confusion`.
+        metrics : str, list or dict, optional
+            The overall indices, as in :meth:`evaluate` (default
+            ``ordframe.report.DEFAULT_METRICS``: accuracy, mae, amae, ms, gm, qwk, oc, uoc, rint).
+
+        Returns
+        -------
+        xarray.Dataset
+            Per-class variables with dims ``(*by, "class")``, overall indices with dims ``by``.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+        >>> ds = df.ordinal.report("y", "yhat", metrics=["mae"])
+        >>> ds["recall"].values.tolist(), float(ds["mae"])
+        ([1.0, 0.0, 0.5], 0.5)
+        """
+        from .report import report_cube
+
+        cube = frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna).cube()
+        return report_cube(cube, metrics)
+
     def worst(
         self,
         true: Column,
@@ -538,6 +580,30 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             dropna=dropna,
             renormalize=renormalize,
         )
+
+    def report(self, metrics: MetricSpec = None) -> xr.Dataset:
+        """Per true class ``support``, ``recall``, ``precision`` and ``class_mae`` of this confusion cube, and
+        the overall indices (see :func:`ordframe.report.report_cube`).
+
+        Parameters
+        ----------
+        metrics : str, list or dict, optional
+            The overall indices, as in :meth:`evaluate` (default ``ordframe.report.DEFAULT_METRICS``).
+
+        Returns
+        -------
+        xarray.Dataset
+            Per-class variables with dims ``(*other dims, "class")``, overall indices with the other dims.
+
+        Examples
+        --------
+        >>> cube = xr.DataArray([[3, 1], [0, 4]], dims=("true", "pred"))
+        >>> cube.ordinal.report(metrics=["accuracy"])["precision"].values.tolist()
+        [1.0, 0.8]
+        """
+        from .report import report_cube
+
+        return report_cube(self._obj, metrics)
 
     def worst(
         self,

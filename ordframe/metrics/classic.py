@@ -153,6 +153,31 @@ def expected_cost(counts, cost=None):
     return (counts * cost).sum(axis=(-2, -1)) / total(counts)
 
 
+def _sensitivities(counts):
+    """Per-class recall n_rr / N_r, NaN for a true class without samples; shape ``(..., K)``."""
+    rows = counts.sum(axis=-1)
+    hits = np.diagonal(counts, axis1=-2, axis2=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(rows > 0, hits / np.where(rows > 0, rows, 1.0), np.nan)
+
+
+def ms(counts):
+    """Minimum sensitivity: the smallest per-class recall n_rr / N_r over the true classes with samples."""
+    recall = _sensitivities(counts)
+    valid = ~np.isnan(recall)
+    return np.where(valid.any(axis=-1), np.where(valid, recall, np.inf).min(axis=-1), np.nan)
+
+
+def gm(counts):
+    """Geometric mean of the per-class recalls n_rr / N_r over the true classes with samples (0 if one is 0)."""
+    recall = _sensitivities(counts)
+    valid = ~np.isnan(recall)
+    n = valid.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(valid, np.log(np.where(valid, recall, 1.0)), 0.0).sum(axis=-1)
+        return np.where(n > 0, np.exp(logs / np.where(n > 0, n, 1)), np.nan)
+
+
 _RANK_UNDEFINED = "every sample has the same true class or the same predicted class (zero variance)"
 
 
@@ -249,5 +274,25 @@ def ordframe_metrics():
             errors,
             description="Mean cost of the predictions under a cost matrix (default |r - c|).",
             reference="C. Elkan, The foundations of cost-sensitive learning, IJCAI 2001",
+        ),
+        Metric(
+            "ms",
+            "confusion",
+            ms,
+            True,
+            rate,
+            description="Minimum sensitivity: the smallest per-class recall over the true classes with samples.",
+            reference=f"{CRUZ_RAMIREZ}; {ORCA}",
+            undefined="no true class has samples",
+        ),
+        Metric(
+            "gm",
+            "confusion",
+            gm,
+            True,
+            rate,
+            description="Geometric mean of the per-class recalls over the true classes with samples.",
+            reference=ORCA,
+            undefined="no true class has samples",
         ),
     ]

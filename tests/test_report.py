@@ -1,0 +1,189 @@
+"""ms and gm against scikit-learn's per-class recall, and the per-class report against classification_report."""
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn.metrics
+import xarray as xr
+
+import ordframe
+from ordframe.metrics.classic import gm, ms
+from ordframe.report import DEFAULT_METRICS, PER_CLASS, format_report, report_cube
+
+
+def random_labels(rng, k, n):
+    """True and predicted class indices; some classes get no true samples, some no predictions."""
+    true = rng.choice(rng.choice(k, size=rng.integers(1, k + 1), replace=False), size=n)
+    pred = rng.choice(rng.choice(k, size=rng.integers(1, k + 1), replace=False), size=n)
+    return true, pred
+
+
+def sklearn_recalls(true, pred):
+    """Recall of every class that has true samples, by scikit-learn."""
+    present = np.unique(true)
+    return sklearn.metrics.recall_score(true, pred, labels=present, average=None, zero_division=0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ms_and_gm_equal_sklearn_recalls(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 7))
+    true, pred = random_labels(rng, k, int(rng.integers(1, 60)))
+    recalls = sklearn_recalls(true, pred)
+    df = pd.DataFrame({"y": true, "yhat": pred})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got_ms = df.ordinal.ms("y", "yhat", labels=range(k))
+        got_gm = df.ordinal.gm("y", "yhat", labels=range(k))
+    assert got_ms == pytest.approx(recalls.min(), abs=1e-12)
+    assert got_gm == pytest.approx(float(np.prod(recalls)) ** (1 / len(recalls)), abs=1e-12)
+
+
+def test_stacked_matrices_equal_one_by_one():
+    rng = np.random.default_rng(1)
+    counts = rng.integers(0, 5, size=(3, 4, 5, 5)).astype(np.float64)
+    counts[0, 0] = 0  # an empty matrix
+    counts[1, 2, 3] = 0  # a class without samples
+    for kernel in (ms, gm):
+        stacked = kernel(counts)
+        assert stacked.shape == (3, 4)
+        one_by_one = np.array([[kernel(m) for m in row] for row in counts])
+        np.testing.assert_array_equal(stacked, one_by_one)
+
+
+def test_nan_cases_and_skipped_classes():
+    empty = xr.DataArray(np.zeros((3, 3)), dims=("true", "pred"))
+    for name in ("ms", "gm"):
+        with pytest.warns(RuntimeWarning, match=f"{name} is undefined"):
+            assert math.isnan(getattr(empty.ordinal, name)())
+    # class 1 has no samples: skipped, not a recall of 0
+    cube = xr.DataArray([[3, 1, 0], [0, 0, 0], [1, 1, 2]], dims=("true", "pred"))
+    assert cube.ordinal.ms() == 0.5
+    assert cube.ordinal.gm() == pytest.approx(math.sqrt(0.75 * 0.5))
+    # a class never predicted right: gm is 0, without a log(0) warning
+    zero = np.array([[0.0, 2.0], [0.0, 3.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gm(zero) == 0.0 and ms(zero) == 0.0
+
+
+def test_metric_declarations():
+    for name in ("ms", "gm"):
+        metric = ordframe.get_metric(name)
+        assert metric.higher_is_better and metric.bounds == (0.0, 1.0)
+        assert metric.undefined and "Gutiérrez" in metric.reference
+    assert "Cruz-Ramírez" in ordframe.get_metric("ms").reference
+
+
+# --------------------------------------------------------------------------- the report
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_report_equals_sklearn_classification_report(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 7))
+    true, pred = random_labels(rng, k, int(rng.integers(1, 80)))
+    df = pd.DataFrame({"y": true, "yhat": pred})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = df.ordinal.report("y", "yhat", labels=range(k))
+    assert list(ds.indexes["class"]) == list(range(k))
+    expected = sklearn.metrics.classification_report(
+        true, pred, labels=range(k), output_dict=True, zero_division=np.nan
+    )
+    for c in range(k):
+        row = expected[str(c)]
+        assert ds["support"].sel({"class": c}).item() == row["support"]
+        for name in ("recall", "precision"):
+            got = ds[name].sel({"class": c}).item()
+            if math.isnan(row[name]):
+                assert math.isnan(got)
+            else:
+                assert got == pytest.approx(row[name], abs=1e-12)
+        mine = true == c
+        direct = np.abs(true[mine] - pred[mine]).mean() if mine.any() else np.nan
+        got = ds["class_mae"].sel({"class": c}).item()
+        assert (math.isnan(got) and math.isnan(direct)) or got == pytest.approx(direct, abs=1e-12)
+    for name in DEFAULT_METRICS:
+        assert ds[name].dims == ()
+        assert ds[name].attrs["metric"] == name and "direction" in ds[name].attrs
+    assert float(ds["mae"]) == pytest.approx(np.abs(true - pred).mean())
+
+
+def test_groups_and_cube_give_the_same():
+    rng = np.random.default_rng(7)
+    n = 300
+    df = pd.DataFrame(
+        {
+            "y": rng.choice(["low", "mid", "high"], n),
+            "yhat": rng.choice(["low", "mid", "high"], n),
+            "model": rng.choice(["a", "b"], n),
+            "fold": rng.integers(0, 3, n),
+        }
+    )
+    labels = ["low", "mid", "high"]
+    grouped = df.ordinal.report("y", "yhat", by=["model", "fold"], labels=labels)
+    cube = df.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=labels)
+    xr.testing.assert_identical(grouped, cube.ordinal.report())
+    assert grouped["recall"].dims == ("model", "fold", "class")
+    assert grouped["oc"].dims == ("model", "fold")
+    assert list(grouped.indexes["class"]) == labels
+    for (model, fold), part in df.groupby(["model", "fold"]):
+        alone = part.ordinal.report("y", "yhat", labels=labels)
+        xr.testing.assert_allclose(grouped.sel(model=model, fold=fold, drop=True), alone)
+
+
+def test_no_predictions_gives_nan_precision_without_warning():
+    df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 0, 2, 2]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = df.ordinal.report("y", "yhat")
+        text = format_report(ds)
+    assert math.isnan(ds["precision"].sel({"class": 1}).item())
+    assert ds["recall"].sel({"class": 1}).item() == 0.0
+    assert "nan" in text
+
+
+def test_weights_and_empty_groups():
+    df = pd.DataFrame({"y": [0, 1, 1], "yhat": [0, 1, 0], "w": [0.5, 2.0, 1.0], "g": ["x", "x", "x"]})
+    ds = df.ordinal.report("y", "yhat", weights="w")
+    assert ds["support"].values.tolist() == [0.5, 3.0]
+    assert ds["recall"].values.tolist() == pytest.approx([1.0, 2 / 3])
+    cube = xr.DataArray(np.zeros((2, 2, 2)), dims=("m", "true", "pred"))
+    cube[1] = [[1, 1], [0, 2]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        empty = cube.ordinal.report()
+    assert np.isnan(empty["recall"].values[0]).all() and np.isnan(empty["accuracy"].values[0])
+
+
+def test_format_report_lists_every_class_and_direction():
+    df = pd.DataFrame({"y": ["a", "b", "c", "c"], "yhat": ["a", "c", "c", "b"], "model": ["m1", "m1", "m2", "m2"]})
+    labels = ["a", "b", "c"]
+    text = format_report(df.ordinal.report("y", "yhat", labels=labels))
+    lines = [line for line in text.splitlines() if line]
+    assert lines[0].split() == ["class", "support", "recall", "precision", "mae"]
+    for label in labels:
+        assert any(line.split()[0] == label for line in lines)
+    assert "(higher is better)" in text and "(lower is better)" in text
+    for name in DEFAULT_METRICS:
+        assert any(line.split()[0] == name for line in lines)
+    grouped = format_report(df.ordinal.report("y", "yhat", labels=labels, by="model", metrics=["accuracy"]))
+    assert grouped.count("class") == 2 and "model=m1" in grouped and "model=m2" in grouped
+    assert format_report(df.ordinal.report("y", "yhat", labels=labels), digits=1).count("0.5") >= 1
+
+
+def test_errors():
+    cube = xr.DataArray([[1, 0], [0, 1]], dims=("true", "pred"))
+    with pytest.raises(ValueError, match="per-class variable"):
+        cube.ordinal.report(metrics={"recall": "accuracy"})
+    with pytest.raises(ValueError, match="'class'"):
+        report_cube(cube.expand_dims("class"))
+    with pytest.raises(ValueError, match="'true' and 'pred'"):
+        xr.DataArray([0, 1], dims="sample").ordinal.report()
+    with pytest.raises(TypeError):
+        format_report(cube)
+    assert set(PER_CLASS) <= set(cube.ordinal.report().data_vars)
