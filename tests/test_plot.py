@@ -1,0 +1,289 @@
+"""ordframe.plot: every function renders with Agg and draws the numbers it is given."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+import xarray as xr  # noqa: E402
+
+import ordframe  # noqa: E402
+import ordframe.plot as oplot  # noqa: E402
+from ordframe.stats import friedman  # noqa: E402
+
+CLASSES = ["low", "mid", "high"]
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def cube():
+    return xr.DataArray(
+        [[[5, 2, 0], [1, 6, 2], [0, 1, 7]], [[3, 3, 1], [2, 4, 3], [1, 2, 5]], [[2, 5, 0], [0, 3, 6], [0, 0, 8]]],
+        dims=("model", "true", "pred"),
+        coords={"model": ["a", "b", "c"], "true": CLASSES, "pred": CLASSES},
+    )
+
+
+def by_gid(ax, gid):
+    found = [a for a in ax.get_children() if a.get_gid() == gid]
+    assert found, f"no artist {gid!r}"
+    return found
+
+
+# --- confusion ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("normalize", [None, "true"])
+@pytest.mark.parametrize("path", ["oc", "uoc"])
+def test_confusion_heatmaps_and_paths(cube, normalize, path):
+    fig = oplot.confusion(cube, normalize=normalize, path=path, beta=0.25)
+    panels = [ax for ax in fig.axes if ax.get_images()]
+    assert len(panels) == cube.sizes["model"]
+    paths = getattr(ordframe, f"{path}_path")(cube, beta=0.25)
+    values = getattr(cube.ordinal, path)(beta=0.25)
+    for i, ax in enumerate(panels):
+        matrix = cube.isel(model=i).values.astype(float)
+        expected = matrix / matrix.sum(axis=1, keepdims=True) if normalize else matrix
+        np.testing.assert_allclose(ax.get_images()[0].get_array(), expected)
+        (line,) = by_gid(ax, f"{path}_path")
+        cells = paths.isel(model=i).values
+        cells = cells[cells[:, 0] >= 0]
+        np.testing.assert_array_equal(line.get_xdata(), cells[:, 1])
+        np.testing.assert_array_equal(line.get_ydata(), cells[:, 0])
+        assert f"{path.upper()} = {float(values[i]):.3f}" in ax.get_title()
+        assert [t.get_text() for t in ax.get_xticklabels()] == CLASSES
+        assert [t.get_text() for t in ax.get_yticklabels()] == CLASSES
+        assert sorted(int(t.get_text()) for t in ax.texts) == sorted(matrix.ravel().astype(int))
+        assert ax.get_xlabel() == "predicted class"
+    # one colour scale for every panel
+    assert {tuple(ax.get_images()[0].get_clim()) for ax in panels} == {(0.0, 1.0 if normalize else 8.0)}
+
+
+def test_confusion_single_matrix_without_path(cube):
+    fig = oplot.confusion(cube.isel(model=0), path=None)
+    (ax,) = [ax for ax in fig.axes if ax.get_images()]
+    assert not [line for line in ax.get_lines() if line.get_gid()]
+
+
+def test_confusion_col_and_extra_dims(cube):
+    both = xr.concat([cube, cube], dim="fold")
+    with pytest.raises(ValueError, match="pass col="):
+        oplot.confusion(both)
+    with pytest.raises(ValueError, match="size > 1"):
+        oplot.confusion(both, col="model")
+    fig = oplot.confusion(both.isel(fold=[0]), col="model")
+    assert len([ax for ax in fig.axes if ax.get_images()]) == 3
+    fig = oplot.confusion(both.sum("model"))
+    assert len([ax for ax in fig.axes if ax.get_images()]) == 2
+
+
+def test_confusion_on_given_axes(cube):
+    fig, axes = plt.subplots(1, 3)
+    assert oplot.confusion(cube, axes=axes) is fig
+    with pytest.raises(ValueError, match="3 panel"):
+        oplot.confusion(cube, axes=axes[:2])
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"normalize": "all"}, ValueError, "normalize"),
+        ({"path": "mae"}, ValueError, "path must be"),
+        ({"path": None, "beta": 0.5}, ValueError, "beta"),
+        ({"col": "fold"}, ValueError, "not a stack dim"),
+        ({"beta": -1}, ValueError, "beta"),
+    ],
+)
+def test_confusion_bad_arguments(cube, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        oplot.confusion(cube, **kwargs)
+
+
+def test_not_a_cube():
+    with pytest.raises(ValueError, match="true"):
+        oplot.confusion(xr.DataArray([[1, 2], [3, 4]], dims=("a", "b")))
+    with pytest.raises(TypeError, match="DataArray"):
+        oplot.cost_plane(np.eye(3))
+
+
+# --- cost plane -----------------------------------------------------------------------------------------------------
+
+
+def test_cost_plane_points(cube):
+    fig = oplot.cost_plane(cube)
+    (ax,) = fig.axes
+    accuracy, mc, d = cube.ordinal.accuracy(), cube.ordinal.mc(), cube.ordinal.d()
+    for name in ["a", "b", "c"]:
+        (point,) = by_gid(ax, name)
+        assert point.get_xdata()[0] == pytest.approx(float(accuracy.sel(model=name)))
+        assert point.get_ydata()[0] == pytest.approx(float(mc.sel(model=name)))
+        assert point.get_label() == f"{name}: d = {float(d.sel(model=name)):.3f}"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("Acc + MC = 1" in t for t in labels) and any("ideal" in t for t in labels)
+
+
+def test_cost_plane_dim(cube):
+    with pytest.raises(ValueError, match="pass dim="):
+        oplot.cost_plane(xr.concat([cube, cube], dim="fold"))
+    with pytest.raises(ValueError, match="size > 1"):
+        oplot.cost_plane(xr.concat([cube, cube], dim="fold"), dim="fold")
+    fig = oplot.cost_plane(xr.concat([cube, cube], dim="fold").isel(model=[0]), dim="fold")
+    assert by_gid(fig.axes[0], "0") and by_gid(fig.axes[0], "1")
+
+
+# --- retention ------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def curves():
+    rng = np.random.default_rng(0)
+    n = 120
+    df = pd.DataFrame({"y": rng.integers(0, 3, n), "model": rng.choice(["a", "b"], n)})
+    df[["p0", "p1", "p2"]] = rng.dirichlet([1, 1, 1], n)
+    return df.ordinal.aursc("y", ["p0", "p1", "p2"], by="model", score=["rps", "brier"])
+
+
+def test_retention_lines(curves):
+    fig = oplot.retention(curves)
+    (ax,) = fig.axes
+    lines = [line for line in ax.get_lines() if line.get_gid()]
+    assert len(lines) == 4  # 2 models x 2 scores
+    for line in lines:
+        parts = dict(part.split("=") for part in line.get_gid().split(", "))
+        sel = {"model": parts["model"], "score": parts["score"]}
+        curve = curves["curve"].sel(sel)
+        np.testing.assert_allclose(line.get_xdata(), curve["retained"].values)
+        np.testing.assert_allclose(line.get_ydata(), curve.values)
+        assert line.get_label().endswith(f"AURSC = {float(curves['aursc'].sel(sel)):.3f}")
+    assert ax.get_xlim() == (1.0, 0.5)
+
+
+def test_retention_bad_input(curves):
+    with pytest.raises(TypeError, match="aursc"):
+        oplot.retention(curves["curve"])
+
+
+# --- beta profile ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", ["oc", "uoc"])
+def test_beta_profile(cube, index):
+    betas = [0.0, 0.25, 0.5, 1.0]
+    fig = oplot.beta_profile(cube, index=index, betas=betas)
+    (ax,) = fig.axes
+    for name in ["a", "b", "c"]:
+        (line,) = by_gid(ax, name)
+        np.testing.assert_allclose(line.get_xdata(), betas)
+        expected = [float(getattr(cube.ordinal, index)(beta=b).sel(model=name)) for b in betas]
+        np.testing.assert_allclose(line.get_ydata(), expected)
+
+
+def test_beta_profile_bad_arguments(cube):
+    with pytest.raises(ValueError, match="index"):
+        oplot.beta_profile(cube, index="mae")
+    with pytest.raises(ValueError, match="betas"):
+        oplot.beta_profile(cube, betas=[-1, 0])
+
+
+# --- distribution ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [20, 200])
+def test_distribution_boxes(cube, n):
+    values = cube.ordinal.bootstrap(n).ordinal.oc()
+    fig = oplot.distribution(values)
+    (ax,) = fig.axes
+    assert ax.get_ylabel() == "oc (lower is better)"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    for name in ["a", "b", "c"]:
+        (median,) = by_gid(ax, f"median-{name}")
+        assert median.get_ydata()[0] == pytest.approx(float(values.sel(model=name).median()))
+        points = [a for a in ax.get_children() if a.get_gid() == f"points-{name}"]
+        if n <= 50:
+            np.testing.assert_allclose(points[0].get_ydata(), values.sel(model=name).values)
+        else:
+            assert not points
+
+
+def test_distribution_bad_dims(cube):
+    values = cube.ordinal.bootstrap(5).ordinal.oc()
+    with pytest.raises(ValueError, match="'fold'"):
+        oplot.distribution(values, over="fold")
+    with pytest.raises(ValueError, match="other dims"):
+        oplot.distribution(values.expand_dims(metric=["x", "y"]))
+    with pytest.raises(TypeError, match="DataArray"):
+        oplot.distribution(values.to_dataset())
+
+
+# --- critical difference --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ranks():
+    rng = np.random.default_rng(1)
+    values = xr.DataArray(
+        rng.normal(size=(12, 5)) + np.arange(5) * 0.5,
+        dims=("dataset", "model"),
+        coords={"model": list("abcde")},
+        name="qwk",
+        attrs={"higher_is_better": 1},
+    )
+    mae = (-values).rename("mae").assign_attrs(higher_is_better=0)
+    return friedman(xr.merge([values, mae]))
+
+
+def test_critical_difference(ranks):
+    fig = oplot.critical_difference(ranks, metric="qwk")
+    (ax,) = fig.axes
+    part = ranks.sel(metric="qwk")
+    cd = float(part["critical_difference"])
+    (bar,) = by_gid(ax, "cd-bar")
+    assert np.ptp(bar.get_xdata()) == pytest.approx(cd)
+    average = part["average_rank"]
+    for name in "abcde":
+        (line,) = by_gid(ax, f"model-{name}")
+        assert line.get_xdata()[0] == pytest.approx(float(average.sel(model=name)))
+    # one thick line per maximal group of models closer than CD
+    ordered = np.sort(average.values)
+    cliques = by_gid(ax, "clique")
+    assert cliques
+    for clique in cliques:
+        lo, hi = clique.get_xdata()
+        inside = ordered[(ordered >= lo) & (ordered <= hi)]
+        assert len(inside) >= 2 and np.ptp(inside) < cd
+
+
+def test_critical_difference_cliques():
+    assert oplot._cliques(np.array([1.0, 1.5, 2.0, 4.0, 4.2]), 1.2) == [(0, 2), (3, 4)]
+    assert oplot._cliques(np.array([1.0, 3.0, 5.0]), 1.0) == []
+    assert oplot._cliques(np.array([1.0, 2.0, 2.9, 3.5]), 2.0) == [(0, 2), (1, 3)]
+
+
+def test_critical_difference_bad_arguments(ranks):
+    with pytest.raises(ValueError, match="pass metric="):
+        oplot.critical_difference(ranks)
+    with pytest.raises(ValueError, match="not in the result"):
+        oplot.critical_difference(ranks, metric="oc")
+    with pytest.raises(TypeError, match="friedman"):
+        oplot.critical_difference(ranks["average_rank"])
+
+
+def test_png_output(cube, tmp_path):
+    oplot.confusion(cube).savefig(tmp_path / "c.png")
+    assert (tmp_path / "c.png").stat().st_size > 1000
+
+
+def test_missing_matplotlib(cube, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r'pip install "ordframe\[plot\]"'):
+        oplot.confusion(cube)
