@@ -158,12 +158,42 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
         f"Training 3 models on {len(names)} bundled data sets, {reps} stratified train/test splits each ...",
         file=stream,
     )
-    results = evaluate_all(predictions(names, reps))
+    tables = predictions(names, reps)
+    results = evaluate_all(tables)
     print(f"... done in {time.perf_counter() - start:.0f} s.\n", file=stream)
     print(summary(results), file=stream)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     results.to_netcdf(folder / "results.nc")
     results.to_dataframe().to_csv(folder / "results.csv")
-    print(f"\nResults written to {folder.resolve()}/ (results.nc, results.csv).", file=stream)
+    written = ["results.nc", "results.csv", *plots(tables, results, folder)]
+    print(f"\nResults written to {folder.resolve()}/ ({', '.join(written)}).", file=stream)
     return 0
+
+
+def plots(tables: dict[str, pd.DataFrame], results: xr.Dataset, folder: Path) -> list[str]:
+    """PNG figures, if matplotlib is installed: confusion matrices with their OC paths, fold spreads, ranks."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    from . import plot
+
+    names = []
+    for name in list(tables)[:2]:
+        cube = tables[name].ordinal.confusion("y", "yhat", by="model")  # every repetition's test set pooled
+        figure = plot.confusion(cube, normalize="true", path="oc")
+        figure.suptitle(f"{name}: test sets of all repetitions pooled, rows normalised")
+        names.append(f"confusion_{name}.png")
+        figure.savefig(folder / names[-1], dpi=110, bbox_inches="tight")
+    figure = plot.distribution(results["oc"].sel(dataset=list(tables)[0]), dim="model", over="rep")
+    names.append("oc_over_repetitions.png")
+    figure.savefig(folder / names[-1], dpi=110, bbox_inches="tight")
+    figure = plot.critical_difference(friedman(results.mean("rep"), dim="model", over="dataset"), metric="oc")
+    names.append("critical_difference_oc.png")
+    figure.savefig(folder / names[-1], dpi=110, bbox_inches="tight")
+    plt.close("all")
+    return names

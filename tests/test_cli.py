@@ -170,4 +170,7 @@ def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):
     assert set(results.dims) == {"dataset", "model", "rep"} and results.sizes["model"] == 3
     assert results["oc"].attrs["metric"] == "oc"
     assert (tmp_path / "demo" / "results.csv").exists()
+    if __import__("importlib").util.find_spec("matplotlib"):
+        assert (tmp_path / "demo" / "confusion_lev.png").stat().st_size > 10_000
+        assert (tmp_path / "demo" / "critical_difference_oc.png").exists()
     results.close()
