@@ -33,6 +33,8 @@ from .messages import DroppedRowsWarning, LabelWarning, show, warn
 from .options import check_allocation
 from .weights import checked_weights
 
+# A group that would expect at least this many true samples of a class it lacks is warned about.
+MIN_EXPECTED = 5
 # Rows are combined in blocks that stay in the CPU cache; a block is never
 # smaller than a few times the cube, so adding block counts stays cheap.
 BLOCK_ROWS = 1 << 17
@@ -187,6 +189,34 @@ def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> Non
         f"column {pred_name!r} predicts {len(values)} value(s) that no true label has ({show(values)}); they count "
         f"as classes of their own, between the true ones (K = {k}). {hint}Pass labels=[...] to declare the "
         "classes (then such values are an error)",
+        LabelWarning,
+    )
+
+
+def warn_classes_differ(counts: np.ndarray, classes: pd.Index, group_names: list) -> None:
+    """A ``LabelWarning`` if some group lacks a class that its size makes unlikely to be missing by chance.
+
+    Inferred classes are the union over all groups (several data sets in one
+    call): a group with its own, narrower set of classes is then scored with
+    a K and class positions that are not its own. A class counts as missing
+    from a group when the group has no true sample of it although it would
+    expect at least ``MIN_EXPECTED`` from the class's share overall (small
+    folds that miss a rare class do not warn).
+    """
+    k = len(classes)
+    matrix = counts.reshape(-1, k, k)
+    true = matrix.sum(axis=-1)  # (groups, K)
+    sizes, overall = true.sum(axis=-1), true.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = sizes[:, None] * overall[None, :] / overall.sum()
+    lacking = (true == 0) & (expected >= MIN_EXPECTED)
+    if not lacking.any():
+        return
+    warn(
+        f"{int(lacking.any(axis=1).sum())} group(s) of {', '.join(map(repr, group_names))} have no true sample of "
+        f"classes that their size makes common ({show(classes[lacking.any(axis=0)])}): the classes are the union "
+        f"over all groups (K = {k}), so K-dependent indices (oc, uoc, amae, ...) differ from evaluating each group "
+        "alone. If the groups are different data sets, evaluate them separately; pass labels=[...] to keep this K",
         LabelWarning,
     )
 

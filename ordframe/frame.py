@@ -29,7 +29,7 @@ from .classes import (
     missing_error,
     offset_of,
 )
-from .confusion import count_cells, drop_absent_classes, warn_predicted_only
+from .confusion import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
 from .dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from .groups import Groups, group_column
 from .messages import DroppedRowsWarning, show, warn
@@ -93,6 +93,8 @@ class FrameRows:
             counts, classes = drop_absent_classes(counts, classes, labels)
         if self.pred_name is not None:
             warn_predicted_only(counts, classes, self.pred_name)
+            if self.groups.columns:
+                warn_classes_differ(counts, classes, self.groups.names)
         rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
         coords = {TRUE: classes, PRED: classes}
         return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")

@@ -643,3 +643,17 @@ def test_predicted_values_that_no_true_label_has_are_warned_about():
         warnings.simplefilter("error")
         pd.DataFrame({"y": [1, 2, 3], "p": [1, 2, 4]}).ordinal.mae("y", "p", labels=[1, 2, 3, 4])
         pd.DataFrame({"y": [1, 2, 3], "p": [1, 2, 2]}).ordinal.mae("y", "p")
+
+
+def test_groups_with_their_own_classes_are_warned_about_but_small_folds_are_not():
+    rng = np.random.default_rng(0)
+    a = pd.DataFrame({"y": rng.integers(0, 3, 300), "g": "a"})  # classes 0..2
+    b = pd.DataFrame({"y": rng.integers(2, 6, 300), "g": "b"})  # classes 2..5
+    both = pd.concat([a, b]).assign(p=lambda d: d["y"])
+    with pytest.warns(ordframe.LabelWarning, match=r"2 group\(s\) of 'g' have no true sample.*K = 6"):
+        both.ordinal.oc("y", "p", by="g")
+    rare = pd.DataFrame({"y": np.r_[np.zeros(2, int), rng.integers(1, 4, 200)], "fold": np.arange(202) % 5})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rare.assign(p=rare["y"]).ordinal.oc("y", "p", by="fold")  # folds missing the rare class 0: no warning
+        both.ordinal.oc("y", "p", by="g", labels=range(6))  # declared classes: the user chose K
