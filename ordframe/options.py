@@ -16,9 +16,10 @@ class set_options:
 
     Parameters
     ----------
-    max_cube_bytes : int
-        Refuse to build a dense grouped cube larger than this (default 1 GiB);
-        ``observed=True`` stacks only the group combinations that occur instead.
+    **options
+        ``max_cube_bytes`` (int): refuse to build a dense grouped cube larger than
+        this (default 1 GiB); ``observed=True`` stacks only the group combinations
+        that occur instead.
 
     Raises
     ------
