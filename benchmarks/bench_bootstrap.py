@@ -34,7 +34,7 @@ import time
 import numpy as np
 import pandas as pd
 import xarray as xr
-from bench_confusion import machine
+from machine_info import machine
 
 import ordframe
 

@@ -37,12 +37,9 @@ without it)::
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 
@@ -50,9 +47,10 @@ import numpy as np
 import pandas as pd
 import sklearn
 import xarray as xr
+from machine_info import machine
 from sklearn.metrics import confusion_matrix
 
-import ordframe
+import ordframe  # noqa: F401  (registers the .ordinal accessor)
 
 try:  # a peer for context only; its row is left out without it
     import xskillscore
@@ -64,45 +62,6 @@ LABELS = [f"grade_{i}" for i in range(1, K + 1)]
 MODELS = ["model_a", "model_b", "model_c", "model_d"]
 FOLDS = 25
 CELLS = len(MODELS) * FOLDS * K * K
-
-
-def source() -> str:
-    """The commit the library was measured at, and whether ``ordframe/`` differed from it (read-only git calls)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=root, env=env, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "ordframe"], cwd=root, env=env).returncode
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
-    return f"commit {head}" + (" with uncommitted changes in `ordframe/`" if dirty else "")
-
-
-def machine() -> list[tuple[str, str]]:
-    try:
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        info = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
-        cpu = f"{info['Model name'].strip()}, {info['CPU(s)'].strip()} logical CPUs"
-    except (OSError, subprocess.CalledProcessError, KeyError):
-        cpu = f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs"
-    try:
-        with open("/proc/meminfo") as f:
-            kib = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
-        ram = f"{kib / 2**20:.1f} GiB"
-    except (OSError, StopIteration):
-        ram = "unknown"
-    return [
-        ("date (UTC)", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")),
-        ("CPU", cpu),
-        ("RAM", ram),
-        ("OS", platform.platform()),
-        ("Python", platform.python_version()),
-        ("numpy / pandas / xarray", f"{np.__version__} / {pd.__version__} / {xr.__version__}"),
-        ("scikit-learn / ordframe", f"{sklearn.__version__} / {ordframe.__version__}"),
-        ("ordframe source", source()),
-    ]
 
 
 def make_codes(n: int, seed: int) -> dict[str, np.ndarray]:
@@ -310,7 +269,9 @@ def main(argv=None) -> None:
 
     best_bincount = min(t_bincount)
     out = ["# Benchmark: confusion cubes (`df.ordinal.confusion`)", ""]
-    out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine()]
+    out += ["| machine | |", "|---|---|"] + [
+        f"| {k} | {v} |" for k, v in machine([("scikit-learn", sklearn.__version__)])
+    ]
     out += [
         f"| load average (1 min) before / after | {load_before[0]:.2f} / {load_after[0]:.2f} |",
         "",

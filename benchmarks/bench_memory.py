@@ -31,12 +31,10 @@ call's time.
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
 import json
 import linecache
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -44,6 +42,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from machine_info import machine
 
 K = 5
 BLOCK = 1 << 20
@@ -212,50 +211,6 @@ def run_child(args, mode: str) -> dict:
 
 def mb(n: float | None) -> str:
     return "n/a" if n is None else f"{n / 1e6:,.0f} MB"
-
-
-def source() -> str:
-    """The commit the library was measured at, and whether ``ordframe/`` differed from it (read-only git calls)."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=root, env=env, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "ordframe"], cwd=root, env=env).returncode
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown (not a git checkout)"
-    return f"commit {head}" + (" with uncommitted changes in `ordframe/`" if dirty else "")
-
-
-def machine() -> list[tuple[str, str]]:
-    import pandas as pd
-    import xarray as xr
-
-    import ordframe
-
-    try:
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        info = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
-        cpu = f"{info['Model name'].strip()}, {info['CPU(s)'].strip()} logical CPUs"
-    except (OSError, subprocess.CalledProcessError, KeyError):
-        cpu = f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs"
-    try:
-        with open("/proc/meminfo") as f:
-            kib = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
-        ram = f"{kib / 2**20:.1f} GiB"
-    except (OSError, StopIteration):
-        ram = "unknown"
-    return [
-        ("date (UTC)", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")),
-        ("CPU", cpu),
-        ("RAM", ram),
-        ("OS", platform.platform()),
-        ("Python", platform.python_version()),
-        ("numpy / pandas / xarray", f"{np.__version__} / {pd.__version__} / {xr.__version__}"),
-        ("ordframe", ordframe.__version__),
-        ("ordframe source", source()),
-    ]
 
 
 def main(argv=None) -> None:
