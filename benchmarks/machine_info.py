@@ -24,6 +24,8 @@ def source() -> str:
 
 def machine(extra: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
     """``(name, value)`` rows: date, CPU, RAM, OS, Python, library versions, ``extra`` rows, ordframe's source."""
+    import importlib.metadata
+
     import numpy as np
     import pandas as pd
     import xarray as xr
@@ -49,7 +51,15 @@ def machine(extra: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]
         ("OS", platform.platform()),
         ("Python", platform.python_version()),
         ("numpy / pandas / xarray", f"{np.__version__} / {pd.__version__} / {xr.__version__}"),
+        ("pyarrow (pandas' string storage)", _version(importlib.metadata, "pyarrow")),
         *(extra or []),
         ("ordframe", ordframe.__version__),
         ("ordframe source", source()),
     ]
+
+
+def _version(metadata, package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
