@@ -26,6 +26,7 @@ from . import registry
 from .dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
 from .messages import warn
 from .metric import Metric
+from .weights import check_nonnegative
 
 # Probability kernels see at most this many samples at a time: their temporaries
 # stay in the CPU cache and memory stays flat however many samples there are.
@@ -79,15 +80,8 @@ def cube_classes(cube: xr.DataArray) -> tuple[xr.DataArray, pd.Index | None]:
 
 
 def check_counts(values: np.ndarray) -> np.ndarray:
-    """The counts as float64; an error for negative, NaN or infinite counts."""
-    bad = ~(np.isfinite(values) & (values >= 0))
-    if bad.any():
-        shown = ", ".join(repr(float(v)) for v in pd.unique(values[bad])[:5])
-        raise ValueError(
-            f"the confusion cube has {int(bad.sum())} count(s) that are negative, NaN or infinite "
-            f"({shown}); counts must be finite and >= 0"
-        )
-    return values
+    """The counts; an error for negative, NaN or infinite counts."""
+    return check_nonnegative(values, "the confusion cube", "count")
 
 
 def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):

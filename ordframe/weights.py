@@ -22,12 +22,19 @@ def check_weights(name: Hashable, values) -> np.ndarray:
     values = np.asarray(values)
     if values.dtype.kind not in "iufb":
         raise TypeError(f"weights {name!r} must be real numbers, got dtype {values.dtype}")
-    values = values.astype(np.float64, copy=False)
+    return check_nonnegative(values.astype(np.float64, copy=False), f"weights {name!r}", "weight")
+
+
+def check_nonnegative(values: np.ndarray, what: str, item: str) -> np.ndarray:
+    """``values``, or an error counting and showing those that are negative, NaN or infinite.
+
+    The weights and the counts of a user's cube share this rule.
+    """
     bad = ~(np.isfinite(values) & (values >= 0))
     if bad.any():
         raise ValueError(
-            f"weights {name!r} has {int(bad.sum())} weight(s) that are negative, NaN or infinite "
-            f"({show(pd.unique(values[bad]))}); weights must be finite and >= 0"
+            f"{what} has {int(bad.sum())} {item}(s) that are negative, NaN or infinite "
+            f"({show(pd.unique(values[bad]))}); {item}s must be finite and >= 0"
         )
     return values
 
