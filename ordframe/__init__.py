@@ -17,7 +17,7 @@ from .options import set_options
 from .paths import oc_path, uoc_path
 from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
 from .report import format_report
-from .stats import corrected_ttest, friedman, george_rank
+from .stats import corrected_ci, corrected_ttest, friedman, george_rank
 
 _dask_frame.register()  # the dask DataFrame accessor, when dask's DataFrame support is installed
 
@@ -29,6 +29,7 @@ __all__ = [
     "Metric",
     "ci",
     "compare",
+    "corrected_ci",
     "corrected_ttest",
     "datasets",
     "format_report",

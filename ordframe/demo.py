@@ -18,6 +18,7 @@ scikit-learn (``pip install "ordframe[demo]"``).
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 import warnings
 from pathlib import Path
@@ -27,10 +28,11 @@ import pandas as pd
 import xarray as xr
 
 from . import datasets
-from .stats import corrected_ttest, friedman
+from .stats import corrected_ci, corrected_ttest, friedman
 
 METRICS = ["accuracy", "mae", "qwk", "oc", "uoc", "rint"]
 TEST_SIZE = 0.3
+WIDTH = 100  # of the printed summary
 
 
 class FrankHall:
@@ -102,44 +104,69 @@ def evaluate_all(tables: dict[str, pd.DataFrame]) -> xr.Dataset:
 
 
 def summary(results: xr.Dataset) -> str:
-    """The printed report: mean over repetitions per data set, ranks over data sets, pairwise tests."""
+    """The printed report: mean and interval over repetitions per data set, ranks over data sets, pairwise tests."""
     lines = []
     mean = results.mean("rep")
-    spread = results.std("rep", ddof=1)
+    ratio = TEST_SIZE / (1 - TEST_SIZE)
+    interval = corrected_ci(results, folds="rep", test_train_ratio=ratio)
     for dataset in results["dataset"].values:
         table = pd.DataFrame(
             {
-                m: [
-                    f"{a:.3f} ± {s:.3f}"
-                    for a, s in zip(mean[m].sel(dataset=dataset).values, spread[m].sel(dataset=dataset).values)
+                model: [
+                    "{:.3f} [{:.3f}, {:.3f}]".format(
+                        float(mean[m].sel(dataset=dataset, model=model)),
+                        *interval[m].sel(dataset=dataset, model=model).values,
+                    )
+                    for m in METRICS
                 ]
-                for m in METRICS
+                for model in results["model"].values
             },
-            index=pd.Index(mean["model"].values, name="model"),
+            index=[f"{m} {'↑' if results[m].attrs['higher_is_better'] else '↓'}" for m in METRICS],
         )
-        lines += [f"{dataset}: mean ± standard deviation over {results.sizes['rep']} test sets", table.to_string(), ""]
+        lines += [f"{dataset}: mean [95% interval] over {results.sizes['rep']} test sets", table.to_string(), ""]
+    lines += [
+        "↑ higher is better, ↓ lower is better. Intervals: corrected resampled t (Nadeau & Bengio 2003),",
+        "which allows for the training data that the splits share.",
+        "",
+    ]
     ranks = friedman(mean, dim="model", over="dataset")
+    p_values = ranks["p_value"].to_series()
+    significant = [m for m, p in p_values.items() if p < 0.05]
     lines += [
         f"Average rank over the {results.sizes['dataset']} data sets (1 = best, in each metric's direction; "
         "Friedman test, Demšar 2006):",
         ranks["average_rank"].to_pandas().round(2).to_string(),
-        "Friedman p-values: "
-        + ", ".join(f"{m} {p:.3f}" for m, p in ranks["p_value"].to_series().items())
-        + f"; Nemenyi critical difference {float(ranks['critical_difference'].max()):.2f}",
+        "Friedman p-values: " + ", ".join(f"{m} {p:.3f}" for m, p in p_values.items()) + ".",
+        *textwrap.wrap(
+            (
+                f"The models differ significantly (p < 0.05) in {', '.join(significant)}"
+                if significant
+                else "No metric shows a significant difference between the models (all p >= 0.05)"
+            )
+            + f"; two models' average ranks must differ by at least {float(ranks['critical_difference'].max()):.2f} "
+            "(Nemenyi) to be told apart.",
+            width=WIDTH,
+        ),
         "",
     ]
-    tests = corrected_ttest(
-        results[["mae", "oc"]], dim="model", folds="rep", test_train_ratio=TEST_SIZE / (1 - TEST_SIZE)
+    pair = {"model": "frank_hall", "versus": "logistic"}
+    tests = corrected_ttest(results[["mae", "oc"]], dim="model", folds="rep", test_train_ratio=ratio).sel(pair)
+    table = pd.DataFrame(
+        {
+            f"{m} difference [95% interval]": [
+                "{:+.3f} [{:+.3f}, {:+.3f}]  p = {:.3f}".format(
+                    float(part["difference"]), *part["interval"].values, float(part["p_value"])
+                )
+                for part in (tests.sel(metric=m, dataset=d) for d in results["dataset"].values)
+            ]
+            for m in ("mae", "oc")
+        },
+        index=pd.Index(results["dataset"].values, name="dataset"),
     )
-    p = tests["p_value"].sel(model="frank_hall", versus="logistic")
-    d = tests["difference"].sel(model="frank_hall", versus="logistic")
     lines += [
-        "Frank & Hall minus logistic regression per data set (corrected resampled t-test, Nadeau & Bengio 2003; "
-        "lower is better for both):",
-        pd.DataFrame(
-            {f"{m} difference": d.sel(metric=m).to_series().round(3) for m in ("mae", "oc")}
-            | {f"{m} p-value": p.sel(metric=m).to_series().round(3) for m in ("mae", "oc")}
-        ).to_string(),
+        "Frank & Hall minus logistic regression, paired over the same test sets (corrected resampled t-test,",
+        "Nadeau & Bengio 2003; lower is better for both, so a negative difference favours Frank & Hall):",
+        table.to_string(),
     ]
     return "\n".join(lines)
 
@@ -167,7 +194,9 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
     results.to_netcdf(folder / "results.nc")
     results.to_dataframe().to_csv(folder / "results.csv")
     written = ["results.nc", "results.csv", *plots(tables, results, folder)]
-    print(f"\nResults written to {folder.resolve()}/ ({', '.join(written)}).", file=stream)
+    print(
+        f"\nResults written to {folder.resolve()}/:", *textwrap.wrap(", ".join(written), WIDTH), sep="\n  ", file=stream
+    )
     return 0
 
 

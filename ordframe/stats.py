@@ -101,40 +101,17 @@ def corrected_ttest(
     >>> part["interval"].round(3).values.tolist()
     [-0.008, 0.072]
     """
-    import scipy.stats  # imported when needed: it takes half a second
-
-    if (
-        isinstance(test_train_ratio, bool)
-        or not isinstance(test_train_ratio, numbers.Real)
-        or not (math.isfinite(test_train_ratio) and test_train_ratio >= 0)
-    ):
-        raise ValueError(
-            f"test_train_ratio must be a number >= 0, n_test / n_train of one fold (1 / (k - 1) for k-fold "
-            f"cross-validation; 0 gives the uncorrected paired t-test), got {test_train_ratio!r}"
-        )
+    ratio = _check_ratio(test_train_ratio)
     _check_level(level)
     fold_dims = [folds] if isinstance(folds, str) else list(folds)
     if not fold_dims or dim in fold_dims:
         raise ValueError(f"folds must name one or more dims other than the model dim {dim!r}, got {folds!r}")
-    ratio = float(test_train_ratio)
     parts = []
     for name, metric in _as_dataset(values).items():
         _check_dims(name, metric, [dim, *fold_dims])
-        n_folds = math.prod(metric.sizes[d] for d in fold_dims)
-        if n_folds < 2:
-            raise ValueError(f"{name!r} has {n_folds} fold value along {fold_dims}; the t-test needs at least 2")
+        _check_fold_count(name, metric, fold_dims)
         metric = metric.drop_attrs()
-        d = metric - metric.rename({dim: VERSUS_DIM})
-        n = d.notnull().sum(fold_dims)  # the fold dims are reduced together: J = the valid fold values
-        mean = d.mean(fold_dims)
-        se = np.sqrt((1 / n + ratio) * d.var(fold_dims, ddof=1))
-        df = n - 1
-        # differences that do not vary: t = +-inf, or 0 (p = 1) when they are all zero (a model against itself)
-        t = xr.where(se > 0, mean / se.where(se > 0), xr.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
-        t = t.where(se.notnull())
-        p_value = 2 * _scipy(scipy.stats.t.sf, np.abs(t), df)
-        half = _scipy(scipy.stats.t.ppf, 0.5 + level / 2, df) * se
-        interval = xr.concat([mean - half, mean + half], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM))
+        mean, t, p_value, interval = _corrected_t(metric - metric.rename({dim: VERSUS_DIM}), fold_dims, ratio, level)
         order = (dim, VERSUS_DIM, ...)
         parts.append(
             xr.Dataset(
@@ -155,6 +132,68 @@ def corrected_ttest(
         "test_train_ratio": ratio,
     }
     return out
+
+
+def corrected_ci(values, *, folds: str | Sequence[str] = "fold", test_train_ratio: float, level: float = 0.95):
+    """Nadeau & Bengio's corrected confidence interval of a metric's mean over cross-validation folds.
+
+    The interval of the expected value of a model's metric from J fold values, widened for the
+    correlation between folds that share training data (Nadeau & Bengio 2003)::
+
+        mean(v) -/+ t_{J-1, 1-alpha/2} sqrt((1/J + n_test/n_train) var(v))      (var with ddof = 1)
+
+    the one-sample form of ``corrected_ttest``.
+
+    Parameters
+    ----------
+    values : xarray.DataArray or xarray.Dataset
+        Metric values with the dim(s) ``folds`` (any others are kept), e.g.
+        ``df.ordinal.evaluate("y", "yhat", by=["model", "fold"])``.
+    folds : str or sequence of str
+        The dim(s) of the fold values, reduced together (``["repeat", "fold"]`` for repeated
+        cross-validation: J = their product).
+    test_train_ratio : float
+        ``n_test / n_train`` of one fold: ``1 / (k - 1)`` for k-fold cross-validation; 0 gives the
+        uncorrected (too narrow) t-interval.
+    level : float
+        The confidence level, in (0, 1).
+
+    Returns
+    -------
+    xarray.DataArray or xarray.Dataset
+        The bounds along a new dim ``bound`` = ``["low", "high"]`` (without the fold dims), with the
+        values' attrs plus ``ci_level`` and ``ci_method``. NaN fold values are left out (J counts the
+        others); fewer than two valid values give NaN bounds.
+
+    Raises
+    ------
+    ValueError
+        For ``test_train_ratio < 0``, a level outside (0, 1), a missing fold dim, or fewer than 2 fold
+        values.
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> mae = xr.DataArray([0.50, 0.52, 0.47, 0.55, 0.49], dims="fold", name="mae")
+    >>> ordframe.corrected_ci(mae, test_train_ratio=1 / 4).round(3).values.tolist()  # 5-fold CV
+    [0.449, 0.563]
+    """
+    ratio = _check_ratio(test_train_ratio)
+    _check_level(level)
+    fold_dims = [folds] if isinstance(folds, str) else list(folds)
+    if not fold_dims:
+        raise ValueError(f"folds must name one or more dims, got {folds!r}")
+    parts = {}
+    for name, metric in _as_dataset(values).items():
+        _check_dims(name, metric, fold_dims, pairwise=False)
+        _check_fold_count(name, metric, fold_dims)
+        interval = _corrected_t(metric, fold_dims, ratio, level)[3]
+        parts[name] = interval.transpose(BOUND_DIM, ...).assign_attrs(
+            metric.attrs, ci_level=float(level), ci_method="corrected t (Nadeau & Bengio 2003)"
+        )
+    if isinstance(values, xr.DataArray):
+        return parts[next(iter(parts))].rename(values.name)
+    return xr.Dataset(parts, attrs=values.attrs)
 
 
 def friedman(
@@ -385,12 +424,48 @@ def _as_dataset(values) -> xr.Dataset:
     return values
 
 
-def _check_dims(name: Hashable, values: xr.DataArray, dims: Sequence[str]) -> None:
+def _check_dims(name: Hashable, values: xr.DataArray, dims: Sequence[str], pairwise: bool = True) -> None:
     for d in dims:
         if d not in values.dims:
             raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}")
-    if VERSUS_DIM in values.dims:
+    if pairwise and VERSUS_DIM in values.dims:
         raise ValueError(f"{name!r} already has a dim {VERSUS_DIM!r}, the name the pairwise results use")
+
+
+def _check_ratio(test_train_ratio: float) -> float:
+    if (
+        isinstance(test_train_ratio, bool)
+        or not isinstance(test_train_ratio, numbers.Real)
+        or not (math.isfinite(test_train_ratio) and test_train_ratio >= 0)
+    ):
+        raise ValueError(
+            f"test_train_ratio must be a number >= 0, n_test / n_train of one fold (1 / (k - 1) for k-fold "
+            f"cross-validation; 0 gives the uncorrected t-test), got {test_train_ratio!r}"
+        )
+    return float(test_train_ratio)
+
+
+def _check_fold_count(name: Hashable, values: xr.DataArray, fold_dims: Sequence[str]) -> None:
+    n_folds = math.prod(values.sizes[d] for d in fold_dims)
+    if n_folds < 2:
+        raise ValueError(f"{name!r} has {n_folds} fold value along {fold_dims}; the t-test needs at least 2")
+
+
+def _corrected_t(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, level: float):
+    """Mean, t, two-sided p-value and interval of Nadeau & Bengio's corrected t over the fold dims."""
+    import scipy.stats  # imported when needed: it takes half a second
+
+    n = values.notnull().sum(fold_dims)  # the fold dims are reduced together: J = the valid fold values
+    mean = values.mean(fold_dims)
+    se = np.sqrt((1 / n + ratio) * values.var(fold_dims, ddof=1))
+    df = n - 1
+    # values that do not vary: t = +-inf, or 0 (p = 1) when they are all zero (a model against itself)
+    t = xr.where(se > 0, mean / se.where(se > 0), xr.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
+    t = t.where(se.notnull())
+    p_value = 2 * _scipy(scipy.stats.t.sf, np.abs(t), df)
+    half = _scipy(scipy.stats.t.ppf, 0.5 + level / 2, df) * se
+    interval = xr.concat([mean - half, mean + half], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM))
+    return mean, t, p_value, interval
 
 
 def _check_level(level: float) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ordframe
 from ordframe.cli import main
 
 
@@ -169,6 +170,12 @@ def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):
     results = __import__("xarray").open_dataset(tmp_path / "demo" / "results.nc")
     assert set(results.dims) == {"dataset", "model", "rep"} and results.sizes["model"] == 3
     assert results["oc"].attrs["metric"] == "oc"
+    interval = ordframe.corrected_ci(results["oc"], folds="rep", test_train_ratio=0.3 / 0.7).sel(
+        dataset="esl", model="frank_hall"
+    )
+    mean = float(results["oc"].sel(dataset="esl", model="frank_hall").mean())
+    assert "esl: mean [95% interval] over 3 test sets" in out
+    assert "oc ↓  " in out and "{:.3f} [{:.3f}, {:.3f}]".format(mean, *interval.values) in out
     assert (tmp_path / "demo" / "results.csv").exists()
     if __import__("importlib").util.find_spec("matplotlib"):
         assert (tmp_path / "demo" / "confusion_lev.png").stat().st_size > 10_000

@@ -1,7 +1,7 @@
 """Significance tests over folds and data sets, and George et al.'s selection rule.
 
-The corrected resampled t-test is checked against the formula of Nadeau & Bengio (2003) computed
-directly and against ``scipy.stats.ttest_rel``; the Friedman test against ``scipy.stats.friedmanchisquare``
+The corrected resampled t-test and interval are checked against the formula of Nadeau & Bengio (2003)
+computed directly and against ``scipy.stats.ttest_rel`` / ``ttest_1samp``; the Friedman test against ``scipy.stats.friedmanchisquare``
 and the worked example of Demšar (2006, section 3.2.4 and Table 6); the post-hoc p-values against
 scikit-posthocs when it is installed.
 """
@@ -13,7 +13,7 @@ import pytest
 import scipy.stats
 import xarray as xr
 
-from ordframe.stats import corrected_ttest, friedman, george_rank
+from ordframe.stats import corrected_ci, corrected_ttest, friedman, george_rank
 
 # --------------------------------------------------------------------------- corrected resampled t-test
 
@@ -135,6 +135,54 @@ def test_corrected_ttest_needs_two_fold_values_and_xarray():
         corrected_ttest(fold_values().isel(repeat=0, fold=[0]), test_train_ratio=0.25)
     with pytest.raises(TypeError, match="DataArray or Dataset"):
         corrected_ttest(np.zeros((2, 5)), test_train_ratio=0.25)
+
+
+def test_corrected_ci_is_nadeau_and_bengios_interval_of_one_model():
+    values = fold_values()
+    result = corrected_ci(values, folds=["repeat", "fold"], test_train_ratio=1 / 4, level=0.9)
+    assert result.dims == ("bound", "model") and list(result["bound"].values) == ["low", "high"]
+    assert result.name == "mae" and result.attrs["metric"] == "mae" and result.attrs["ci_level"] == 0.9
+    for m, v in enumerate(values.values.reshape(3, -1)):
+        half = scipy.stats.t.ppf(0.95, v.size - 1) * np.sqrt((1 / v.size + 1 / 4) * v.var(ddof=1))
+        np.testing.assert_allclose(result.isel(model=m).values, [v.mean() - half, v.mean() + half])
+
+
+def test_corrected_ci_without_correction_is_the_t_interval_and_matches_the_pairwise_test():
+    values = fold_values().isel(repeat=0)
+    plain = corrected_ci(values, test_train_ratio=0)
+    for m, v in enumerate(values.values):
+        low, high = scipy.stats.ttest_1samp(v, 0).confidence_interval(0.95)
+        np.testing.assert_allclose(plain.isel(model=m).values, [low, high])
+    difference = (values.sel(model="m1") - values.sel(model="m0")).rename("mae")
+    pairwise = corrected_ttest(values, test_train_ratio=0.25)["interval"].sel(metric="mae", model="m1", versus="m0")
+    np.testing.assert_allclose(corrected_ci(difference, test_train_ratio=0.25).values, pairwise.values)
+
+
+def test_corrected_ci_on_a_dataset_leaves_out_nan_folds():
+    values = fold_values().isel(repeat=0)
+    holed = values.where(values["fold"] != 3)
+    ds = xr.Dataset({"mae": holed, "other": values}, attrs={"note": "kept"})
+    result = corrected_ci(ds, test_train_ratio=1 / 7)
+    assert set(result.data_vars) == {"mae", "other"} and result.attrs["note"] == "kept"
+    xr.testing.assert_allclose(result["mae"], corrected_ci(values.drop_isel(fold=3), test_train_ratio=1 / 7))
+    lonely = values.where(values["fold"] == 0)  # one valid value: no interval
+    assert corrected_ci(lonely, test_train_ratio=0.25).isnull().all()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"test_train_ratio": -1}, "test_train_ratio must be a number >= 0"),
+        ({"test_train_ratio": 0.25, "level": 0}, "level must be"),
+        ({"test_train_ratio": 0.25, "folds": "split"}, "has no dim 'split'"),
+        ({"test_train_ratio": 0.25, "folds": []}, "folds must name one or more dims"),
+    ],
+)
+def test_corrected_ci_arguments(kwargs, error):
+    with pytest.raises(ValueError, match=error):
+        corrected_ci(fold_values().isel(repeat=0), **kwargs)
+    with pytest.raises(ValueError, match="needs at least 2"):
+        corrected_ci(fold_values().isel(repeat=0, fold=[0]), test_train_ratio=0.25)
 
 
 # --------------------------------------------------------------------------- Friedman and post-hoc tests
