@@ -10,7 +10,9 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -107,7 +109,7 @@ def render(table: pd.DataFrame, fmt: str) -> str:
         header = "| " + " | ".join(map(str, frame.columns)) + " |"
         rows = ["| " + " | ".join(map(str, row)) + " |" for row in frame.itertuples(index=False)]
         return "\n".join([header, "|" + "---|" * len(frame.columns), *rows]) + "\n"
-    return rounded.to_string(index=show_index) + "\n"
+    return rounded.to_string(index=show_index, line_width=shutil.get_terminal_size().columns) + "\n"
 
 
 def score(args, out) -> int:
@@ -196,9 +198,22 @@ def demo(args, out) -> int:
 
 
 def metrics(args, out) -> int:
-    """Print the table of registered metrics."""
-    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 60):
-        print(registry.list_metrics().drop(columns="reference").to_string(index=False), file=out)
+    """Print the registered metrics (name, kind, direction, description; wrapped to the terminal) and failed plugins."""
+    table = registry.list_metrics()
+    failed, table = table[table["status"] != "ok"], table[table["status"] == "ok"]
+    table = table.assign(direction=table["direction"].str.replace(" is better", "", regex=False))
+    columns = ["name", "kind", "direction"]
+    widths = [max(len(c), table[c].str.len().max()) for c in columns]
+    indent = sum(widths) + 2 * len(columns)
+    width = max(shutil.get_terminal_size().columns, indent + 30)
+    print("  ".join(c.ljust(w) for c, w in zip(columns, widths)) + "  description", file=out)
+    for row in table.itertuples(index=False):
+        first = "  ".join(getattr(row, c).ljust(w) for c, w in zip(columns, widths)) + "  "
+        description = row.description + ("" if row.plugin.startswith("ordframe.") else f" (plugin {row.plugin})")
+        print(textwrap.fill(description, width, initial_indent=first, subsequent_indent=" " * indent), file=out)
+    for row in failed.itertuples(index=False):
+        print(f"plugin {row.plugin} {row.status}", file=out)
+    print("\nParameters, bounds and references: ordframe.list_metrics() in Python.", file=out)
     return 0
 
 

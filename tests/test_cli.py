@@ -67,6 +67,14 @@ def test_formats(capsys, predictions, fmt):
         assert f"{mae:.4f}".rstrip("0") in out
 
 
+def test_the_table_of_every_metric_wraps_to_the_terminal_width(capsys, predictions, monkeypatch):
+    path, _ = predictions
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "model")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    assert all(f" {name}" in out for name in ("accuracy", "oc", "uoc", "rint", "d"))
+
+
 def test_bootstrap_intervals_and_output_file(capsys, predictions, tmp_path):
     path, _ = predictions
     target = tmp_path / "scores.json"
@@ -181,3 +189,14 @@ def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):
         assert (tmp_path / "demo" / "confusion_lev.png").stat().st_size > 10_000
         assert (tmp_path / "demo" / "critical_difference_oc.png").exists()
     results.close()
+
+
+def test_metrics_lists_every_metric_with_its_direction_within_the_terminal(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "90")
+    code, out, _ = run(capsys, "metrics")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 90
+    rows = {line.split()[0]: line.split()[1:3] for line in out.splitlines() if line and not line.startswith(" ")}
+    registered = ordframe.list_metrics()
+    for name, kind, direction in registered[["name", "kind", "direction"]].itertuples(index=False):
+        assert rows[name] == [kind, direction.split()[0]]
+    assert "(plugin offby1)" in out or "accuracy_off1" not in set(registered["name"])
