@@ -264,11 +264,15 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         *,
         score: str | tuple[str, dict] = "rps",
         n: int = 10,
+        by: By = None,
         labels: ClassLabels | None = None,
+        dropna: bool = False,
         renormalize: bool = False,
         **params: Any,
     ) -> pd.DataFrame:
         """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`).
+
+        With ``by``, the ``n`` worst rows of every group, with the ``by`` columns first.
 
         Examples
         --------
@@ -276,7 +280,18 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> df.ordinal.worst("y", ["p0", "p1", "p2"], n=1, labels=[0, 1, 2]).index.tolist()
         [1]
         """
-        return worst(self._df, true, proba, score=score, n=n, labels=labels, renormalize=renormalize, **params)
+        return worst(
+            self._df,
+            true,
+            proba,
+            score=score,
+            n=n,
+            by=by,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            **params,
+        )
 
     def aursc(
         self,
@@ -612,6 +627,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         score: str | tuple[str, dict] = "rps",
         n: int = 10,
         labels: ClassLabels | None = None,
+        dropna: bool = False,
         renormalize: bool = False,
         class_dim: Hashable = CLASS_DIM,
         **params: Any,
@@ -621,7 +637,15 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         See :func:`ordframe.worst` for the parameters and the table returned.
         """
         return worst(
-            self._obj, true, score=score, n=n, labels=labels, renormalize=renormalize, class_dim=class_dim, **params
+            self._obj,
+            true,
+            score=score,
+            n=n,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            class_dim=class_dim,
+            **params,
         )
 
     def aursc(

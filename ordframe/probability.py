@@ -172,7 +172,8 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
     if nan.any():
         problems.append(
             f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape)} "
-            "(pass dropna=True to leave those rows out, e.g. for a model that gives no probabilities)"
+            "(pass dropna=True to leave those rows out of every metric; for a model without probabilities, "
+            "score its labels in a separate call without proba=)"
         )
     if outside.any():
         problems.append(

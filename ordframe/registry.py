@@ -278,7 +278,8 @@ def list_metrics() -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``name``, ``kind``, ``direction``, ``bounds``, ``parameters``,
-        ``plugin``, ``reference`` and ``status`` (``"ok"`` or ``"failed: <error>"``).
+        ``plugin``, ``description``, ``reference`` and ``status`` (``"ok"`` or
+        ``"failed: <error>"``).
 
     Examples
     --------
@@ -295,6 +296,7 @@ def list_metrics() -> pd.DataFrame:
             "bounds": m.bounds,
             "parameters": dict(m.defaults),
             "plugin": plugin,
+            "description": m.description,
             "reference": m.reference,
             "status": "ok",
         }
@@ -308,12 +310,13 @@ def list_metrics() -> pd.DataFrame:
             "bounds": None,
             "parameters": None,
             "plugin": plugin,
+            "description": None,
             "reference": None,
             "status": f"failed: {error}",
         }
         for plugin, error in _registry.failed.items()
     ]
-    columns = ["name", "kind", "direction", "bounds", "parameters", "plugin", "reference", "status"]
+    columns = ["name", "kind", "direction", "bounds", "parameters", "plugin", "description", "reference", "status"]
     return pd.DataFrame(rows, columns=columns)
 
 

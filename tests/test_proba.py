@@ -315,6 +315,20 @@ def test_nan_probabilities(frame):
     assert got == pytest.approx(rps(P_EX[[0, 2, 3]], Y_EX[[0, 2, 3]]).mean())
 
 
+def test_models_with_and_without_probabilities_in_one_evaluate():
+    df = pd.DataFrame({"y": [0, 1, 2, 0, 1, 2], "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
+    df[["p0", "p1", "p2"]] = [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]] + [[np.nan] * 3] * 3
+    proba = ["p0", "p1", "p2"]
+    message = r"3 row\(s\) with NaN probabilities, first at rows \[3, 4, 5\] \(pass dropna=True .* separate call"
+    with pytest.raises(ValueError, match=message):
+        df.ordinal.evaluate("y", "yhat", proba=proba, by="model", metrics=["mae", "rps"])
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 3 of 6 rows"):
+        ds = df.ordinal.evaluate("y", "yhat", proba=proba, by="model", metrics=["mae", "rps"], dropna=True)
+    assert float(ds["mae"].sel(model="a")) == pytest.approx(1 / 3)
+    assert float(ds["rps"].sel(model="a")) == pytest.approx(0.02)
+    assert ds["mae"].sel(model="b").isnull() and ds["rps"].sel(model="b").isnull()  # its rows are left out of both
+
+
 def test_probabilities_outside_the_unit_interval(frame):
     frame.loc[["w", "y"], "a"] = [-0.1, 1.5]
     with pytest.raises(ValueError, match=r"2 row\(s\) with probabilities outside \[0, 1\], first at rows \['w', 'y'\]"):
@@ -548,3 +562,55 @@ def test_worst_on_arrays():
     assert len(ordframe.worst(p, t, n=100)) == 6
     with pytest.raises(ValueError, match="score= must name 'proba' metrics; 'qwk' is a 'confusion' metric"):
         ordframe.worst(p, t, score="qwk")
+
+
+def _two_models():
+    """The Fig. 3 samples as model "m2" (rows A, B, C) and in reverse order as model "m1" (rows D, E, F)."""
+    proba, true = _fig3_samples()
+    return pd.DataFrame(np.vstack([proba, proba[::-1]]), columns=list("12345"), index=list("ABCDEF")).assign(
+        grade=np.concatenate([true, true[::-1]]) + 1, model=["m2"] * 3 + ["m1"] * 3
+    )
+
+
+def test_worst_per_group_has_the_group_columns():
+    df = _two_models()
+    table = df.ordinal.worst("grade", list("12345"), n=2, by="model", labels=[1, 2, 3, 4, 5])
+    assert list(table.columns) == ["model", "true", 1, 2, 3, 4, 5, "argmax", "rps"]
+    assert list(table.index) == ["F", "E", "A", "B"]  # the groups in sorted order, each worst first
+    assert list(table["model"]) == ["m1", "m1", "m2", "m2"]
+    df["model"] = pd.Categorical(df["model"], categories=["m2", "m1"])
+    df["half"] = [0, 0, 1, 0, 1, 1]
+    table = ordframe.worst(df, "grade", list("12345"), n=5, by=["model", "half"], labels=[1, 2, 3, 4, 5])
+    assert list(table.columns[:3]) == ["model", "half", "true"]
+    assert list(table.index) == ["A", "B", "C", "D", "F", "E"]  # categorical order; n above a group's size: all of it
+    assert table.loc["C", "half"] == 1 and table.loc["D", "model"] == "m1"
+
+
+def test_worst_leaves_out_a_model_without_probabilities_with_dropna():
+    df = _two_models()
+    df.loc[["D", "E", "F"], list("12345")] = np.nan
+    with pytest.raises(
+        ValueError, match=r"3 row\(s\) with NaN probabilities, first at rows \['D', 'E', 'F'\] \(pass dropna=True"
+    ):
+        df.ordinal.worst("grade", list("12345"), by="model", labels=[1, 2, 3, 4, 5])
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 3 of 6 rows"):
+        table = df.ordinal.worst("grade", list("12345"), by="model", labels=[1, 2, 3, 4, 5], dropna=True)
+    assert list(table.index) == ["A", "B", "C"] and set(table["model"]) == {"m2"}
+
+
+def test_worst_refuses_a_group_column_named_like_a_column_of_the_table():
+    df = _two_models().rename(columns={"model": "argmax"})
+    with pytest.raises(ValueError, match=r"by column 'argmax' has the name of a column of the worst\(\) table"):
+        df.ordinal.worst("grade", list("12345"), by="argmax", labels=[1, 2, 3, 4, 5])
+
+
+def test_worst_on_arrays_takes_dropna_but_not_by():
+    proba, true = _fig3_samples()
+    proba[1] = np.nan
+    p = xr.DataArray(proba, dims=("sample", "class"), coords={"sample": [10, 11, 12], "class": [1, 2, 3, 4, 5]})
+    t = xr.DataArray(true + 1, dims="sample", coords={"sample": [10, 11, 12]})
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 1 of 3 samples"):
+        table = p.ordinal.worst(t, dropna=True)
+    assert list(table.index) == [10, 12]
+    with pytest.raises(TypeError, match=r"by= applies to a DataFrame, got by='model'"):
+        ordframe.worst(p, t, by="model")

@@ -72,9 +72,17 @@ def test_builtins_come_through_the_hook():
         "bounds",
         "parameters",
         "plugin",
+        "description",
         "reference",
         "status",
     ]
+
+
+def test_list_metrics_shows_the_description(restore_registry):
+    ordframe.register(Plugin(metric("described", description="Share of the diagonal.")), name="described")
+    table = ordframe.list_metrics().set_index("name")
+    assert table.loc["described", "description"] == "Share of the diagonal."
+    assert table.loc["mae", "description"] == ordframe.get_metric("mae").description != ""
 
 
 def test_metric_names_by_kind():
@@ -192,6 +200,25 @@ def test_kernel_returning_ints_or_bools_gives_floats(restore_registry):
     ordframe.register(Plugin(metric("diag_any", lambda c: np.trace(c, axis1=-2, axis2=-1) > 3)))
     result = CUBE.ordinal.diag_any()
     assert result.dtype == np.float64 and result.values.tolist() == [1.0, 0.0]
+
+
+def nan_mean_recall(counts):
+    """Mean recall over the true classes with samples, written with np.nanmean (which warns on an empty matrix)."""
+    return np.nanmean(np.diagonal(counts, axis1=-2, axis2=-1) / counts.sum(axis=-1), axis=-1)
+
+
+def test_a_kernel_that_warns_on_empty_matrices_is_quiet(restore_registry):
+    with pytest.warns(RuntimeWarning):
+        nan_mean_recall(np.zeros((1, 2, 2)))  # what numpy says when the kernel is called directly
+    cube = xr.DataArray([[[3, 1], [0, 2]], [[0, 0], [0, 0]]], dims=("model", "true", "pred"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # neither registration nor any call may warn
+        ordframe.register(Plugin(metric("nan_recall", func=nan_mean_recall)))
+        for _ in range(2):
+            np.testing.assert_allclose(cube.ordinal.nan_recall().values, [0.875, np.nan])
+            np.testing.assert_allclose(cube.chunk({"model": 1}).ordinal.nan_recall().values, [0.875, np.nan])
+            assert float(cube.ordinal.evaluate(metrics=["nan_recall"])["nan_recall"][0]) == 0.875
+            assert cube[0].ordinal.nan_recall() == 0.875
 
 
 def test_unknown_parameter_names_the_metric_and_its_parameters():
@@ -313,6 +340,17 @@ def test_plugin_that_raises_on_import_is_skipped_and_listed_as_failed(fresh_regi
         warnings.simplefilter("error")  # warned once, not on every use
         assert ordframe.get_metric("ep_index").name == "ep_index"
         ordframe.list_metrics()
+
+
+def test_ordframe_metrics_lists_plugin_metrics_and_failed_plugins(fresh_registry, monkeypatch, tmp_path, capsys):
+    from ordframe.cli import main
+
+    fake_entry_points(monkeypatch, tmp_path, {"gpuplug": BROKEN_PLUGIN, "goodplug": GOOD_PLUGIN})
+    with pytest.warns(ordframe.PluginLoadWarning):
+        assert main(["metrics"]) == 0
+    out = capsys.readouterr().out
+    assert "(plugin goodplug)" in [line for line in out.splitlines() if line.startswith("ep_index ")][0]
+    assert "plugin gpuplug failed: RuntimeError: this plugin needs a GPU" in out
 
 
 def test_entry_point_plugin_that_shadows_a_builtin_is_skipped(fresh_registry, monkeypatch, tmp_path):
