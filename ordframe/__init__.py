@@ -4,6 +4,8 @@ Importing ordframe registers the ``.ordinal`` accessor on ``pandas.DataFrame``
 and ``xarray.DataArray``.
 """
 
+from importlib.metadata import version as _version
+
 from . import accessors as _accessors  # noqa: F401  (registers the accessors)
 from . import dask_frame as _dask_frame
 from . import datasets
@@ -21,7 +23,7 @@ from .stats import corrected_ci, corrected_ttest, friedman, george_rank
 
 _dask_frame.register()  # the dask DataFrame accessor, when dask's DataFrame support is installed
 
-__version__ = "0.1.0"
+__version__ = _version("ordframe")
 
 __all__ = [
     "DroppedRowsWarning",

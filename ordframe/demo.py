@@ -131,7 +131,7 @@ def summary(results: xr.Dataset) -> str:
     ]
     ranks = friedman(mean, dim="model", over="dataset")
     p_values = ranks["p_value"].to_series()
-    significant = [m for m, p in p_values.items() if p < 0.05]
+    significant = [str(m) for m, p in p_values.items() if p < 0.05]
     lines += [
         f"Average rank over the {results.sizes['dataset']} data sets (1 = best, in each metric's direction; "
         "Friedman test, Demšar 2006):",

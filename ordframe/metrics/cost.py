@@ -37,10 +37,30 @@ def _default_cost(sizes):
 
 
 def george_cost(class_sizes):
-    """The default cost C[t, p] = (N - n_t) / n_p |t - p| (rows = true t, columns = predicted p), eq. 4.
+    """George et al.'s default cost matrix, C[t, p] = (N - n_t) / n_p |t - p| (George, Lu & Chang 2016, eq. 4).
 
-    ``class_sizes`` has shape ``(..., K)``; the result ``(..., K, K)``. The
-    column of a class without samples (n_p = 0) is NaN: its cost is undefined.
+    The cost that ``d``, ``mc``, ``tc``, ``max_tc`` and ``chance_distance`` use when no ``cost=`` is
+    given, built from the true class sizes of the evaluated matrix. Build it from other sizes (say, the
+    training set's) and pass it as ``cost=`` to use those instead.
+
+    Parameters
+    ----------
+    class_sizes : array_like
+        The sizes n_1..n_K of the classes in their order, shape ``(..., K)``; N is their sum.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(..., K, K)``, rows = true class t, columns = predicted class p, zero diagonal. The
+        column of a class without samples (n_p = 0) is NaN: its cost is undefined.
+
+    Examples
+    --------
+    >>> from ordframe.metrics.cost import george_cost
+    >>> george_cost([10, 20, 70]).round(2)
+    array([[0.  , 4.5 , 2.57],
+           [8.  , 0.  , 1.14],
+           [6.  , 1.5 , 0.  ]])
     """
     sizes = np.moveaxis(np.asarray(class_sizes, dtype=np.float64), -1, 0)
     return np.moveaxis(_default_cost(sizes), (0, 1), (-2, -1))
