@@ -64,6 +64,13 @@ def _axes(
     return fig, given
 
 
+def _cell_fontsize(ax: Axes, k: int, characters: int) -> float:
+    """The font size (points) at which ``characters`` digits fit in one of the ``k`` x ``k`` cells of ``ax``: 4 to 9."""
+    ax.apply_aspect()  # the square cells' final size
+    cell = min(ax.bbox.width, ax.bbox.height) / k * 72 / ax.figure.dpi  # points
+    return float(np.clip(cell / (0.8 * max(characters, 2) + 0.6), 4, 9))  # a digit is about 0.6 em wide, plus margins
+
+
 def _label(value) -> str:
     if isinstance(value, (float, np.floating)):
         return f"{value:g}"
@@ -204,13 +211,14 @@ def confusion(
         image = ax.imshow(shown[i], cmap=cmap, vmin=0.0, vmax=vmax, aspect="equal")
         image.set_gid("matrix")
         k = len(labels)
+        texts = [[f"{int(n)}" if integer else f"{n:.3g}" for n in row] for row in panel.values]
+        fontsize = _cell_fontsize(ax, k, max(len(t) for row in texts for t in row))
         for r in range(k):
             for c in range(k):
-                n = panel.values[r, c]
-                text = f"{int(n)}" if integer else f"{n:.3g}"
                 dark = shown[i, r, c] > 0.55 * vmax
                 ax.text(
-                    c, r, text, ha="center", va="center", fontsize=9, zorder=4, color="white" if dark else "black",
+                    c, r, texts[r][c], ha="center", va="center", fontsize=fontsize, zorder=4,
+                    color="white" if dark else "black",
                 )  # fmt: skip
         ax.set_xticks(range(k), labels)
         ax.set_yticks(range(k), labels)
@@ -242,13 +250,14 @@ def confusion(
         from matplotlib.lines import Line2D
 
         handle = Line2D([], [], color="tab:orange", lw=6, alpha=0.45)
-        fig.legend(
+        lowest = min(ax.get_position().y0 for ax in panel_axes)
+        bottom_row = [ax for ax in panel_axes if ax.get_position().y0 < lowest + 0.01]
+        bottom_row[len(bottom_row) // 2].legend(  # under the middle panel of the bottom row, below its axis label
             [handle],
             [f"optimal {path.upper()} path (cells it collects)"],
             loc="upper center",
-            bbox_to_anchor=(0.5, 0.0),
+            bbox_to_anchor=(0.5, -0.18),
             frameon=False,
-            ncols=1,
         )
     return fig
 
@@ -305,7 +314,7 @@ def cost_plane(cube: xr.DataArray, *, dim: Hashable | None = None, cost=None, ax
         colour = colours[i % len(colours)]
         axis.plot([accuracy[i], 1], [mc[i], 0], ":", color=colour, lw=1)
         axis.plot([accuracy[i]], [mc[i]], "o", color=colour, ms=8, zorder=4, label=f"{name}: d = {d[i]:.3f}", gid=name)
-        axis.annotate(name, (accuracy[i], mc[i]), xytext=(6, 6), textcoords="offset points", fontsize=9)
+        axis.annotate(name, (accuracy[i], mc[i]), xytext=(6, 6), textcoords="offset points", fontsize=9, color=colour)
     axis.set_xlim(-0.02, 1.05)
     axis.set_ylim(-0.05, 1.05)
     axis.set_aspect("equal")
@@ -314,7 +323,21 @@ def cost_plane(cube: xr.DataArray, *, dim: Hashable | None = None, cost=None, ax
     axis.set_title("Accuracy-cost plane (George et al. 2016)\nd = distance to the ideal point (lower is better)")
     axis.legend(loc="upper left", fontsize=8)
     axis.grid(alpha=0.3)
+    _separate(axis.texts)
     return fig
+
+
+def _separate(labels) -> None:
+    """Move point labels up, one line at a time, until none covers another."""
+    if not labels:
+        return
+    labels[0].get_figure().draw_without_rendering()
+    placed: list = []
+    for label in labels:
+        while any(label.get_window_extent().overlaps(other) for other in placed):
+            x, y = label.xyann
+            label.xyann = (x, y + 1.1 * label.get_fontsize())
+        placed.append(label.get_window_extent())
 
 
 # --- retention curves ---------------------------------------------------------------------------------------------

@@ -73,6 +73,29 @@ def test_confusion_single_matrix_without_path(cube):
     assert not [line for line in ax.get_lines() if line.get_gid()]
 
 
+def test_confusion_cell_numbers_shrink_to_fit_their_cells():
+    fig = oplot.confusion(xr.DataArray([[5, 2, 0], [1, 6, 2], [0, 1, 7]], dims=("true", "pred")))
+    few = {t.get_fontsize() for t in fig.axes[0].texts}
+    many = np.random.default_rng(0).integers(1000, 2000, (9, 9))
+    fig = oplot.confusion(xr.DataArray(many, dims=("true", "pred")))
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    cell = ax.get_window_extent().width / 9
+    widths = [t.get_window_extent().width for t in ax.texts]
+    assert few == {9.0} and 4 <= ax.texts[0].get_fontsize() < 9
+    assert max(widths) < cell  # four digits inside a cell of a 9 x 9 matrix
+
+
+def test_cost_plane_labels_of_close_points_do_not_overlap():
+    one = [[30, 8, 2], [6, 25, 9], [1, 7, 32]]
+    cube = xr.DataArray([one, one, one], dims=("model", "true", "pred"), coords={"model": ["a", "bb", "ccc"]})
+    fig = oplot.cost_plane(cube)  # three models on the same point
+    fig.canvas.draw()
+    boxes = [t.get_window_extent() for t in fig.axes[0].texts]
+    assert [t.get_text() for t in fig.axes[0].texts] == ["a", "bb", "ccc"]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
 def test_confusion_col_and_extra_dims(cube):
     both = xr.concat([cube, cube], dim="fold")
     with pytest.raises(ValueError, match="pass col="):
