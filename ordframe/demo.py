@@ -218,7 +218,9 @@ def plots(tables: dict[str, pd.DataFrame], results: xr.Dataset, folder: Path) ->
         figure.suptitle(f"{name}: test sets of all repetitions pooled, rows normalised")
         names.append(f"confusion_{name}.png")
         figure.savefig(folder / names[-1], dpi=110, bbox_inches="tight")
-    figure = plot.distribution(results["oc"].sel(dataset=list(tables)[0]), dim="model", over="rep")
+    first = list(tables)[0]
+    figure = plot.distribution(results["oc"].sel(dataset=first), dim="model", over="rep")
+    figure.axes[0].set_title(f"{first}: OC on each of the {results.sizes['rep']} test sets, per model")
     names.append("oc_over_repetitions.png")
     figure.savefig(folder / names[-1], dpi=110, bbox_inches="tight")
     figure = plot.critical_difference(friedman(results.mean("rep"), dim="model", over="dataset"), metric="oc")

@@ -586,7 +586,7 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
     ... )
     >>> fig = ordframe.plot.critical_difference(friedman(auc))
     >>> fig.axes[0].get_title()
-    'auc: average rank (1 = best) over the dataset blocks (Friedman p = 0.041)\\nNemenyi CD = 1.482 at alpha = 0.05'
+    'auc: average rank over 5 dataset values (1 = best; Friedman p = 0.041)\\nNemenyi CD = 1.482 at alpha = 0.05'
     """
     if not isinstance(result, xr.Dataset) or "average_rank" not in result or "critical_difference" not in result:
         raise TypeError(
@@ -662,12 +662,11 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
 
 
 def _cd_title(result: xr.Dataset, metric, cd: float) -> str:
-    head = f"{metric}: average rank (1 = best)" if metric is not None else "Average rank (1 = best)"
-    over = result.attrs.get("over")
+    over, blocks = result.attrs.get("over"), result.attrs.get("blocks")
+    head = f"{metric}: average rank" if metric is not None else "Average rank"
     if over:
-        head += f" over the {over} blocks"
-    if "p_value" in result:
-        head += f" (Friedman p = {float(result['p_value']):.3f})"
+        head += f" over {blocks} {over} values" if blocks else f" over {over}"
+    head += " (1 = best" + (f"; Friedman p = {float(result['p_value']):.3f})" if "p_value" in result else ")")
     alpha = result.attrs.get("alpha")
     tail = f"Nemenyi CD = {cd:.3f}" + (f" at alpha = {alpha:g}" if alpha is not None else "")
     return f"{head}\n{tail}"

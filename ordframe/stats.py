@@ -330,6 +330,7 @@ def friedman(
     out.attrs = {
         "test": "Friedman (Demšar 2006)",
         "over": over,
+        "blocks": int(n),
         "alpha": float(alpha),
         "tie_correction": int(tie_correction),
     }
