@@ -169,6 +169,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             the most probable class of ``proba``.
         proba : list or dict, optional
             Probability columns, a list in class order or a dict label -> column.
+            With ``pred``, a ``by`` group whose probabilities are missing in every
+            row (a model that predicts labels only) keeps its label metrics and
+            gets NaN probability metrics.
         metrics : str, list or dict, optional
             Metric names, or ``{output name: name | (name, {params})}``. Default:
             every confusion metric, and every proba metric when ``proba`` is given.
@@ -196,6 +199,13 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
         >>> float(df.ordinal.evaluate("y", "yhat", metrics=["mae"])["mae"])
         0.5
+        >>> df["model"] = ["a", "a", "b", "b"]  # model b predicts labels only
+        >>> df[["p0", "p1", "p2"]] = [[0.8, 0.1, 0.1], [0.1, 0.2, 0.7], [np.nan] * 3, [np.nan] * 3]
+        >>> df.ordinal.evaluate("y", "yhat", proba=["p0", "p1", "p2"], by="model", metrics=["mae", "rps"]).to_pandas()
+               mae     rps
+        model
+        a      0.5  0.1375
+        b      0.5     NaN
         """
         return evaluate_frame(
             self._df,

@@ -122,6 +122,7 @@ def evaluate_frame(
         dropna=dropna,
         renormalize=renormalize,
         observed=observed,
+        unscored_groups=len(by_names(by)) if pred is not None else None,
     )
     return _evaluate_rows(rows, request)
 

@@ -31,7 +31,7 @@ from .classes import (
 )
 from .confusion import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
 from .dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
-from .groups import Groups, group_column
+from .groups import GroupColumn, Groups, group_column
 from .messages import DroppedRowsWarning, show, warn
 from .probability import RowNames, check_proba, frame_classes
 from .weights import check_weights
@@ -66,6 +66,7 @@ class FrameRows:
     groups: Groups
     prune_classes: bool = False
     pred_name: Hashable | None = None  # set when the classes were inferred from the values seen: checked then
+    unscored: np.ndarray | None = None  # rows of groups without probabilities: their scores are NaN
 
     def predicted(self) -> Codes:
         """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
@@ -142,11 +143,17 @@ def frame_rows(
     dropna: bool = False,
     renormalize: bool = False,
     observed: bool = False,
+    unscored_groups: int | None = None,
 ) -> FrameRows:
     """Validate and code the rows of ``df`` (see the module docstring).
 
     ``pred`` is a column name or one predicted label per row; ``proba`` the
     probability columns (a list in class order, or a dict label -> column).
+    With ``unscored_groups=n``, the rows of a group of the first ``n`` ``by``
+    columns whose probabilities are all missing are kept for the label metrics
+    and marked ``unscored`` (a model that predicts labels only); missing
+    probabilities in a group that has some are an error, or dropped with
+    ``dropna``.
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
@@ -179,6 +186,10 @@ def frame_rows(
     codes = {} if known is None else {key: _codes(column, known) for key, column in columns.items()}
     missing = {c.name: c.missing for c in columns.values() if c.missing is not None}
     missing.update((g.name, g.missing) for g in groups.columns if g.missing is not None)
+    unscored = None
+    if unscored_groups is not None and values is not None:
+        unscored = _unscored_rows(values, groups.columns[:unscored_groups])
+        values[unscored] = 1.0 / values.shape[1]  # a valid placeholder; the scores of these rows are NaN
     if dropna and values is not None:
         nan = np.isnan(values).any(axis=1)
         if nan.any():
@@ -198,6 +209,7 @@ def frame_rows(
         groups, index = groups.take(keep), index[keep]
         w = None if w is None else w[keep]
         values = None if values is None else values[keep]
+        unscored = None if unscored is None else unscored[keep]
     groups = Groups(groups.columns, observed=observed)
 
     prune, inferred = False, known is None and not any(c.kind == "category" for c in columns.values())
@@ -211,7 +223,21 @@ def frame_rows(
         codes = {key: _codes(column, classes) for key, column in columns.items()}
     checked = None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
     pred_name = columns[PRED].name if inferred and PRED in columns else None
-    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune, pred_name)
+    unscored = unscored if unscored is not None and unscored.any() else None
+    return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune, pred_name, unscored)
+
+
+def _unscored_rows(values: np.ndarray, columns: list[GroupColumn]) -> np.ndarray:
+    """The rows of the groups of ``columns`` in which no row has a probability (rows with a missing group value excluded)."""
+    absent = np.isnan(values).all(axis=1)
+    if not absent.any():
+        return absent
+    known = ~np.logical_or.reduce([absent & False, *(c.missing for c in columns if c.missing is not None)])
+    _, group = np.unique(Groups(columns).flat_index(len(values))[known], return_inverse=True)
+    scored = np.bincount(group.reshape(-1), weights=~absent[known], minlength=group.max(initial=-1) + 1)
+    unscored = np.zeros(len(values), bool)
+    unscored[known] = scored[group.reshape(-1)] == 0
+    return unscored
 
 
 def _codes(column, classes: pd.Index) -> Codes:

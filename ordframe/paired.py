@@ -97,6 +97,7 @@ def paired_samples(
         labels=labels,
         dropna=dropna,
         renormalize=renormalize,
+        unscored_groups=len(layers) + len(models) if pred is not None else None,
     )
     columns = rows.groups.columns
     groups = Groups(columns[: len(layers) + len(models)])

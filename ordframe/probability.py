@@ -172,8 +172,9 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
     if nan.any():
         problems.append(
             f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape)} "
-            "(pass dropna=True to leave those rows out of every metric; for a model without probabilities, "
-            "score its labels in a separate call without proba=)"
+            "(pass dropna=True to leave those rows out of every metric; in evaluate with pred=, a by group "
+            "with no probabilities at all, e.g. a model that predicts labels only, is kept: only its "
+            "probability metrics are NaN)"
         )
     if outside.any():
         problems.append(

@@ -49,4 +49,7 @@ def frame_scores(metric: Metric, rows: FrameRows, params) -> np.ndarray:
     """One score per kept DataFrame row."""
     proba = xr.DataArray(rows.proba, dims=("row", "class"))
     codes = xr.DataArray(rows.true.array(), dims="row")
-    return apply_proba(metric, proba, codes, rows.classes, params).values
+    scores = apply_proba(metric, proba, codes, rows.classes, params).values
+    if rows.unscored is not None:
+        scores = np.where(rows.unscored, np.nan, scores)  # a group without probabilities has no score
+    return scores

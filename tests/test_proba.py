@@ -315,18 +315,88 @@ def test_nan_probabilities(frame):
     assert got == pytest.approx(rps(P_EX[[0, 2, 3]], Y_EX[[0, 2, 3]]).mean())
 
 
-def test_models_with_and_without_probabilities_in_one_evaluate():
-    df = pd.DataFrame({"y": [0, 1, 2, 0, 1, 2], "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
-    df[["p0", "p1", "p2"]] = [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]] + [[np.nan] * 3] * 3
-    proba = ["p0", "p1", "p2"]
-    message = r"3 row\(s\) with NaN probabilities, first at rows \[3, 4, 5\] \(pass dropna=True .* separate call"
+def mixed_models(seed=0, n=60):
+    """Three models of the same samples and 3 folds; model "labels" has no probabilities (NaN columns)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    parts = []
+    for model in ("a", "b", "labels"):
+        p = rng.dirichlet(np.ones(3), n)
+        part = pd.DataFrame(
+            {"y": y, "yhat": p.argmax(1), "model": model, "fold": np.arange(n) % 3, "w": rng.uniform(1, 2, n)}
+        )
+        part[["p0", "p1", "p2"]] = np.nan if model == "labels" else p
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+PROBA_COLUMNS = ["p0", "p1", "p2"]
+
+
+@pytest.mark.parametrize("shape", ["fresh", "shuffled", "filtered", "reindexed"])
+def test_a_model_without_probabilities_keeps_its_label_metrics_in_one_evaluate(shape):
+    df = mixed_models()
+    if shape == "shuffled":
+        df = df.sample(frac=1, random_state=1)
+    elif shape == "filtered":
+        df = df[df["y"] != 1]
+    elif shape == "reindexed":
+        df = df.set_index(pd.Index(np.arange(len(df))[::-1] * 7))
+    metrics = ["mae", "qwk", "rps", "brier"]
+    common = {"by": "model", "weights": "w", "labels": [0, 1, 2]}
+    ds = df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, metrics=metrics, **common)
+    labels = df.ordinal.evaluate("y", "yhat", metrics=["mae", "qwk"], **common)
+    scored = df[df["model"] != "labels"]
+    scores = scored.ordinal.evaluate("y", proba=PROBA_COLUMNS, metrics=["rps", "brier"], **common)
+    xr.testing.assert_allclose(ds[["mae", "qwk"]], labels)
+    xr.testing.assert_allclose(ds[["rps", "brier"]].sel(model=["a", "b"]), scores)
+    assert ds["rps"].sel(model="labels").isnull() and ds["brier"].sel(model="labels").isnull()
+
+
+def test_groups_without_probabilities_are_the_by_groups():
+    df = mixed_models()
+    df.loc[(df["model"] == "a") & (df["fold"] == 1), PROBA_COLUMNS] = np.nan  # one fold of a has none
+    ds = df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, by=["model", "fold"], metrics=["mae", "rps"])
+    missing = ds["rps"].isnull().to_pandas()
+    assert missing.loc["labels"].all() and missing.loc["a", 1] and missing.sum().sum() == 4
+    assert ds["mae"].notnull().all()
+
+
+def test_missing_probabilities_within_a_scored_group_are_an_error_or_dropped():
+    df = mixed_models()
+    df.loc[3, "p1"] = np.nan  # a row of model a
+    message = (
+        r"1 row\(s\) with NaN probabilities, first at rows \[3\] \(pass dropna=True .* is kept: only its probability"
+    )
     with pytest.raises(ValueError, match=message):
-        df.ordinal.evaluate("y", "yhat", proba=proba, by="model", metrics=["mae", "rps"])
-    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 3 of 6 rows"):
-        ds = df.ordinal.evaluate("y", "yhat", proba=proba, by="model", metrics=["mae", "rps"], dropna=True)
-    assert float(ds["mae"].sel(model="a")) == pytest.approx(1 / 3)
-    assert float(ds["rps"].sel(model="a")) == pytest.approx(0.02)
-    assert ds["mae"].sel(model="b").isnull() and ds["rps"].sel(model="b").isnull()  # its rows are left out of both
+        df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, by="model", metrics=["mae", "rps"])
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 1 of 180 rows"):
+        ds = df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, by="model", metrics=["mae", "rps"], dropna=True)
+    kept = df.drop(index=3)
+    assert float(ds["mae"].sel(model="a")) == pytest.approx(kept[kept["model"] == "a"].ordinal.mae("y", "yhat"))
+    assert ds["mae"].sel(model="labels").notnull() and ds["rps"].sel(model="labels").isnull()
+
+
+def test_without_labels_or_groups_missing_probabilities_stay_an_error():
+    df = mixed_models()
+    with pytest.raises(ValueError, match="with NaN probabilities"):  # no pred: nothing else to score
+        df.ordinal.evaluate("y", proba=PROBA_COLUMNS, by="model", metrics=["rps"])
+    with pytest.raises(ValueError, match="with NaN probabilities"):
+        df.ordinal.rps("y", PROBA_COLUMNS, by="model")
+    alone = df[df["model"] == "labels"]  # no by: the one group has no probabilities
+    ds = alone.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, metrics=["mae", "rps"])
+    assert float(ds["mae"]) == pytest.approx(alone.ordinal.mae("y", "yhat")) and ds["rps"].isnull()
+
+
+def test_a_model_without_probabilities_in_the_paired_bootstrap():
+    df = mixed_models()
+    boot = df.ordinal.evaluate(
+        "y", "yhat", proba=PROBA_COLUMNS, by="model", metrics=["mae", "rps"], bootstrap=300, seed=0, strata="fold"
+    )
+    assert boot["rps"].sel(model="labels").isnull().all() and boot["mae"].notnull().all()
+    assert boot["rps"].sel(model=["a", "b"]).notnull().all()
+    value = df[df["model"] == "a"].ordinal.rps("y", PROBA_COLUMNS)
+    assert float(boot["rps"].sel(model="a").mean()) == pytest.approx(value, abs=0.02)
 
 
 def test_probabilities_outside_the_unit_interval(frame):
