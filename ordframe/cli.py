@@ -10,9 +10,11 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +27,31 @@ from .dims import CUBE_DIMS
 from .intervals import ci
 
 FORMATS = ("table", "csv", "json", "markdown")
+# ``score``'s default: the common indices and the order-aware ones of the papers (``--metrics all``: every metric)
+CORE_METRICS = ["accuracy", "mae", "amae", "qwk", "kendall_tau_b", "rint", "oc", "uoc", "d"]
+CORE_PROBA_METRICS = ["rps", "brier", "log_score"]
+# library words -> command-line words, for the messages of errors and warnings
+OPTIONS = [
+    (
+        r"Pass labels=\[\.\.\.\] in order \(lowest first\), or make the columns pandas ordered Categoricals",
+        "Pass --labels with the classes in order, lowest first",
+    ),
+    (
+        r"pass labels=\[\.\.\.\] naming the class of each column, in order \(or a dict label -> column\)",
+        "pass --labels naming the class of each --proba column, in the same order",
+    ),
+    (
+        r"pass the probability columns \(proba=\) or, for a DataArray, class_dim= naming its class dim",
+        "pass the probability columns with --proba",
+    ),
+    (r"n must be a whole number of replicates", "--bootstrap must be a whole number of replicates"),
+    (r"in evaluate with pred=, a by group", "with --pred, a --by group"),
+    (r"labels=\[\.\.\.\]", "--labels"),
+    (r"\blabels=", "--labels"),
+    (r"dropna=True", "--dropna"),
+    (r"\bproba=", "--proba"),
+    (r"\bpred=", "--pred"),
+]
 
 
 class UsageError(Exception):
@@ -38,7 +65,7 @@ def read_predictions(path: str) -> pd.DataFrame:
     """A prediction file: CSV (any extension but Parquet's) or Parquet (``.parquet``, ``.pq``)."""
     file = Path(path)
     if not file.is_file():
-        raise UsageError(f"no such file: {path}")
+        raise UsageError(f"{path} is a directory, not a prediction file" if file.is_dir() else f"no such file: {path}")
     try:
         if file.suffix.lower() in (".parquet", ".pq"):
             return pd.read_parquet(file)
@@ -72,6 +99,10 @@ def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
             raise UsageError(f"column {column!r} is not in the file; its columns are {list(df.columns)}")
     labels = typed_labels(args.labels, df[args.true])
     by = args.by or None
+    if args.metrics is None:
+        args.metrics = CORE_METRICS + (CORE_PROBA_METRICS if args.proba else []) if args.pred else CORE_PROBA_METRICS
+    elif args.metrics == ["all"]:
+        args.metrics = None
     if args.bootstrap is None:
         ds = df.ordinal.evaluate(
             args.true, args.pred, proba=args.proba, metrics=args.metrics, by=by, labels=labels, dropna=args.dropna
@@ -86,39 +117,49 @@ def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
     for name in values.data_vars:
         for bound in ("low", "high"):
             table[f"{name}_{bound}"] = _to_frame(bounds[name].sel(bound=bound, drop=True).to_dataset(), by)[name]
-    return table[[c for name in values.data_vars for c in (name, f"{name}_low", f"{name}_high")]]
+    keys = [c for c in table.columns if c not in values.data_vars and not c.endswith(("_low", "_high"))]
+    return table[keys + [c for name in values.data_vars for c in (name, f"{name}_low", f"{name}_high")]]
 
 
 def _to_frame(ds: xr.Dataset, by) -> pd.DataFrame:
+    """One row per group: the ``by`` columns first, then one column per variable."""
     if not by:
         return pd.DataFrame({name: [float(v)] for name, v in ds.data_vars.items()})
-    return ds.to_dataframe()[list(ds.data_vars)]
+    return ds.to_dataframe()[list(ds.data_vars)].reset_index()
 
 
 def render(table: pd.DataFrame, fmt: str) -> str:
-    """The table as text in ``fmt``."""
-    show_index = not isinstance(table.index, pd.RangeIndex)
+    """The table (``by`` columns, then metrics) as text in ``fmt``."""
     if fmt == "csv":
-        return table.to_csv(index=show_index)
+        return table.to_csv(index=False)
     if fmt == "json":
-        records = table.reset_index() if show_index else table
-        return json.dumps(json.loads(records.to_json(orient="records")), indent=2) + "\n"
+        return json.dumps(json.loads(table.to_json(orient="records")), indent=2) + "\n"
     rounded = table.round(4)
     if fmt == "markdown":
-        frame = rounded.reset_index() if show_index else rounded
-        header = "| " + " | ".join(map(str, frame.columns)) + " |"
-        rows = ["| " + " | ".join(map(str, row)) + " |" for row in frame.itertuples(index=False)]
-        return "\n".join([header, "|" + "---|" * len(frame.columns), *rows]) + "\n"
-    return rounded.to_string(index=show_index, line_width=shutil.get_terminal_size().columns) + "\n"
+        header = "| " + " | ".join(map(str, rounded.columns)) + " |"
+        rows = ["| " + " | ".join(map(str, row)) + " |" for row in rounded.itertuples(index=False)]
+        return "\n".join([header, "|" + "---|" * len(rounded.columns), *rows]) + "\n"
+    return rounded.to_string(index=False, line_width=shutil.get_terminal_size().columns) + "\n"
+
+
+def output_format(args) -> str:
+    """``--format``, or else the one the ``--out`` file's extension names, or else ``table``."""
+    if args.format is not None:
+        return args.format
+    suffix = Path(args.out).suffix.lower() if args.out else ""
+    return {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}.get(suffix, "table")
 
 
 def score(args, out) -> int:
     if args.true is None or (args.pred is None and not args.proba):
         raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
     table = score_table(read_predictions(args.file), args)
-    text = render(table, args.format)
+    text = render(table, output_format(args))
     if args.out:
-        Path(args.out).write_text(text)
+        try:
+            Path(args.out).write_text(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         print(f"wrote {args.out}", file=sys.stderr)
     else:
         out.write(text)
@@ -227,12 +268,23 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument("--pred", help="the column of predicted labels")
     scorer.add_argument("--proba", nargs="+", metavar="COL", help="probability columns, in class order")
     scorer.add_argument("--by", nargs="+", metavar="COL", help="one result per combination of these columns")
-    scorer.add_argument("--metrics", nargs="+", metavar="NAME", help="metric names (default: all that apply)")
+    scorer.add_argument(
+        "--metrics",
+        nargs="+",
+        metavar="NAME",
+        help=f"metric names, or 'all' (default: {' '.join(CORE_METRICS)}, and {' '.join(CORE_PROBA_METRICS)} with --proba)",
+    )
     scorer.add_argument("--labels", nargs="+", metavar="LABEL", help="the classes in order, lowest first")
     scorer.add_argument("--bootstrap", type=int, metavar="N", help="add 95%% percentile intervals from N replicates")
     scorer.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
-    scorer.add_argument("--dropna", action="store_true", help="drop rows with missing labels (reported)")
-    scorer.add_argument("--format", choices=FORMATS, default="table")
+    scorer.add_argument(
+        "--dropna",
+        action="store_true",
+        help="drop rows with a missing label, group value or probability from every metric (the count is reported)",
+    )
+    scorer.add_argument(
+        "--format", choices=FORMATS, help="output format (default: from the --out extension .csv/.json/.md, else table)"
+    )
     scorer.add_argument("--out", metavar="FILE", help="write the result to FILE instead of standard output")
     commands.add_parser("reproduce", help="reproduce the published values of the papers ordframe implements")
     demo_parser = commands.add_parser("demo", help="three ordinal models on the bundled data sets, evaluated")
@@ -243,19 +295,32 @@ def parser() -> argparse.ArgumentParser:
     return main_parser
 
 
+def for_the_command_line(message: str) -> str:
+    """A library message with the command's options in place of Python arguments (``labels=`` -> ``--labels``)."""
+    for pattern, words in OPTIONS:
+        message = re.sub(pattern, words, message)
+    return message
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     run = {"score": score, "reproduce": reproduce, "demo": demo, "metrics": metrics}[args.command]
     out = sys.stdout
+
+    def show_warning(message, category, *_, **__):
+        print(f"ordframe {args.command}: warning: {for_the_command_line(str(message))}", file=sys.stderr)
+
     try:
-        return run(args, out)
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning
+            return run(args, out)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (UsageError, KeyError, ValueError, TypeError, MemoryError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"ordframe {args.command}: error: {message}", file=sys.stderr)
+        print(f"ordframe {args.command}: error: {for_the_command_line(str(message))}", file=sys.stderr)
         return 2
 
 

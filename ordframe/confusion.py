@@ -173,7 +173,7 @@ def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> Non
     """A ``LabelWarning`` if classes inferred from the labels seen occur only among the predictions.
 
     Such values (often unrounded regression outputs, e.g. 3.3) become classes of
-    their own between the true ones: they change K and every index distance.
+    their own in the order of the values: they change K and every index distance.
     """
     k = len(classes)
     matrix = counts.reshape(-1, k, k).sum(axis=0)
@@ -187,7 +187,7 @@ def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> Non
     )
     warn(
         f"column {pred_name!r} predicts {len(values)} value(s) that no true label has ({show(values)}); they count "
-        f"as classes of their own, between the true ones (K = {k}). {hint}Pass labels=[...] to declare the "
+        f"as classes of their own, placed in the order of the values (K = {k} in all). {hint}Pass labels=[...] to declare the "
         "classes (then such values are an error)",
         LabelWarning,
     )

@@ -30,7 +30,14 @@ import xarray as xr
 from . import datasets
 from .stats import corrected_ci, corrected_ttest, friedman
 
-METRICS = ["accuracy", "mae", "qwk", "oc", "uoc", "rint"]
+METRICS = {  # the indices printed, with what a newcomer needs to read them
+    "accuracy": "share of exact predictions",
+    "mae": "mean absolute error, in classes",
+    "qwk": "quadratic weighted kappa: agreement beyond chance, far errors weigh more",
+    "oc": "Ordinal Classification Index (Cardoso & Sousa 2011): errors and their order in one number",
+    "uoc": "OC with every true class weighted equally (Silva et al. 2018): rare classes count fully",
+    "rint": "agreement of the true and predicted order over pairs of samples (Pinto da Costa et al. 2008)",
+}
 TEST_SIZE = 0.3
 WIDTH = 100  # of the printed summary
 
@@ -99,7 +106,7 @@ def predictions(names: list[str], reps: int) -> dict[str, pd.DataFrame]:
 
 def evaluate_all(tables: dict[str, pd.DataFrame]) -> xr.Dataset:
     """Every metric with dims (dataset, model, rep): each data set evaluated with its own classes."""
-    parts = [t.ordinal.evaluate("y", "yhat", by=["model", "rep"], metrics=METRICS) for t in tables.values()]
+    parts = [t.ordinal.evaluate("y", "yhat", by=["model", "rep"], metrics=list(METRICS)) for t in tables.values()]
     return xr.concat(parts, dim=pd.Index(list(tables), name="dataset"), combine_attrs="drop_conflicts")
 
 
@@ -126,7 +133,9 @@ def summary(results: xr.Dataset) -> str:
         lines += [f"{dataset}: mean [95% interval] over {results.sizes['rep']} test sets", table.to_string(), ""]
     lines += [
         "↑ higher is better, ↓ lower is better. Intervals: corrected resampled t (Nadeau & Bengio 2003),",
-        "which allows for the training data that the splits share.",
+        "which allows for the training data that the splits share. The indices:",
+        *(f"  {m:<10}{text}" for m, text in METRICS.items()),
+        "Indices can rank models differently: uoc weighs a rare class as much as a common one.",
         "",
     ]
     ranks = friedman(mean, dim="model", over="dataset")
@@ -182,7 +191,8 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
     reps = 3 if quick else reps
     start = time.perf_counter()
     print(
-        f"Training 3 models on {len(names)} bundled data sets, {reps} stratified train/test splits each ...",
+        f"Training 3 models on {len(names)} bundled data sets, {reps} stratified train/test splits each "
+        f"({1 - TEST_SIZE:.0%} train, {TEST_SIZE:.0%} test) ...",
         file=stream,
     )
     tables = predictions(names, reps)
@@ -215,7 +225,9 @@ def plots(tables: dict[str, pd.DataFrame], results: xr.Dataset, folder: Path) ->
     for name in list(tables)[:2]:
         cube = tables[name].ordinal.confusion("y", "yhat", by="model")  # every repetition's test set pooled
         figure = plot.confusion(cube, normalize="true", path="oc")
-        figure.suptitle(f"{name}: test sets of all repetitions pooled, rows normalised")
+        figure.suptitle(
+            f"{name}: the test sets of all repetitions pooled (so OC differs a little from the mean), rows normalised"
+        )
         names.append(f"confusion_{name}.png")
         figure.savefig(folder / names[-1], dpi=110, bbox_inches="tight")
     first = list(tables)[0]

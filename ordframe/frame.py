@@ -49,6 +49,9 @@ class Codes:
         return self.values.astype(np.int64) - self.offset
 
 
+PROBABILITY_COLUMNS = "the probability columns"  # their missing values, beside those of named columns
+
+
 @dataclass
 class FrameRows:
     """The rows kept, coded by position: class codes, checked probabilities, weights and groups.
@@ -193,15 +196,17 @@ def frame_rows(
     if dropna and values is not None:
         nan = np.isnan(values).any(axis=1)
         if nan.any():
-            missing["the probability columns"] = nan
+            missing[PROBABILITY_COLUMNS] = nan
     index = df.index
     if missing:
         if not dropna:
             name, mask = next(iter(missing.items()))
             raise missing_error(name, index, mask)
         keep = ~np.logical_or.reduce(list(missing.values()))
+        where = [show([name]) for name in missing if name is not PROBABILITY_COLUMNS]
+        where += [PROBABILITY_COLUMNS] if PROBABILITY_COLUMNS in missing else []
         warn(
-            f"dropna=True dropped {n - int(keep.sum())} of {n} rows with a missing value in {show(missing)}",
+            f"dropna=True dropped {n - int(keep.sum())} of {n} rows with a missing value in {', '.join(where)}",
             DroppedRowsWarning,
         )
         columns = {k: c.take(keep) for k, c in columns.items()}

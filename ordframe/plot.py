@@ -42,16 +42,17 @@ def _pyplot():
     return plt
 
 
-def _axes(
-    n: int, axes, *, width: float = 4.0, height: float = 3.6, wspace: float | None = None
-) -> tuple[Figure, list[Axes]]:
-    """``n`` axes: the ones given (one Axes or a sequence of ``n``), or a new figure of up to 4 per row."""
+def _axes(n: int, axes, *, width: float = 4.0, height: float = 3.6) -> tuple[Figure, list[Axes]]:
+    """``n`` axes: the ones given (one Axes or a sequence of ``n``), or a new figure of up to 4 per row.
+
+    A new figure has matplotlib's constrained layout, so labels, legends and colour bars fit inside it.
+    """
     plt = _pyplot()
     if axes is None:
         ncols = min(n, 4)
         nrows = -(-n // ncols)
         fig, grid = plt.subplots(
-            nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False, gridspec_kw={"wspace": wspace}
+            nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False, layout="constrained"
         )
         flat = list(grid.ravel())
         for extra in flat[n:]:
@@ -187,7 +188,8 @@ def confusion(
     stack = _stack_dim(cube, CUBE_DIMS, col, "col")
     cube = _squeeze_except(cube, [d for d in (stack, TRUE, PRED) if d is not None]).transpose(..., TRUE, PRED)
     panels = [cube.isel({stack: i}) for i in range(cube.sizes[stack])] if stack is not None else [cube]
-    fig, panel_axes = _axes(len(panels), axes, wspace=0.5)
+    side = 2.6 + 0.3 * cube.sizes[TRUE]  # inches per panel: room for the numbers of larger matrices
+    fig, panel_axes = _axes(len(panels), axes, width=side + 1.4 / min(len(panels), 4), height=side)  # + colour bar
 
     counts = cube.values.astype(np.float64)
     if normalize == "true":
@@ -220,7 +222,8 @@ def confusion(
                     c, r, texts[r][c], ha="center", va="center", fontsize=fontsize, zorder=4,
                     color="white" if dark else "black",
                 )  # fmt: skip
-        ax.set_xticks(range(k), labels)
+        slanted = sum(map(len, labels)) > 4 * k  # long class names would run into each other
+        ax.set_xticks(range(k), labels, rotation=45 if slanted else 0, ha="right" if slanted else "center")
         ax.set_yticks(range(k), labels)
         ax.set_xlabel("predicted class")
         if i == 0 or axes is not None:
@@ -247,18 +250,22 @@ def confusion(
     assert image is not None
     fig.colorbar(image, ax=panel_axes, label=bar_label, shrink=0.8)
     if path is not None:
+        from matplotlib.layout_engine import ConstrainedLayoutEngine
         from matplotlib.lines import Line2D
 
-        handle = Line2D([], [], color="tab:orange", lw=6, alpha=0.45)
-        lowest = min(ax.get_position().y0 for ax in panel_axes)
-        bottom_row = [ax for ax in panel_axes if ax.get_position().y0 < lowest + 0.01]
-        bottom_row[len(bottom_row) // 2].legend(  # under the middle panel of the bottom row, below its axis label
-            [handle],
+        legend = (
+            [Line2D([], [], color="tab:orange", lw=6, alpha=0.45)],
             [f"optimal {path.upper()} path (cells it collects)"],
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.18),
-            frameon=False,
         )
+        if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+            fig.legend(*legend, loc="outside lower center", frameon=False)  # the layout makes room for it
+        else:  # under the middle panel of the bottom row, below its tick labels and axis label
+            lowest = min(ax.get_position().y0 for ax in panel_axes)
+            bottom_row = [ax for ax in panel_axes if ax.get_position().y0 < lowest + 0.01]
+            below = -0.45 if slanted else -0.2
+            bottom_row[len(bottom_row) // 2].legend(
+                *legend, loc="upper center", bbox_to_anchor=(0.5, below), frameon=False
+            )
     return fig
 
 

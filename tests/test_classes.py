@@ -112,6 +112,7 @@ def test_two_ordered_categoricals_with_different_categories_are_an_error():
 # rule 3: numeric and boolean labels
 
 
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_numeric_labels_are_the_sorted_union_of_true_and_pred():
     df = pd.DataFrame({"y": [10, 2, 2], "p": [1, 2, 10]})
     result = cube(df)
@@ -125,6 +126,7 @@ def test_labels_1_2_10_are_three_adjacent_classes():
     assert df.ordinal.mse("y", "p") == pytest.approx((1 + 1 + 4) / 3)
 
 
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_int_and_float_columns_share_one_order():
     df = pd.DataFrame({"y": [1, 3, 3], "p": [1.0, 2.5, 3.0]})
     result = cube(df)

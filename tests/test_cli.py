@@ -70,7 +70,7 @@ def test_formats(capsys, predictions, fmt):
 def test_the_table_of_every_metric_wraps_to_the_terminal_width(capsys, predictions, monkeypatch):
     path, _ = predictions
     monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "model")
+    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "all")
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
     assert all(f" {name}" in out for name in ("accuracy", "oc", "uoc", "rint", "d"))
 
@@ -141,6 +141,85 @@ def test_errors_are_one_line_and_exit_2(capsys, predictions, argv, message):
     code, out, err = run(capsys, *[a.format(path=path) for a in argv])
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown"])
+def test_integer_group_keys_are_in_every_format(capsys, predictions, fmt):
+    path, frame = predictions
+    frame.assign(fold=np.arange(len(frame)) % 4).to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "fold", "--metrics", "mae", "--format", fmt]
+    code, out, _ = run(capsys, *argv)
+    expected = frame.assign(fold=np.arange(len(frame)) % 4).ordinal.mae("y", "yhat", by="fold").to_series()
+    if fmt == "json":
+        got = pd.DataFrame(json.loads(out)).set_index("fold")["mae"]
+    elif fmt == "csv":
+        got = pd.read_csv(__import__("io").StringIO(out)).set_index("fold")["mae"]
+    else:
+        lines = [line.strip("| ").replace(" | ", " ").split() for line in out.splitlines() if line.strip("|-")]
+        assert lines[0] == ["fold", "mae"]
+        got = pd.Series({int(a): float(b) for a, b in lines[1:]})
+    assert code == 0 and got.to_dict() == pytest.approx(
+        expected.round(4 if fmt in ("table", "markdown") else 12).to_dict()
+    )
+
+
+def test_the_output_format_follows_the_out_extension_and_write_errors_are_one_line(capsys, predictions, tmp_path):
+    path, frame = predictions
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--out", tmp_path / "scores.json")
+    assert code == 0 and json.loads((tmp_path / "scores.json").read_text())[0]["mae"] == pytest.approx(
+        frame.ordinal.mae("y", "yhat")
+    )
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--out", tmp_path / "no" / "x.csv")
+    assert code == 2 and err.count("\n") == 1 and "cannot write" in err and "Traceback" not in err
+    code, _, err = run(capsys, "score", tmp_path, "--true", "y", "--pred", "yhat")
+    assert code == 2 and "is a directory" in err
+
+
+def test_default_metrics_are_the_core_set_and_all_gives_every_one(capsys, predictions):
+    path, _ = predictions
+    _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json")
+    assert list(json.loads(out)[0]) == ordframe.cli.CORE_METRICS
+    _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json", "--metrics", "all")
+    assert set(json.loads(out)[0]) == set(ordframe.list_metrics().query("kind == 'confusion'")["name"])
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--labels", "low", "mid"], "Add them to --labels (in order)"),
+        ([], "Pass --labels with the classes in order, lowest first"),
+        (["--labels", "low", "mid", "high", "--bootstrap", "0"], "--bootstrap must be a whole number"),
+        (["--labels", "low", "mid", "high", "--metrics", "rps"], "pass the probability columns with --proba"),
+        (["--labels", "low", "mid", "high", "--proba", "p_low", "p_mid"], "pass --labels naming the class of each"),
+    ],
+)
+def test_errors_name_the_command_line_options(capsys, tmp_path, argv, message):
+    path = tmp_path / "grades.csv"
+    pd.DataFrame(
+        {"g": ["low", "mid", "high"] * 3, "p": ["low", "high", "high"] * 3, "p_low": 0.2, "p_mid": 0.8}
+    ).to_csv(path, index=False)
+    code, _, err = run(capsys, "score", path, "--true", "g", "--pred", "p", *argv)
+    assert code == 2 and message in err and "labels=[" not in err and "class_dim" not in err
+
+
+def test_warnings_are_one_line_in_command_line_words(capsys, predictions):
+    path, frame = predictions
+    frame.astype({"y": float}).assign(y=lambda f: f["y"].where(f.index != 3)).to_csv(path, index=False)
+    code, out, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--dropna", "--metrics", "mae")
+    assert code == 0 and err == "ordframe score: warning: --dropna dropped 1 of 200 rows with a missing value in 'y'\n"
+
+
+def test_a_model_without_probabilities_in_the_file(capsys, tmp_path):
+    path = tmp_path / "mixed.csv"
+    frame = pd.DataFrame({"y": [0, 1, 2] * 2, "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
+    frame[["p0", "p1", "p2"]] = [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]] + [[np.nan] * 3] * 3
+    frame.to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--proba", "p0", "p1", "p2", "--by", "model"]
+    code, out, _ = run(capsys, *argv, "--metrics", "mae", "rps", "--format", "json")
+    assert code == 0 and json.loads(out) == [
+        {"model": "a", "mae": pytest.approx(1 / 3), "rps": pytest.approx(0.02)},
+        {"model": "b", "mae": pytest.approx(1 / 3), "rps": None},
+    ]
 
 
 def test_a_garbled_file(capsys, tmp_path):

@@ -70,6 +70,7 @@ def frames(draw):
 
 @settings(max_examples=100, deadline=None)
 @given(frames())
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_frame_cube_equals_a_naive_count(case):
     df, by, labels, classes, weights = case
     if len(classes) < 2:
@@ -121,6 +122,7 @@ def test_group_coordinates_sorted_or_in_categorical_order():
     assert list(cube.c.values) == ["mid", "lo", "hi"]
 
 
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_int_group_value_seen_only_with_zero_weight_is_kept():
     df = pd.DataFrame({"y": [1, 2, 1], "p": [1, 2, 2], "g": [0, 5, 9]})
     cube = df.ordinal.confusion("y", "p", by="g", weights=[1.0, 0.0, 2.0])
@@ -229,6 +231,7 @@ def test_array_cube_core_dims_not_last():
         np.testing.assert_array_equal(cube.values[i], df.ordinal.confusion("y", "p", labels=range(4)).values)
 
 
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_array_cube_numeric_labels_are_the_sorted_union():
     true = xr.DataArray([10, 1, 2], dims="s")
     pred = xr.DataArray([1.0, 1.0, 5.0], dims="s")

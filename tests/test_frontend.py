@@ -422,6 +422,7 @@ def test_warnings_point_at_the_callers_line():
     weighted=st.booleans(),
     declared=st.sampled_from([None, "range", "wide", "reversed"]),
 )
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_integer_labels_equal_a_naive_count(dtype, low, span, n, seed, weighted, declared):
     rng = np.random.default_rng(seed)
     if dtype.startswith("u") or (dtype == "Int64" and low < 0):
@@ -541,6 +542,7 @@ def test_column_names_that_are_not_names():
         frame.ordinal.mae(frame[0], 1)
 
 
+@pytest.mark.filterwarnings("ignore::ordframe.LabelWarning")  # predicted values no true label has, on purpose
 def test_sparse_integer_groups_are_not_counted_over_their_span():
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(
