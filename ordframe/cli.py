@@ -51,6 +51,7 @@ OPTIONS = [
     (r"dropna=True", "--dropna"),
     (r"\bproba=", "--proba"),
     (r"\bpred=", "--pred"),
+    (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
 ]
 
 

@@ -279,3 +279,10 @@ def test_metrics_lists_every_metric_with_its_direction_within_the_terminal(capsy
     for name, kind, direction in registered[["name", "kind", "direction"]].itertuples(index=False):
         assert rows[name] == [kind, direction.split()[0]]
     assert "(plugin offby1)" in out or "accuracy_off1" not in set(registered["name"])
+
+
+def test_missing_labels_name_the_row_and_the_option(capsys, predictions):
+    path, frame = predictions
+    frame.astype({"y": float}).assign(y=lambda f: f["y"].where(f.index != 3)).to_csv(path, index=False)
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
+    assert code == 2 and "first at rows [3] (counted from 0, after the header)" in err and "--dropna" in err
