@@ -201,7 +201,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         0.5
         >>> df["model"] = ["a", "a", "b", "b"]  # model b predicts labels only
         >>> df[["p0", "p1", "p2"]] = [[0.8, 0.1, 0.1], [0.1, 0.2, 0.7], [np.nan] * 3, [np.nan] * 3]
-        >>> df.ordinal.evaluate("y", "yhat", proba=["p0", "p1", "p2"], by="model", metrics=["mae", "rps"]).to_pandas()
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True):  # a RuntimeWarning names model b
+        ...     ds = df.ordinal.evaluate("y", "yhat", proba=["p0", "p1", "p2"], by="model", metrics=["mae", "rps"])
+        >>> ds.to_pandas()
                mae     rps
         model
         a      0.5  0.1375

@@ -23,7 +23,7 @@ import xarray as xr
 
 from . import __version__, papers, registry
 from .apply import apply_confusion
-from .dims import CUBE_DIMS
+from .dims import CUBE_DIMS, OBSERVED_DIM
 from .intervals import ci
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -52,6 +52,10 @@ OPTIONS = [
     (r"\bproba=", "--proba"),
     (r"\bpred=", "--pred"),
     (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
+    (r"renormalize=True", "--renormalize"),
+    (r"\bby= names", "--by names"),
+    (r"\bproba lists", "--proba lists"),
+    (r"rename it, e\.g\. df\.rename\(columns=\{.*?\}\)", "rename that column in the file"),
 ]
 
 
@@ -70,7 +74,7 @@ def read_predictions(path: str) -> pd.DataFrame:
     try:
         if file.suffix.lower() in (".parquet", ".pq"):
             return pd.read_parquet(file)
-        return pd.read_csv(file)
+        frame = pd.read_csv(file, low_memory=False)  # one type per column, not one per chunk
     except ImportError as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
     except (ValueError, OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
@@ -78,6 +82,15 @@ def read_predictions(path: str) -> pd.DataFrame:
             f"cannot read {path} as {'Parquet' if file.suffix.lower() in ('.parquet', '.pq') else 'CSV'}: "
             f"{str(exc).splitlines()[0]}"
         ) from None
+    separator = next(
+        (sep for sep in (";", "\t", "|") if len(frame.columns) == 1 and sep in str(frame.columns[0])), None
+    )
+    if separator is not None:
+        raise UsageError(
+            f"{path} has one column, {str(frame.columns[0])[:60]!r}: ordframe reads comma-separated files; "
+            f"it looks {separator!r}-separated: convert it to commas (or to Parquet)"
+        )
+    return frame
 
 
 def typed_labels(tokens: list[str] | None, column: pd.Series):
@@ -104,14 +117,17 @@ def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
         args.metrics = CORE_METRICS + (CORE_PROBA_METRICS if args.proba else []) if args.pred else CORE_PROBA_METRICS
     elif args.metrics == ["all"]:
         args.metrics = None
+    # like pandas' groupby: only the --by combinations that occur (the dense layout if a column is named like its dim)
+    observed = by is not None and OBSERVED_DIM not in map(str, by)
+    common = {"by": by, "labels": labels, "dropna": args.dropna, "observed": observed}
     if args.bootstrap is None:
         ds = df.ordinal.evaluate(
-            args.true, args.pred, proba=args.proba, metrics=args.metrics, by=by, labels=labels, dropna=args.dropna
+            args.true, args.pred, proba=args.proba, metrics=args.metrics, renormalize=args.renormalize, **common
         )
         return _to_frame(ds, by)
     if args.proba:
         raise UsageError("--bootstrap resamples confusion matrices: score --proba columns without it")
-    cube = df.ordinal.confusion(args.true, args.pred, by=by, labels=labels, dropna=args.dropna)
+    cube = df.ordinal.confusion(args.true, args.pred, **common)
     values = cube.ordinal.evaluate(metrics=args.metrics)
     bounds = ci(cube.ordinal.bootstrap(args.bootstrap, seed=args.seed).ordinal.evaluate(metrics=args.metrics))
     table = _to_frame(values, by)
@@ -129,34 +145,39 @@ def _to_frame(ds: xr.Dataset, by) -> pd.DataFrame:
     return ds.to_dataframe()[list(ds.data_vars)].reset_index()
 
 
-def render(table: pd.DataFrame, fmt: str) -> str:
-    """The table (``by`` columns, then metrics) as text in ``fmt``."""
+def render(table: pd.DataFrame, fmt: str, width: int | None = None) -> str:
+    """The table (``by`` columns, then metrics) as text in ``fmt``; a ``table`` is wrapped at ``width``."""
     if fmt == "csv":
         return table.to_csv(index=False)
     if fmt == "json":
-        return json.dumps(json.loads(table.to_json(orient="records")), indent=2) + "\n"
-    rounded = table.round(4)
+        records = json.loads(table.to_json(orient="records", date_format="iso"))
+        return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    rounded = table.round({c: 4 for c in table.columns if pd.api.types.is_float_dtype(table[c])})
     if fmt == "markdown":
         header = "| " + " | ".join(map(str, rounded.columns)) + " |"
         rows = ["| " + " | ".join(map(str, row)) + " |" for row in rounded.itertuples(index=False)]
         return "\n".join([header, "|" + "---|" * len(rounded.columns), *rows]) + "\n"
-    return rounded.to_string(index=False, line_width=shutil.get_terminal_size().columns) + "\n"
+    return rounded.to_string(index=False, line_width=width) + "\n"
 
 
-def output_format(args) -> str:
-    """``--format``, or else the one the ``--out`` file's extension names, or else ``table``."""
-    if args.format is not None:
-        return args.format
-    suffix = Path(args.out).suffix.lower() if args.out else ""
-    return {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}.get(suffix, "table")
+def format_of(path: str | None) -> str | None:
+    """The format an output file's extension names, if any."""
+    suffix = Path(path).suffix.lower() if path else ""
+    return {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}.get(suffix)
 
 
 def score(args, out) -> int:
     if args.true is None or (args.pred is None and not args.proba):
         raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
     table = score_table(read_predictions(args.file), args)
-    text = render(table, output_format(args))
-    if args.out:
+    to_file = args.out is not None and args.out != "-"  # "-": standard output
+    implied = format_of(args.out) if to_file else None
+    fmt = args.format or implied or "table"
+    if implied is not None and fmt != implied:
+        warnings.warn(f"writing {fmt} to {args.out}, as --format says", UserWarning, stacklevel=1)
+    terminal = not to_file and out.isatty()
+    text = render(table, fmt, width=shutil.get_terminal_size().columns if terminal else None)
+    if to_file:
         try:
             Path(args.out).write_text(text)
         except OSError as exc:
@@ -278,6 +299,9 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument("--labels", nargs="+", metavar="LABEL", help="the classes in order, lowest first")
     scorer.add_argument("--bootstrap", type=int, metavar="N", help="add 95%% percentile intervals from N replicates")
     scorer.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    scorer.add_argument(
+        "--renormalize", action="store_true", help="divide each row of --proba values by its sum instead of requiring 1"
+    )
     scorer.add_argument(
         "--dropna",
         action="store_true",

@@ -30,9 +30,9 @@ from .classes import (
     offset_of,
 )
 from .confusion import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
-from .dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
+from .dims import CUBE_DIMS, PRED, TRUE
 from .groups import GroupColumn, Groups, group_column
-from .messages import DroppedRowsWarning, show, warn
+from .messages import MAX_SHOWN, DroppedRowsWarning, show, warn
 from .probability import RowNames, check_proba, frame_classes
 from .weights import check_weights
 
@@ -192,6 +192,8 @@ def frame_rows(
     unscored = None
     if unscored_groups is not None and values is not None:
         unscored = _unscored_rows(values, groups.columns[:unscored_groups])
+        if unscored.any():
+            _warn_unscored(unscored, groups.columns[:unscored_groups])
         values[unscored] = 1.0 / values.shape[1]  # a valid placeholder; the scores of these rows are NaN
     if dropna and values is not None:
         nan = np.isnan(values).any(axis=1)
@@ -230,6 +232,22 @@ def frame_rows(
     pred_name = columns[PRED].name if inferred and PRED in columns else None
     unscored = unscored if unscored is not None and unscored.any() else None
     return FrameRows(index, classes, codes[TRUE], codes.get(PRED), checked, w, groups, prune, pred_name, unscored)
+
+
+def _warn_unscored(unscored: np.ndarray, columns: list[GroupColumn]) -> None:
+    """Say which groups have no probabilities, so that their NaN probability metrics are not a surprise."""
+    if not columns:
+        warn("no row has class probabilities: the probability metrics are NaN", RuntimeWarning)
+        return
+    values = [np.asarray(c.coord)[c.codes[unscored] - c.offset] for c in columns]
+    groups = pd.MultiIndex.from_arrays(values).unique()
+    shown = [", ".join(f"{c.name}={v!r}" for c, v in zip(columns, key)) for key in groups[:MAX_SHOWN]]
+    more = f" and {len(groups) - MAX_SHOWN} more" if len(groups) > MAX_SHOWN else ""
+    warn(
+        f"{len(groups)} group(s) have no class probabilities in any row ({'; '.join(shown)}{more}), e.g. a model "
+        "that predicts labels only: their probability metrics are NaN, their label metrics are computed",
+        RuntimeWarning,
+    )
 
 
 def _unscored_rows(values: np.ndarray, columns: list[GroupColumn]) -> np.ndarray:
@@ -293,10 +311,10 @@ def by_names(by) -> list:
                 f"by= names columns by str or int, got {name!r}; flatten MultiIndex or tuple column names first "
                 "(e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])"
             )
-        if str(name) in (*CUBE_DIMS, OBSERVED_DIM):
+        if str(name) in CUBE_DIMS:  # the name of the observed=True dim is refused by Groups, with observed=True only
             raise ValueError(
-                f"by column {name!r} has the name of a result dim ({', '.join(CUBE_DIMS)}, "
-                f"{OBSERVED_DIM!r}); rename it, e.g. df.rename(columns={{{name!r}: '{name}_'}})"
+                f"by column {name!r} has the name of a result dim ({', '.join(CUBE_DIMS)}); rename it, e.g. "
+                f"df.rename(columns={{{name!r}: '{name}_'}})"
             )
     dims = [str(name) for name in names]
     repeated = [name for name in names if dims.count(str(name)) > 1]

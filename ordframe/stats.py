@@ -38,6 +38,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import xarray as xr
 
+from .dims import OBSERVED_DIM
 from .intervals import BOUND_DIM
 
 METRIC_DIM = "metric"
@@ -103,9 +104,7 @@ def corrected_ttest(
     """
     ratio = _check_ratio(test_train_ratio)
     _check_level(level)
-    fold_dims = [folds] if isinstance(folds, str) else list(folds)
-    if not fold_dims or dim in fold_dims:
-        raise ValueError(f"folds must name one or more dims other than the model dim {dim!r}, got {folds!r}")
+    fold_dims = _fold_dims(folds, dim)
     parts = []
     for name, metric in _as_dataset(values).items():
         _check_dims(name, metric, [dim, *fold_dims])
@@ -180,13 +179,13 @@ def corrected_ci(values, *, folds: str | Sequence[str] = "fold", test_train_rati
     """
     ratio = _check_ratio(test_train_ratio)
     _check_level(level)
-    fold_dims = [folds] if isinstance(folds, str) else list(folds)
-    if not fold_dims:
-        raise ValueError(f"folds must name one or more dims, got {folds!r}")
+    fold_dims = _fold_dims(folds)
     parts = {}
     for name, metric in _as_dataset(values).items():
         _check_dims(name, metric, fold_dims, pairwise=False)
         _check_fold_count(name, metric, fold_dims)
+        if BOUND_DIM in metric.dims:
+            raise ValueError(f"{name!r} already has a dim {BOUND_DIM!r}, the dim of the interval's bounds")
         interval = _corrected_t(metric, fold_dims, ratio, level)[3]
         parts[name] = interval.transpose(BOUND_DIM, ...).assign_attrs(
             metric.attrs, ci_level=float(level), ci_method="corrected t (Nadeau & Bengio 2003)"
@@ -428,7 +427,13 @@ def _as_dataset(values) -> xr.Dataset:
 def _check_dims(name: Hashable, values: xr.DataArray, dims: Sequence[str], pairwise: bool = True) -> None:
     for d in dims:
         if d not in values.dims:
-            raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}")
+            hint = (
+                f" (results of observed=True stack the groups in the dim {OBSERVED_DIM!r}: "
+                f"use .unstack({OBSERVED_DIM!r}) first)"
+                if OBSERVED_DIM in values.dims
+                else ""
+            )
+            raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}{hint}")
     if pairwise and VERSUS_DIM in values.dims:
         raise ValueError(f"{name!r} already has a dim {VERSUS_DIM!r}, the name the pairwise results use")
 
@@ -446,10 +451,26 @@ def _check_ratio(test_train_ratio: float) -> float:
     return float(test_train_ratio)
 
 
+def _fold_dims(folds, dim: str | None = None) -> list[str]:
+    """``folds`` as a list of distinct dim names (other than the model dim ``dim``)."""
+    fold_dims = [folds] if isinstance(folds, str) else list(folds) if isinstance(folds, (list, tuple)) else None
+    if (
+        not fold_dims
+        or not all(isinstance(d, str) for d in fold_dims)
+        or len(set(fold_dims)) < len(fold_dims)
+        or dim in fold_dims
+    ):
+        other = f" other than the model dim {dim!r}" if dim is not None else ""
+        raise ValueError(f"folds must name one or more different dims{other} (a str or a list of str), got {folds!r}")
+    return fold_dims
+
+
 def _check_fold_count(name: Hashable, values: xr.DataArray, fold_dims: Sequence[str]) -> None:
     n_folds = math.prod(values.sizes[d] for d in fold_dims)
     if n_folds < 2:
-        raise ValueError(f"{name!r} has {n_folds} fold value along {fold_dims}; the t-test needs at least 2")
+        raise ValueError(f"{name!r} has {n_folds} fold value along {fold_dims}; at least 2 are needed")
+    if values.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} holds {values.dtype} values; the fold values must be real numbers")
 
 
 def _corrected_t(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, level: float):
@@ -458,7 +479,8 @@ def _corrected_t(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, l
 
     n = values.notnull().sum(fold_dims)  # the fold dims are reduced together: J = the valid fold values
     mean = values.mean(fold_dims)
-    se = np.sqrt((1 / n + ratio) * values.var(fold_dims, ddof=1))
+    with np.errstate(invalid="ignore"):  # an infinite fold value: NaN spread, so NaN bounds
+        se = np.sqrt((1 / n + ratio) * values.var(fold_dims, ddof=1))
     df = n - 1
     # values that do not vary: t = +-inf, or 0 (p = 1) when they are all zero (a model against itself)
     t = xr.where(se > 0, mean / se.where(se > 0), xr.where(mean == 0, 0.0, np.copysign(np.inf, mean)))

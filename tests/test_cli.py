@@ -67,11 +67,17 @@ def test_formats(capsys, predictions, fmt):
         assert f"{mae:.4f}".rstrip("0") in out
 
 
-def test_the_table_of_every_metric_wraps_to_the_terminal_width(capsys, predictions, monkeypatch):
+def test_a_table_wraps_to_the_terminal_but_not_into_a_pipe(capsys, predictions, monkeypatch):
     path, _ = predictions
     monkeypatch.setenv("COLUMNS", "80")
-    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "all")
-    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "all"]
+    code, piped, _ = run(capsys, *argv)
+    assert code == 0 and len(piped.splitlines()) == 3  # a header and one line per model
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80 < max(
+        len(line) for line in piped.splitlines()
+    )
     assert all(f" {name}" in out for name in ("accuracy", "oc", "uoc", "rint", "d"))
 
 
@@ -286,3 +292,63 @@ def test_missing_labels_name_the_row_and_the_option(capsys, predictions):
     frame.astype({"y": float}).assign(y=lambda f: f["y"].where(f.index != 3)).to_csv(path, index=False)
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
     assert code == 2 and "first at rows [3] (counted from 0, after the header)" in err and "--dropna" in err
+
+
+def test_only_the_group_combinations_that_occur_like_groupby(capsys, tmp_path):
+    path = tmp_path / "sparse.csv"
+    frame = pd.DataFrame(
+        {"y": [0, 1, 2, 1] * 3, "yhat": [0, 1, 1, 1] * 3, "model": list("aaaabbbbaaaa"), "seed": [1] * 8 + [2] * 4}
+    )
+    frame.to_csv(path, index=False)
+    code, out, _ = run(
+        capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "model", "seed", "--format", "json"
+    )
+    assert code == 0 and [(r["model"], r["seed"]) for r in json.loads(out)] == [("a", 1), ("a", 2), ("b", 1)]
+
+
+def test_json_keeps_dates_and_text_readable(capsys, tmp_path):
+    path = tmp_path / "dated.parquet"
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "modèle": ["é", "é", "ü", "ü"]})
+    frame.assign(day=pd.to_datetime(["2024-01-01", "2024-01-01", "2024-01-02", "2024-01-02"])).to_parquet(path)
+    code, out, _ = run(
+        capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "day", "modèle", "--format", "json"
+    )
+    records = json.loads(out)
+    assert code == 0 and records[0]["day"].startswith("2024-01-01T") and records[0]["modèle"] == "é" and "é" in out
+    code, out, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "day", "--metrics", "mae")
+    assert code == 0 and err == "" and "2024-01-02" in out
+
+
+def test_out_dash_is_standard_output_and_a_conflicting_format_is_said(capsys, predictions, tmp_path):
+    path, _ = predictions
+    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "mae", "--out", "-")
+    assert code == 0 and out.split()[0] == "mae" and not (tmp_path / "-").exists()
+    target = tmp_path / "x.csv"
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--out", target, "--format", "json")
+    assert (
+        code == 0 and json.loads(target.read_text()) and f"warning: writing json to {target}, as --format says" in err
+    )
+
+
+def test_renormalize_and_other_options_in_messages(capsys, tmp_path):
+    path = tmp_path / "scores.csv"
+    frame = pd.DataFrame(
+        {"y": [0, 1, 2], "yhat": [0, 1, 2], "p0": [0.5, 0.2, 0.1], "p1": [0.2, 0.5, 0.1], "p2": [0.2, 0.2, 0.5]}
+    )
+    frame.assign(true=1).to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--proba", "p0", "p1", "p2", "--metrics", "rps"]
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "--renormalize" in err and "renormalize=True" not in err
+    code, out, _ = run(capsys, *argv, "--renormalize", "--format", "json")
+    expected = frame.ordinal.rps("y", ["p0", "p1", "p2"], renormalize=True)
+    assert code == 0 and json.loads(out)[0]["rps"] == pytest.approx(expected)
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "true")
+    assert code == 2 and "rename that column in the file" in err and "df.rename" not in err
+
+
+def test_a_semicolon_separated_file_is_named(capsys, tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text("y;yhat\n0;1\n1;1\n")
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
+    assert code == 2 and "';'-separated" in err

@@ -243,6 +243,13 @@ def test_bad_by_names(by, error):
         frame.ordinal.mae("y", "yhat", by=by)
 
 
+def test_a_column_named_group_is_a_by_column_unless_observed():
+    frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "group": ["a", "a", "b", "b"]})
+    assert frame.ordinal.mae("y", "yhat", by="group").values.tolist() == [0.0, 0.5]
+    with pytest.raises(ValueError, match="observed=True stacks the groups into a dim named 'group'"):
+        frame.ordinal.mae("y", "yhat", by="group", observed=True)
+
+
 def test_duplicate_and_multiindex_columns():
     frame = pd.DataFrame([[0, 1, 1], [1, 1, 1]], columns=["y", "y", "g"])
     with pytest.raises(ValueError, match="several columns named 'y'"):

@@ -344,7 +344,8 @@ def test_a_model_without_probabilities_keeps_its_label_metrics_in_one_evaluate(s
         df = df.set_index(pd.Index(np.arange(len(df))[::-1] * 7))
     metrics = ["mae", "qwk", "rps", "brier"]
     common = {"by": "model", "weights": "w", "labels": [0, 1, 2]}
-    ds = df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, metrics=metrics, **common)
+    with pytest.warns(RuntimeWarning, match=r"1 group\(s\) have no class probabilities in any row \(model='labels'\)"):
+        ds = df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, metrics=metrics, **common)
     labels = df.ordinal.evaluate("y", "yhat", metrics=["mae", "qwk"], **common)
     scored = df[df["model"] != "labels"]
     scores = scored.ordinal.evaluate("y", proba=PROBA_COLUMNS, metrics=["rps", "brier"], **common)
@@ -353,6 +354,7 @@ def test_a_model_without_probabilities_keeps_its_label_metrics_in_one_evaluate(s
     assert ds["rps"].sel(model="labels").isnull() and ds["brier"].sel(model="labels").isnull()
 
 
+@pytest.mark.filterwarnings("ignore:.*class probabilities:RuntimeWarning")
 def test_groups_without_probabilities_are_the_by_groups():
     df = mixed_models()
     df.loc[(df["model"] == "a") & (df["fold"] == 1), PROBA_COLUMNS] = np.nan  # one fold of a has none
@@ -362,6 +364,7 @@ def test_groups_without_probabilities_are_the_by_groups():
     assert ds["mae"].notnull().all()
 
 
+@pytest.mark.filterwarnings("ignore:.*class probabilities:RuntimeWarning")
 def test_missing_probabilities_within_a_scored_group_are_an_error_or_dropped():
     df = mixed_models()
     df.loc[3, "p1"] = np.nan  # a row of model a
@@ -377,6 +380,7 @@ def test_missing_probabilities_within_a_scored_group_are_an_error_or_dropped():
     assert ds["mae"].sel(model="labels").notnull() and ds["rps"].sel(model="labels").isnull()
 
 
+@pytest.mark.filterwarnings("ignore:.*class probabilities:RuntimeWarning")
 def test_without_labels_or_groups_missing_probabilities_stay_an_error():
     df = mixed_models()
     with pytest.raises(ValueError, match="with NaN probabilities"):  # no pred: nothing else to score
@@ -388,6 +392,7 @@ def test_without_labels_or_groups_missing_probabilities_stay_an_error():
     assert float(ds["mae"]) == pytest.approx(alone.ordinal.mae("y", "yhat")) and ds["rps"].isnull()
 
 
+@pytest.mark.filterwarnings("ignore:.*class probabilities:RuntimeWarning")
 def test_a_model_without_probabilities_in_the_paired_bootstrap():
     df = mixed_models()
     boot = df.ordinal.evaluate(

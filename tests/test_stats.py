@@ -7,6 +7,7 @@ scikit-posthocs when it is installed.
 """
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -131,7 +132,7 @@ def test_corrected_ttest_arguments(kwargs, error):
 
 
 def test_corrected_ttest_needs_two_fold_values_and_xarray():
-    with pytest.raises(ValueError, match="needs at least 2"):
+    with pytest.raises(ValueError, match="at least 2 are needed"):
         corrected_ttest(fold_values().isel(repeat=0, fold=[0]), test_train_ratio=0.25)
     with pytest.raises(TypeError, match="DataArray or Dataset"):
         corrected_ttest(np.zeros((2, 5)), test_train_ratio=0.25)
@@ -175,14 +176,31 @@ def test_corrected_ci_on_a_dataset_leaves_out_nan_folds():
         ({"test_train_ratio": -1}, "test_train_ratio must be a number >= 0"),
         ({"test_train_ratio": 0.25, "level": 0}, "level must be"),
         ({"test_train_ratio": 0.25, "folds": "split"}, "has no dim 'split'"),
-        ({"test_train_ratio": 0.25, "folds": []}, "folds must name one or more dims"),
+        ({"test_train_ratio": 0.25, "folds": []}, "folds must name one or more different dims"),
+        ({"test_train_ratio": 0.25, "folds": ["fold", "fold"]}, "folds must name one or more different dims"),
+        ({"test_train_ratio": 0.25, "folds": None}, "folds must name one or more different dims"),
     ],
 )
 def test_corrected_ci_arguments(kwargs, error):
     with pytest.raises(ValueError, match=error):
         corrected_ci(fold_values().isel(repeat=0), **kwargs)
-    with pytest.raises(ValueError, match="needs at least 2"):
+    with pytest.raises(ValueError, match="at least 2 are needed"):
         corrected_ci(fold_values().isel(repeat=0, fold=[0]), test_train_ratio=0.25)
+
+
+def test_corrected_ci_refuses_what_it_cannot_use_and_says_why():
+    values = fold_values().isel(repeat=0)
+    with pytest.raises(ValueError, match="already has a dim 'bound'"):
+        corrected_ci(values.expand_dims(bound=2), test_train_ratio=0.25)
+    with pytest.raises(TypeError, match="must be real numbers"):
+        corrected_ci(values.astype(str), test_train_ratio=0.25)
+    stacked = values.stack(group=["model"])
+    with pytest.raises(ValueError, match=r"has no dim 'run'.*unstack\('group'\)"):
+        corrected_ci(stacked, folds="run", test_train_ratio=0.25)
+    infinite = values.where(values["fold"] != 0, np.inf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NaN bounds, without numpy's warnings
+        assert corrected_ci(infinite, test_train_ratio=0.25).isnull().all()
 
 
 # --------------------------------------------------------------------------- Friedman and post-hoc tests
