@@ -138,6 +138,22 @@ def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
     return table[keys + [c for name in values.data_vars for c in (name, f"{name}_low", f"{name}_high")]]
 
 
+def _hint_groups(df: pd.DataFrame, used: list) -> None:
+    """Without ``--by`` every row is pooled: say so when the file has columns that look like models or folds."""
+    small = [
+        str(c)
+        for c in df.columns
+        if c not in used and not pd.api.types.is_float_dtype(df[c]) and 1 < df[c].nunique() <= 50
+    ]
+    if small:
+        warnings.warn(
+            f"the file's rows are scored as one group; to score each model or fold, add --by with some of "
+            f"{', '.join(small[:5])}{', ...' if len(small) > 5 else ''}",
+            UserWarning,
+            stacklevel=1,
+        )
+
+
 def _to_frame(ds: xr.Dataset, by) -> pd.DataFrame:
     """One row per group: the ``by`` columns first, then one column per variable."""
     if not by:
@@ -169,7 +185,8 @@ def format_of(path: str | None) -> str | None:
 def score(args, out) -> int:
     if args.true is None or (args.pred is None and not args.proba):
         raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
-    table = score_table(read_predictions(args.file), args)
+    df = read_predictions(args.file)
+    table = score_table(df, args)
     to_file = args.out is not None and args.out != "-"  # "-": standard output
     implied = format_of(args.out) if to_file else None
     fmt = args.format or implied or "table"
@@ -185,6 +202,8 @@ def score(args, out) -> int:
         print(f"wrote {args.out}", file=sys.stderr)
     else:
         out.write(text)
+    if not args.by:
+        _hint_groups(df, [args.true, args.pred, *(args.proba or [])])
     return 0
 
 

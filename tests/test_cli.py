@@ -212,7 +212,11 @@ def test_warnings_are_one_line_in_command_line_words(capsys, predictions):
     path, frame = predictions
     frame.astype({"y": float}).assign(y=lambda f: f["y"].where(f.index != 3)).to_csv(path, index=False)
     code, out, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--dropna", "--metrics", "mae")
-    assert code == 0 and err == "ordframe score: warning: --dropna dropped 1 of 200 rows with a missing value in 'y'\n"
+    assert code == 0 and err == (
+        "ordframe score: warning: --dropna dropped 1 of 200 rows with a missing value in 'y'\n"
+        "ordframe score: warning: the file's rows are scored as one group; to score each model or fold, add --by with "
+        "some of model\n"
+    )
 
 
 def test_a_model_without_probabilities_in_the_file(capsys, tmp_path):
