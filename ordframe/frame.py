@@ -252,9 +252,11 @@ def _warn_unscored(unscored: np.ndarray, columns: list[GroupColumn]) -> None:
 
 def _unscored_rows(values: np.ndarray, columns: list[GroupColumn]) -> np.ndarray:
     """The rows of the groups of ``columns`` in which no row has a probability (rows with a missing group value excluded)."""
-    absent = np.isnan(values).all(axis=1)
+    absent = np.isnan(values[:, 0])  # a row without probabilities has NaN first: the full test only for those
     if not absent.any():
         return absent
+    candidates = np.flatnonzero(absent)
+    absent[candidates] = np.isnan(values[candidates]).all(axis=1)
     known = ~np.logical_or.reduce([absent & False, *(c.missing for c in columns if c.missing is not None)])
     _, group = np.unique(Groups(columns).flat_index(len(values))[known], return_inverse=True)
     scored = np.bincount(group.reshape(-1), weights=~absent[known], minlength=group.max(initial=-1) + 1)
