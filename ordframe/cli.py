@@ -115,7 +115,9 @@ def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
     by = args.by or None
     if args.metrics is None:
         args.metrics = CORE_METRICS + (CORE_PROBA_METRICS if args.proba else []) if args.pred else CORE_PROBA_METRICS
-    elif args.metrics == ["all"]:
+    elif "all" in args.metrics:
+        if len(args.metrics) > 1:
+            raise UsageError(f"--metrics all means every metric: give it alone, or names only (got {args.metrics})")
         args.metrics = None
     # like pandas' groupby: only the --by combinations that occur (the dense layout if a column is named like its dim)
     observed = by is not None and OBSERVED_DIM not in map(str, by)
@@ -287,15 +289,23 @@ def metrics(args, out) -> int:
     columns = ["name", "kind", "direction"]
     widths = [max(len(c), table[c].str.len().max()) for c in columns]
     indent = sum(widths) + 2 * len(columns)
-    width = max(shutil.get_terminal_size().columns, indent + 30)
-    print("  ".join(c.ljust(w) for c, w in zip(columns, widths)) + "  description", file=out)
+    width = shutil.get_terminal_size().columns
+    if width < indent + 30:  # a narrow terminal: each description on its own lines
+        indent, width = 4, max(width, 34)
+    header = "  ".join(c.ljust(w) for c, w in zip(columns, widths))
+    print(header + ("  description" if indent > 4 else "\n    description"), file=out)
     for row in table.itertuples(index=False):
         first = "  ".join(getattr(row, c).ljust(w) for c, w in zip(columns, widths)) + "  "
         description = row.description + ("" if row.plugin.startswith("ordframe.") else f" (plugin {row.plugin})")
+        if indent == 4:
+            print(first.rstrip(), file=out)
+            first = " " * indent
         print(textwrap.fill(description, width, initial_indent=first, subsequent_indent=" " * indent), file=out)
     for row in failed.itertuples(index=False):
         print(f"plugin {row.plugin} {row.status}", file=out)
-    print("\nParameters, bounds and references: ordframe.list_metrics() in Python.", file=out)
+    print(
+        "\n" + textwrap.fill("Parameters, bounds and references: ordframe.list_metrics() in Python.", width), file=out
+    )
     return 0
 
 

@@ -32,7 +32,7 @@ from .classes import (
 from .confusion import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
 from .dims import CUBE_DIMS, PRED, TRUE
 from .groups import GroupColumn, Groups, group_column
-from .messages import MAX_SHOWN, DroppedRowsWarning, show, warn
+from .messages import MAX_SHOWN, DroppedRowsWarning, show, show_counts, warn
 from .probability import RowNames, check_proba, frame_classes
 from .weights import check_weights
 
@@ -277,7 +277,11 @@ def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:
     for i, c in enumerate(columns):
         series = df[c]
         if not (pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_complex_dtype(series.dtype)):
-            raise TypeError(f"probability column {c!r} has dtype {series.dtype}; probabilities must be real numbers")
+            odd = series[series.notna() & pd.to_numeric(series, errors="coerce").isna()]
+            found = f": {show_counts(odd.value_counts(sort=False))}" if len(odd) else ""
+            raise TypeError(
+                f"probability column {c!r} has dtype {series.dtype}{found}; probabilities must be real numbers"
+            )
         values[:, i] = series.to_numpy(dtype=np.float64, na_value=np.nan)
     return values
 

@@ -356,3 +356,14 @@ def test_a_semicolon_separated_file_is_named(capsys, tmp_path):
     path.write_text("y;yhat\n0;1\n1;1\n")
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
     assert code == 2 and "';'-separated" in err
+
+
+def test_metrics_fit_a_narrow_terminal_and_all_stands_alone(capsys, predictions, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    code, out, _ = run(capsys, "metrics")
+    assert (
+        code == 0 and max(len(line) for line in out.splitlines()) <= 40 and "\n    Share of exact predictions." in out
+    )
+    path, _ = predictions
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "all", "mae")
+    assert code == 2 and "--metrics all means every metric" in err

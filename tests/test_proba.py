@@ -689,3 +689,9 @@ def test_worst_on_arrays_takes_dropna_but_not_by():
     assert list(table.index) == [10, 12]
     with pytest.raises(TypeError, match=r"by= applies to a DataFrame, got by='model'"):
         ordframe.worst(p, t, by="model")
+
+
+def test_a_probability_column_of_text_names_the_values_that_are_no_numbers():
+    df = pd.DataFrame({"y": [0, 1, 2, 1], "p0": ["0.2", "x", "0.3", "x"], "p1": 0.3, "p2": 0.5})
+    with pytest.raises(TypeError, match=r"probability column 'p0' has dtype \w+: 'x' \(2 rows\); probabilities must"):
+        df.ordinal.rps("y", ["p0", "p1", "p2"])
