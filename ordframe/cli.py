@@ -82,14 +82,14 @@ def read_predictions(path: str) -> pd.DataFrame:
             f"cannot read {path} as {'Parquet' if file.suffix.lower() in ('.parquet', '.pq') else 'CSV'}: "
             f"{str(exc).splitlines()[0]}"
         ) from None
-    separator = next(
-        (sep for sep in (";", "\t", "|") if len(frame.columns) == 1 and sep in str(frame.columns[0])), None
-    )
-    if separator is not None:
-        raise UsageError(
-            f"{path} has one column, {str(frame.columns[0])[:60]!r}: ordframe reads comma-separated files; "
-            f"it looks {separator!r}-separated: convert it to commas (or to Parquet)"
-        )
+    if len(frame.columns) == 1:  # one column: perhaps another separator than the comma
+        header = str(frame.columns[0])
+        separator = next((sep for sep in (";", "\t", "|") if sep in header), None)
+        if separator is not None:
+            raise UsageError(
+                f"{path} has one column, {header[:60]!r}: ordframe reads comma-separated files; "
+                f"it looks {separator!r}-separated: convert it to commas (or to Parquet)"
+            )
     return frame
 
 
@@ -106,6 +106,17 @@ def typed_labels(tokens: list[str] | None, column: pd.Series):
     return tokens
 
 
+def requested_metrics(args) -> list[str] | None:
+    """``--metrics``: the names given, ``None`` for ``all`` (every metric), or the core set by default."""
+    if args.metrics is None:
+        return CORE_METRICS + (CORE_PROBA_METRICS if args.proba else []) if args.pred else CORE_PROBA_METRICS
+    if "all" in args.metrics:
+        if len(args.metrics) > 1:
+            raise UsageError(f"--metrics all means every metric: give it alone, or names only (got {args.metrics})")
+        return None
+    return args.metrics
+
+
 def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
     """One row per group (or one row), one column per metric (with ``_low``/``_high`` for a bootstrap)."""
     for column in [args.true, args.pred, *(args.proba or []), *(args.by or [])]:
@@ -113,25 +124,20 @@ def score_table(df: pd.DataFrame, args) -> pd.DataFrame:
             raise UsageError(f"column {column!r} is not in the file; its columns are {list(df.columns)}")
     labels = typed_labels(args.labels, df[args.true])
     by = args.by or None
-    if args.metrics is None:
-        args.metrics = CORE_METRICS + (CORE_PROBA_METRICS if args.proba else []) if args.pred else CORE_PROBA_METRICS
-    elif "all" in args.metrics:
-        if len(args.metrics) > 1:
-            raise UsageError(f"--metrics all means every metric: give it alone, or names only (got {args.metrics})")
-        args.metrics = None
+    metrics = requested_metrics(args)
     # like pandas' groupby: only the --by combinations that occur (the dense layout if a column is named like its dim)
     observed = by is not None and OBSERVED_DIM not in map(str, by)
     common = {"by": by, "labels": labels, "dropna": args.dropna, "observed": observed}
     if args.bootstrap is None:
         ds = df.ordinal.evaluate(
-            args.true, args.pred, proba=args.proba, metrics=args.metrics, renormalize=args.renormalize, **common
+            args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
         )
         return _to_frame(ds, by)
     if args.proba:
         raise UsageError("--bootstrap resamples confusion matrices: score --proba columns without it")
     cube = df.ordinal.confusion(args.true, args.pred, **common)
-    values = cube.ordinal.evaluate(metrics=args.metrics)
-    bounds = ci(cube.ordinal.bootstrap(args.bootstrap, seed=args.seed).ordinal.evaluate(metrics=args.metrics))
+    values = cube.ordinal.evaluate(metrics=metrics)
+    bounds = ci(cube.ordinal.bootstrap(args.bootstrap, seed=args.seed).ordinal.evaluate(metrics=metrics))
     table = _to_frame(values, by)
     for name in values.data_vars:
         for bound in ("low", "high"):

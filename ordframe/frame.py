@@ -257,7 +257,7 @@ def _unscored_rows(values: np.ndarray, columns: list[GroupColumn]) -> np.ndarray
         return absent
     candidates = np.flatnonzero(absent)
     absent[candidates] = np.isnan(values[candidates]).all(axis=1)
-    known = ~np.logical_or.reduce([absent & False, *(c.missing for c in columns if c.missing is not None)])
+    known = ~np.logical_or.reduce([np.zeros(len(values), bool), *(c.missing for c in columns if c.missing is not None)])
     _, group = np.unique(Groups(columns).flat_index(len(values))[known], return_inverse=True)
     scored = np.bincount(group.reshape(-1), weights=~absent[known], minlength=group.max(initial=-1) + 1)
     unscored = np.zeros(len(values), bool)

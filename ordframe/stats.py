@@ -108,7 +108,7 @@ def corrected_ttest(
     parts = []
     for name, metric in _as_dataset(values).items():
         _check_dims(name, metric, [dim, *fold_dims])
-        _check_fold_count(name, metric, fold_dims)
+        _check_fold_values(name, metric, fold_dims)
         metric = metric.drop_attrs()
         mean, t, p_value, interval = _corrected_t(metric - metric.rename({dim: VERSUS_DIM}), fold_dims, ratio, level)
         order = (dim, VERSUS_DIM, ...)
@@ -183,7 +183,7 @@ def corrected_ci(values, *, folds: str | Sequence[str] = "fold", test_train_rati
     parts = {}
     for name, metric in _as_dataset(values).items():
         _check_dims(name, metric, fold_dims, pairwise=False)
-        _check_fold_count(name, metric, fold_dims)
+        _check_fold_values(name, metric, fold_dims)
         if BOUND_DIM in metric.dims:
             raise ValueError(f"{name!r} already has a dim {BOUND_DIM!r}, the dim of the interval's bounds")
         interval = _corrected_t(metric, fold_dims, ratio, level)[3]
@@ -465,7 +465,7 @@ def _fold_dims(folds, dim: str | None = None) -> list[str]:
     return fold_dims
 
 
-def _check_fold_count(name: Hashable, values: xr.DataArray, fold_dims: Sequence[str]) -> None:
+def _check_fold_values(name: Hashable, values: xr.DataArray, fold_dims: Sequence[str]) -> None:
     n_folds = math.prod(values.sizes[d] for d in fold_dims)
     if n_folds < 2:
         raise ValueError(f"{name!r} has {n_folds} fold value along {fold_dims}; at least 2 are needed")
