@@ -1,34 +1,56 @@
-"""ordframe: order-aware evaluation of ordinal classifiers on pandas and xarray.
+"""ordframe: order-aware evaluation of ordinal classifiers on pandas, xarray and dask.
 
 Importing ordframe registers the ``.ordinal`` accessor on ``pandas.DataFrame``
-and ``xarray.DataArray``.
+and ``xarray.DataArray``, and on ``dask.dataframe.DataFrame`` once dask's
+DataFrame support is imported (before or after ordframe).
+
+The layers live in private subpackages (see the architecture page of the
+docs); their public names are re-exported here. Public submodules:
+``ordframe.metrics`` (the numpy kernels), ``ordframe.plot``,
+``ordframe.sklearn`` and ``ordframe.datasets``.
 """
 
-from importlib.metadata import version as _version
+import wrapt as _wrapt
 
-from . import accessors as _accessors  # noqa: F401  (registers the accessors)
-from . import dask_frame as _dask_frame
-from . import datasets
-from .compare import compare
-from .evaluate import worst
-from .hookspecs import hookimpl
-from .intervals import ci
-from .messages import DroppedRowsWarning, LabelWarning
-from .metric import Metric
-from .options import set_options
-from .paths import oc_path, uoc_path
-from .registry import PluginLoadWarning, get_metric, list_metrics, register, unregister
-from .report import format_report
-from .stats import corrected_ci, corrected_ttest, friedman, george_rank
+from ordframe import datasets
+from ordframe._accessors import pandas as _pandas_accessor  # noqa: F401  (registers df.ordinal)
+from ordframe._accessors import xarray as _xarray_accessor  # noqa: F401  (registers da.ordinal)
+from ordframe._accessors.dask import register as _register_dask
+from ordframe._core.messages import DroppedRowsWarning, LabelWarning
+from ordframe._core.options import set_options
+from ordframe._diagnostics.oc_paths import oc_path, uoc_path
+from ordframe._diagnostics.report import format_report, report_cube
+from ordframe._diagnostics.worst import worst
+from ordframe._inference.compare import compare
+from ordframe._inference.friedman import friedman
+from ordframe._inference.george import george_rank
+from ordframe._inference.intervals import ci
+from ordframe._inference.ttest import corrected_ci, corrected_ttest
+from ordframe._registry.hookspecs import hookimpl
+from ordframe._registry.manager import PluginLoadWarning, get_metric, list_metrics, register, unregister
+from ordframe._registry.metric import Metric
+from ordframe._registry.request import METRIC_SETS
+from ordframe._resampling.cubes import bootstrap_cube, jackknife
+from ordframe.metrics.cost import george_cost
 
-_dask_frame.register()  # the dask DataFrame accessor, when dask's DataFrame support is installed
+_wrapt.register_post_import_hook(_register_dask, "dask.dataframe")
 
-__version__ = _version("ordframe")
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":  # read from the installed package's metadata: one source
+        from importlib.metadata import version
+
+        return version("ordframe")
+    raise AttributeError(f"module 'ordframe' has no attribute {name!r}")
+
 
 __all__ = [
+    "METRIC_SETS",
     "DroppedRowsWarning",
     "LabelWarning",
     "Metric",
+    "PluginLoadWarning",
+    "bootstrap_cube",
     "ci",
     "compare",
     "corrected_ci",
@@ -36,13 +58,15 @@ __all__ = [
     "datasets",
     "format_report",
     "friedman",
+    "george_cost",
     "george_rank",
-    "PluginLoadWarning",
     "get_metric",
     "hookimpl",
+    "jackknife",
     "list_metrics",
     "oc_path",
     "register",
+    "report_cube",
     "set_options",
     "unregister",
     "uoc_path",

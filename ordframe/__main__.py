@@ -2,6 +2,6 @@
 
 import sys
 
-from .cli import main
+from ordframe._cli.main import main
 
 sys.exit(main())

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import xarray as xr
 
-from .apply import check_cube
-from .dims import CUBE_DIMS, PRED, TRUE
-from .paths import _OC, _UOC, oc_path, uoc_path
+from ordframe._bridge.apply import apply_confusion, check_cube
+from ordframe._core.checks import direction_text
+from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, MODEL_DIM, PRED, TRUE
+from ordframe._diagnostics.oc_paths import _OC, _UOC, oc_path, uoc_path
+from ordframe._registry.manager import get_metric
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -94,15 +96,6 @@ def _line_labels(da: xr.DataArray, dims: list[Hashable]) -> tuple[xr.DataArray, 
         parts = [_label(v) if len(dims) == 1 else f"{d}={_label(v)}" for d, v in zip(dims, key)]
         labels.append(", ".join(parts))
     return stacked, labels
-
-
-def _direction(attrs) -> str:
-    direction = attrs.get("direction")
-    if direction:
-        return str(direction)
-    if "higher_is_better" in attrs:
-        return "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
-    return ""
 
 
 def _stack_dim(obj: xr.DataArray, core: Sequence[Hashable], dim: Hashable | None, argument: str) -> Hashable | None:
@@ -203,7 +196,7 @@ def confusion(
     params = {} if beta is None else {"beta": beta}
     if path is not None:
         paths = _PATHS[path](cube, **params).values.reshape(len(panels), -1, 2)
-        values = np.atleast_1d(getattr(cube.ordinal, path)(**params) if cube.sum() > 0 else np.nan)
+        values = np.atleast_1d(apply_confusion(get_metric(path), cube, params) if cube.sum() > 0 else np.nan)
         values = np.broadcast_to(np.asarray(values, dtype=np.float64).ravel(), (len(panels),))
         used_beta = beta if beta is not None else _INDEX_DEFAULTS[path]["beta"]
     integer = cube.dtype.kind in "iub" or bool(np.all(counts == np.round(counts)))
@@ -272,7 +265,7 @@ def confusion(
 # --- George's plane -----------------------------------------------------------------------------------------------
 
 
-def cost_plane(cube: xr.DataArray, *, dim: Hashable | None = None, cost=None, ax=None) -> Figure:
+def cost_plane(cube: xr.DataArray, *, model_dim: Hashable | None = None, cost=None, ax=None) -> Figure:
     """George, Lu & Chang (2016)'s plane: accuracy against misclassification cost (MC), one point per model.
 
     The ideal classifier sits at (1, 0); George's ``d`` is the distance to it (shown in the legend). Points
@@ -281,8 +274,8 @@ def cost_plane(cube: xr.DataArray, *, dim: Hashable | None = None, cost=None, ax
     Parameters
     ----------
     cube : xarray.DataArray
-        A confusion cube; ``dim`` (default: its only stack dim) gives one point per element.
-    dim : str, optional
+        A confusion cube; ``model_dim`` (default: its only stack dim) gives one point per element.
+    model_dim : str, optional
         The stack dim of the models. Other stack dims must have size 1.
     cost : array-like or DataArray, optional
         The cost matrix of ``mc`` (default: George's).
@@ -305,12 +298,12 @@ def cost_plane(cube: xr.DataArray, *, dim: Hashable | None = None, cost=None, ax
     'accuracy (higher is better)'
     """
     check_cube(cube)
-    stack = _stack_dim(cube, CUBE_DIMS, dim, "dim")
+    stack = _stack_dim(cube, CUBE_DIMS, model_dim, "model_dim")
     cube = _squeeze_except(cube, [d for d in (stack, TRUE, PRED) if d is not None])
     params = {} if cost is None else {"cost": cost}
-    accuracy = np.atleast_1d(np.asarray(cube.ordinal.accuracy(), dtype=np.float64))
-    mc = np.atleast_1d(np.asarray(cube.ordinal.mc(**params), dtype=np.float64))
-    d = np.atleast_1d(np.asarray(cube.ordinal.d(**params), dtype=np.float64))
+    accuracy = np.atleast_1d(np.asarray(apply_confusion(get_metric("accuracy"), cube, {}), dtype=np.float64))
+    mc = np.atleast_1d(np.asarray(apply_confusion(get_metric("mc"), cube, params), dtype=np.float64))
+    d = np.atleast_1d(np.asarray(apply_confusion(get_metric("d"), cube, params), dtype=np.float64))
     names = [_label(v) for v in _coord(cube, stack)] if stack is not None else ["model"]
     fig, (axis,) = _axes(1, ax, width=5.5, height=5.0)
     axis.plot([0, 1], [1, 0], "--", color="grey", lw=1, label="chance line Acc + MC = 1 (shaded: worse)")
@@ -402,7 +395,7 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     axis.set_xlim(retained.max(), retained.min())
     metric = curves.attrs.get("metric", curve.attrs.get("metric", "metric"))
     score = curves.attrs.get("score")
-    direction = _direction(curve.attrs)
+    direction = direction_text(curve.attrs)
     axis.set_xlabel(
         "fraction of samples retained" + (f" (samples with the worst {score} removed first)" if score else "")
     )
@@ -449,8 +442,8 @@ def beta_profile(cube: xr.DataArray, *, index: str = "oc", betas=None, gamma: fl
     if grid.ndim != 1 or len(grid) < 2 or np.isnan(grid).any() or (grid < 0).any():
         raise ValueError(f"betas must be at least two values >= 0, got {betas!r}")
     params: dict[str, Any] = {} if gamma is None else {"gamma": gamma}
-    method = getattr(cube.ordinal, index)
-    profile = xr.concat([xr.DataArray(method(beta=float(b), **params)) for b in grid], dim="beta")
+    metric = get_metric(index)
+    profile = xr.concat([apply_confusion(metric, cube, {"beta": float(b), **params}) for b in grid], dim="beta")
     profile = profile.assign_coords(beta=grid)
     others = [d for d in profile.dims if d != "beta"]
     lines, labels = _line_labels(profile.transpose(..., "beta"), others)
@@ -477,19 +470,24 @@ def beta_profile(cube: xr.DataArray, *, index: str = "oc", betas=None, gamma: fl
 
 
 def distribution(
-    values: xr.DataArray, *, dim: Hashable = "model", over: Hashable = "bootstrap", points: bool | None = None, ax=None
+    values: xr.DataArray,
+    *,
+    model_dim: Hashable = MODEL_DIM,
+    dim: Hashable = BOOTSTRAP_DIM,
+    points: bool | None = None,
+    ax=None,
 ) -> Figure:
     """Box plots of a metric's bootstrap (or fold) values, one box per model.
 
     Parameters
     ----------
     values : xarray.DataArray
-        A metric's values with dims ``dim`` and ``over`` (e.g. ``boot.ordinal.oc()``); its ``direction`` attr
+        A metric's values with dims ``model_dim`` and ``dim`` (e.g. ``boot.ordinal.oc()``); its ``direction`` attr
         goes into the y label.
-    dim : str
+    model_dim : str
         The dim of the models: one box each.
-    over : str
-        The dim of the replicates or folds, e.g. ``"bootstrap"`` or ``"fold"``.
+    dim : str
+        The dim of the replicates or folds, summarised by each box, e.g. ``"bootstrap"`` or ``"fold"``.
     points : bool, optional
         Also draw every value as a dot (default: when there are at most 50 per model).
     ax : matplotlib Axes, optional
@@ -508,23 +506,23 @@ def distribution(
     ...     name="mae",
     ...     attrs={"direction": "lower is better"},
     ... )
-    >>> fig = ordframe.plot.distribution(mae, over="fold")
+    >>> fig = ordframe.plot.distribution(mae, dim="fold")
     >>> fig.axes[0].get_ylabel()
     'mae (lower is better)'
     """
     if not isinstance(values, xr.DataArray):
         raise TypeError(f"values must be an xarray.DataArray of metric values, got {type(values).__name__}")
-    missing = [d for d in (dim, over) if d not in values.dims]
+    missing = [d for d in (model_dim, dim) if d not in values.dims]
     if missing:
         raise ValueError(
-            f"values need dims {dim!r} (the models) and {over!r} (the replicates or folds); missing {missing}, "
+            f"values need dims {model_dim!r} (the models) and {dim!r} (the replicates or folds); missing {missing}, "
             f"the dims are {tuple(values.dims)}"
         )
-    rest = [d for d in values.dims if d not in (dim, over) and values.sizes[d] > 1]
+    rest = [d for d in values.dims if d not in (model_dim, dim) and values.sizes[d] > 1]
     if rest:
         raise ValueError(f"values have other dims {tuple(rest)}; select one element first, e.g. .isel({rest[0]}=0)")
-    values = _squeeze_except(values, [dim, over]).transpose(dim, over)
-    names = [_label(v) for v in _coord(values, dim)]
+    values = _squeeze_except(values, [model_dim, dim]).transpose(model_dim, dim)
+    names = [_label(v) for v in _coord(values, model_dim)]
     data = [row[~np.isnan(row)] for row in values.values.astype(np.float64)]
     fig, (axis,) = _axes(1, ax, width=max(4.0, 1.2 * len(names) + 2), height=4.0)
     show_points = points if points is not None else max((len(x) for x in data), default=0) <= 50
@@ -538,10 +536,10 @@ def distribution(
             jitter = rng.uniform(-0.12, 0.12, len(x))
             axis.plot(i + jitter, x, "o", ms=3.5, alpha=0.6, color="tab:blue", gid=f"points-{name}")
     metric = values.name or values.attrs.get("metric", "value")
-    direction = _direction(values.attrs)
+    direction = direction_text(values.attrs)
     axis.set_ylabel(f"{metric} ({direction})" if direction else str(metric))
-    axis.set_xlabel(str(dim))
-    axis.set_title(f"{metric} over {values.sizes[over]} {over} values per {dim}")
+    axis.set_xlabel(str(model_dim))
+    axis.set_title(f"{metric} over {values.sizes[dim]} {dim} values per {model_dim}")
     axis.grid(axis="y", alpha=0.3)
     return fig
 
@@ -583,7 +581,7 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
     Examples
     --------
     >>> import ordframe.plot
-    >>> from ordframe.stats import friedman
+    >>> from ordframe import friedman
     >>> auc = xr.DataArray(
     ...     [[0.70, 0.72, 0.75], [0.61, 0.66, 0.65], [0.80, 0.83, 0.86], [0.55, 0.57, 0.60], [0.91, 0.90, 0.95]],
     ...     dims=("dataset", "model"),
@@ -669,7 +667,7 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
 
 
 def _cd_title(result: xr.Dataset, metric, cd: float) -> str:
-    over, blocks = result.attrs.get("over"), result.attrs.get("blocks")
+    over, blocks = result.attrs.get("blocks_dim"), result.attrs.get("blocks")
     head = f"{metric}: average rank" if metric is not None else "Average rank"
     if over:
         head += f" over {blocks} {over} values" if blocks else f" over {over}"

@@ -37,7 +37,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .registry import get_metric
+from ordframe._bridge.apply import apply_confusion, as_scalar
+from ordframe._bridge.scores import array_scores, mean_scores, no_weight
+from ordframe._inputs.classes import declared_order
+from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.probability import array_inputs
+from ordframe._registry.manager import get_metric
 
 __all__ = ["OrdinalScorer", "make_scorer"]
 
@@ -67,9 +72,7 @@ class OrdinalScorer:
                 "make_scorer needs labels=[...], every class in order (lowest first), "
                 "so that every fold is scored on the same classes"
             )
-        # ordframe's own checks of labels= (a list of at least two distinct, non-missing classes)
-        empty = np.array([], dtype=object)
-        pd.DataFrame({"y": empty, "p": empty}).ordinal.confusion("y", "p", labels=labels)
+        declared_order(labels)  # a list of at least two distinct, non-missing classes
         self.metric = declared.name
         self.kind = declared.kind
         self.labels = list(labels)
@@ -83,23 +86,21 @@ class OrdinalScorer:
     def __call__(self, estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> float:
         """The metric of ``estimator`` on ``(X, y)``, negated when lower is better."""
         true = np.asarray(y)
+        metric = get_metric(self.metric)
         weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if self.kind == "confusion":
             pred = np.asarray(estimator.predict(X))
             frame = pd.DataFrame({"y": true, "p": pred})
             if weights is not None:
                 frame["w"] = weights
-            method = getattr(frame.ordinal, self.metric)
-            value = method("y", "p", labels=self.labels, weights=None if weights is None else "w", **self.params)
+            rows = frame_rows(frame, "y", "p", labels=self.labels, weights=None if weights is None else "w")
+            value = as_scalar(apply_confusion(metric, rows.cube(), self.params), metric, rows.empty)
         else:
             proba = xr.DataArray(self._proba(estimator, X), dims=("sample", "class"), coords={"class": self.labels})
-            method = getattr(proba.ordinal, self.metric)
-            value = method(
-                xr.DataArray(true, dims="sample"),
-                labels=self.labels,
-                weights=None if weights is None else xr.DataArray(weights, dims="sample"),
-                **self.params,
-            )
+            inputs = array_inputs(proba, xr.DataArray(true, dims="sample"), labels=self.labels)
+            scores = array_scores(metric, inputs, self.params)
+            w = None if weights is None else xr.DataArray(weights, dims="sample")
+            value = as_scalar(mean_scores(scores, weights=w), metric, lambda: no_weight(scores, w))
         value = float(value)
         return value if self.greater_is_better else -value
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ordframe import registry
+from ordframe._registry import manager as registry
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 import xarray as xr
 
 import ordframe
-from ordframe import registry
+from ordframe._registry import manager as registry
 
 
 @pytest.fixture

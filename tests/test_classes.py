@@ -8,7 +8,7 @@ import pytest
 import xarray as xr
 
 import ordframe
-from ordframe.classes import class_order, labels_of
+from ordframe._inputs.classes import class_order, labels_of
 
 
 def cube(df, **kwargs):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import ordframe  # noqa: F401
+from ordframe._papers import SILVA_2018_TABLES
 from ordframe.metrics.classic import kendall_tau_b, qwk, spearman
-from ordframe.papers import SILVA_2018_TABLES
 
 CLASSIC = ["accuracy", "mer", "mae", "mse", "amae", "mmae", "spearman", "kendall_tau_b", "qwk", "expected_cost"]
 

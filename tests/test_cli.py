@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import ordframe
-from ordframe.cli import main
+from ordframe._cli.main import main
 
 
 @pytest.fixture
@@ -184,7 +184,7 @@ def test_the_output_format_follows_the_out_extension_and_write_errors_are_one_li
 def test_default_metrics_are_the_core_set_and_all_gives_every_one(capsys, predictions):
     path, _ = predictions
     _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json")
-    assert list(json.loads(out)[0]) == ordframe.cli.CORE_METRICS
+    assert list(json.loads(out)[0]) == list(ordframe.METRIC_SETS["core"])
     _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json", "--metrics", "all")
     assert set(json.loads(out)[0]) == set(ordframe.list_metrics().query("kind == 'confusion'")["name"])
 
@@ -267,7 +267,7 @@ def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):
     results = __import__("xarray").open_dataset(tmp_path / "demo" / "results.nc")
     assert set(results.dims) == {"dataset", "model", "rep"} and results.sizes["model"] == 3
     assert results["oc"].attrs["metric"] == "oc"
-    interval = ordframe.corrected_ci(results["oc"], folds="rep", test_train_ratio=0.3 / 0.7).sel(
+    interval = ordframe.corrected_ci(results["oc"], dim="rep", test_train_ratio=0.3 / 0.7).sel(
         dataset="esl", model="frank_hall"
     )
     mean = float(results["oc"].sel(dataset="esl", model="frank_hall").mean())

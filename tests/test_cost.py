@@ -11,9 +11,9 @@ from hypothesis.extra.numpy import arrays
 from scipy.optimize import linprog
 
 import ordframe
+from ordframe._papers import GEORGE_2016_COST_EXAMPLE, GEORGE_2016_TABLES
 from ordframe.metrics.classic import accuracy, amae
 from ordframe.metrics.cost import chance_distance, d, george_cost, max_tc, mc, tc
-from ordframe.papers import GEORGE_2016_COST_EXAMPLE, GEORGE_2016_TABLES
 
 FAST = settings(max_examples=100, deadline=None)
 # Kernels called directly (not through the accessors) let numpy report 0/0 for undefined matrices.

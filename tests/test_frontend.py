@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ordframe
-from ordframe.messages import DroppedRowsWarning
+from ordframe import DroppedRowsWarning
 
 PROBA = ["p0", "p1", "p2"]
 

@@ -1,6 +1,6 @@
 """Every value the papers print for their worked confusion matrices.
 
-The cases and published values are transcribed in ``ordframe.papers``; the
+The cases and published values are transcribed in ``ordframe._papers``; the
 values that are misprints in the papers are skipped there, with the reason.
 """
 
@@ -11,7 +11,7 @@ import pytest
 import xarray as xr
 
 import ordframe  # noqa: F401
-from ordframe.papers import CONFUSION_CASES, iter_checks, metric_name
+from ordframe._papers import CONFUSION_CASES, iter_checks, metric_name
 
 CHECKS = list(iter_checks(CONFUSION_CASES))
 SKIPPED = [(case, key) for case in CONFUSION_CASES for key in case.skip]

@@ -12,7 +12,7 @@ import xarray as xr  # noqa: E402
 
 import ordframe  # noqa: E402
 import ordframe.plot as oplot  # noqa: E402
-from ordframe.stats import friedman  # noqa: E402
+from ordframe import friedman  # noqa: E402
 
 CLASSES = ["low", "mid", "high"]
 
@@ -154,11 +154,11 @@ def test_cost_plane_points(cube):
 
 
 def test_cost_plane_dim(cube):
-    with pytest.raises(ValueError, match="pass dim="):
+    with pytest.raises(ValueError, match="pass model_dim="):
         oplot.cost_plane(xr.concat([cube, cube], dim="fold"))
     with pytest.raises(ValueError, match="size > 1"):
-        oplot.cost_plane(xr.concat([cube, cube], dim="fold"), dim="fold")
-    fig = oplot.cost_plane(xr.concat([cube, cube], dim="fold").isel(model=[0]), dim="fold")
+        oplot.cost_plane(xr.concat([cube, cube], dim="fold"), model_dim="fold")
+    fig = oplot.cost_plane(xr.concat([cube, cube], dim="fold").isel(model=[0]), model_dim="fold")
     assert by_gid(fig.axes[0], "0") and by_gid(fig.axes[0], "1")
 
 
@@ -239,7 +239,7 @@ def test_distribution_boxes(cube, n):
 def test_distribution_bad_dims(cube):
     values = cube.ordinal.bootstrap(5).ordinal.oc()
     with pytest.raises(ValueError, match="'fold'"):
-        oplot.distribution(values, over="fold")
+        oplot.distribution(values, dim="fold")
     with pytest.raises(ValueError, match="other dims"):
         oplot.distribution(values.expand_dims(metric=["x", "y"]))
     with pytest.raises(TypeError, match="DataArray"):

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import ordframe
+from ordframe._papers import PROBA_CASES, iter_checks, metric_name
 from ordframe.metrics.proba import brier, log_score, rps, sarps
-from ordframe.papers import PROBA_CASES, iter_checks, metric_name
 
 KERNELS = {"rps": rps, "sarps": sarps, "brier": brier, "log_score": log_score}
 

@@ -10,8 +10,11 @@ import sklearn.metrics
 import xarray as xr
 
 import ordframe
+from ordframe import METRIC_SETS, format_report, report_cube
+from ordframe._diagnostics.report import PER_CLASS
 from ordframe.metrics.classic import gm, ms
-from ordframe.report import DEFAULT_METRICS, PER_CLASS, format_report, report_cube
+
+DEFAULT_METRICS = METRIC_SETS["report"]
 
 
 def random_labels(rng, k, n):

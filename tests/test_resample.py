@@ -87,7 +87,7 @@ def test_stacked_numpy_and_dask_cubes_agree_and_seeds_reproduce():
         ({"n": 0}, "whole number of replicates"),
         ({"n": 2.5}, "whole number of replicates"),
         ({"seed": "x"}, "seed must be"),
-        ({"dim": "true"}, "new dim name"),
+        ({"replicate_dim": "true"}, "names a dim the result already has"),
     ],
 )
 def test_bootstrap_arguments(kwargs, error):
@@ -272,7 +272,7 @@ def test_compare_needs_a_direction_and_the_dims():
     with pytest.raises(ValueError, match="higher_is_better"):
         ordframe.compare(values)
     with pytest.raises(ValueError, match="has no dim 'fold'"):
-        ordframe.compare(values.assign_attrs(higher_is_better=1), dim="fold")
+        ordframe.compare(values.assign_attrs(higher_is_better=1), model_dim="fold")
 
 
 # --------------------------------------------------------------------------- every metric on the same replicates
@@ -327,7 +327,7 @@ def test_bootstrap_arguments_of_evaluate():
 
 
 def test_progress_bar_follows_the_chunks(capsys):
-    from ordframe.progress import chunks
+    from ordframe._core.progress import chunks
 
     assert list(chunks(10, 3, progress=True, desc="bootstrap")) == [(0, 3), (3, 6), (6, 9), (9, 10)]
     assert "bootstrap" in capsys.readouterr().err

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ordframe
+from ordframe._diagnostics.retention import DEFAULT_FRACTIONS, retention_counts
 from ordframe.metrics.classic import expected_cost, mae, qwk
 from ordframe.metrics.proba import brier, log_score, rps, sarps
-from ordframe.retention import DEFAULT_FRACTIONS, retention_counts
 
 SCORES = {"rps": rps, "sarps": sarps, "brier": brier, "log_score": log_score}
 CONFUSION = {"qwk": qwk, "expected_cost": expected_cost, "mae": mae}

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import ordframe  # noqa: F401
+from ordframe._papers import PINTO_DA_COSTA_EXAMPLES
 from ordframe.metrics.rint import _rint_large_sample, rint
-from ordframe.papers import PINTO_DA_COSTA_EXAMPLES
 
 FAST = settings(max_examples=150, deadline=None)
 # Kernels called directly (not through the accessors) let numpy report 0/0 for undefined matrices.

@@ -14,7 +14,7 @@ import pytest
 import scipy.stats
 import xarray as xr
 
-from ordframe.stats import corrected_ci, corrected_ttest, friedman, george_rank
+from ordframe import corrected_ci, corrected_ttest, friedman, george_rank
 
 # --------------------------------------------------------------------------- corrected resampled t-test
 
@@ -35,7 +35,7 @@ def fold_values(seed=0, models=3, repeats=2, folds=5):
 def test_corrected_ttest_is_nadeau_and_bengios_formula():
     values = fold_values()
     ratio = 1 / 4
-    result = corrected_ttest(values, folds=["repeat", "fold"], test_train_ratio=ratio, level=0.9)
+    result = corrected_ttest(values, dim=["repeat", "fold"], test_train_ratio=ratio, level=0.9)
     assert result["difference"].dims == ("metric", "model", "versus")
     assert result["interval"].dims == ("metric", "bound", "model", "versus")
     flat = values.values.reshape(3, -1)
@@ -52,12 +52,12 @@ def test_corrected_ttest_is_nadeau_and_bengios_formula():
         assert float(part["p_value"]) == pytest.approx(2 * scipy.stats.t.sf(abs(t), j - 1))
         half = scipy.stats.t.ppf(0.95, j - 1) * se
         np.testing.assert_allclose(part["interval"].values, [d.mean() - half, d.mean() + half])
-    assert result.attrs["test_train_ratio"] == ratio and result.attrs["folds"] == "repeat, fold"
+    assert result.attrs["test_train_ratio"] == ratio and result.attrs["fold_dims"] == "repeat, fold"
 
 
 def test_a_model_against_itself_has_no_difference_and_p_one():
     values = xr.concat([fold_values(models=2), fold_values(models=1).assign_coords(model=["copy"])], "model")
-    result = corrected_ttest(values, folds=["repeat", "fold"], test_train_ratio=1 / 4).sel(metric="mae")
+    result = corrected_ttest(values, dim=["repeat", "fold"], test_train_ratio=1 / 4).sel(metric="mae")
     for a, b in (("m0", "m0"), ("m1", "m1"), ("m0", "copy"), ("copy", "m0")):  # var 0 and mean 0: t = 0, p = 1
         part = result.sel(model=a, versus=b)
         assert float(part["difference"]) == 0 and float(part["t"]) == 0 and float(part["p_value"]) == 1
@@ -122,8 +122,8 @@ def test_corrected_ttest_on_ordframe_metrics_of_per_fold_cubes():
         ({"test_train_ratio": np.nan}, "test_train_ratio must be a number >= 0"),
         ({"test_train_ratio": True}, "test_train_ratio must be a number >= 0"),
         ({"test_train_ratio": 0.25, "level": 95}, "level must be"),
-        ({"test_train_ratio": 0.25, "folds": "split"}, "has no dim 'split'"),
-        ({"test_train_ratio": 0.25, "folds": "model"}, "other than the model dim"),
+        ({"test_train_ratio": 0.25, "dim": "split"}, "has no dim 'split'"),
+        ({"test_train_ratio": 0.25, "dim": "model"}, "other than the model dim"),
     ],
 )
 def test_corrected_ttest_arguments(kwargs, error):
@@ -140,7 +140,7 @@ def test_corrected_ttest_needs_two_fold_values_and_xarray():
 
 def test_corrected_ci_is_nadeau_and_bengios_interval_of_one_model():
     values = fold_values()
-    result = corrected_ci(values, folds=["repeat", "fold"], test_train_ratio=1 / 4, level=0.9)
+    result = corrected_ci(values, dim=["repeat", "fold"], test_train_ratio=1 / 4, level=0.9)
     assert result.dims == ("bound", "model") and list(result["bound"].values) == ["low", "high"]
     assert result.name == "mae" and result.attrs["metric"] == "mae" and result.attrs["ci_level"] == 0.9
     for m, v in enumerate(values.values.reshape(3, -1)):
@@ -175,10 +175,10 @@ def test_corrected_ci_on_a_dataset_leaves_out_nan_folds():
     [
         ({"test_train_ratio": -1}, "test_train_ratio must be a number >= 0"),
         ({"test_train_ratio": 0.25, "level": 0}, "level must be"),
-        ({"test_train_ratio": 0.25, "folds": "split"}, "has no dim 'split'"),
-        ({"test_train_ratio": 0.25, "folds": []}, "folds must name one or more different dims"),
-        ({"test_train_ratio": 0.25, "folds": ["fold", "fold"]}, "folds must name one or more different dims"),
-        ({"test_train_ratio": 0.25, "folds": None}, "folds must name one or more different dims"),
+        ({"test_train_ratio": 0.25, "dim": "split"}, "has no dim 'split'"),
+        ({"test_train_ratio": 0.25, "dim": []}, "dim must name one or more different fold dims"),
+        ({"test_train_ratio": 0.25, "dim": ["fold", "fold"]}, "dim must name one or more different fold dims"),
+        ({"test_train_ratio": 0.25, "dim": None}, "dim must name one or more different fold dims"),
     ],
 )
 def test_corrected_ci_arguments(kwargs, error):
@@ -196,7 +196,7 @@ def test_corrected_ci_refuses_what_it_cannot_use_and_says_why():
         corrected_ci(values.astype(str), test_train_ratio=0.25)
     stacked = values.stack(group=["model"])
     with pytest.raises(ValueError, match=r"has no dim 'run'.*unstack\('group'\)"):
-        corrected_ci(stacked, folds="run", test_train_ratio=0.25)
+        corrected_ci(stacked, dim="run", test_train_ratio=0.25)
     infinite = values.where(values["fold"] != 0, np.inf)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # NaN bounds, without numpy's warnings
@@ -380,7 +380,7 @@ def test_friedman_needs_complete_blocks_a_direction_and_the_dims():
     with pytest.raises(ValueError, match="higher_is_better"):
         friedman(values.drop_attrs())
     with pytest.raises(ValueError, match="has no dim 'data_set'"):
-        friedman(values, over="data_set")
+        friedman(values, dim="data_set")
     with pytest.raises(ValueError, match="alpha must be"):
         friedman(values, alpha=5)
     with pytest.raises(ValueError, match="Friedman needs >= 2"):
@@ -427,6 +427,6 @@ def test_george_rank_leaves_out_nan_and_checks_its_inputs():
     with pytest.raises(ValueError, match="different parameters"):
         george_rank(cube.ordinal.d(), cube.ordinal.chance_distance(cost=cost))
     with pytest.raises(ValueError, match="has no dim 'clf'"):
-        george_rank(d, distance, dim="clf")
+        george_rank(d, distance, model_dim="clf")
     with pytest.raises(ValueError, match="tol must be"):
         george_rank(d, distance, tol=-1)

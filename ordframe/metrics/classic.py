@@ -6,9 +6,9 @@ counts of shape ``(..., K, K)`` and returns shape ``(...)``.
 
 import numpy as np
 
-from ..hookspecs import hookimpl
-from ..metric import Metric
-from ._matrix import cost_matrix, index_distance, suffix_sum, total
+from ordframe._registry.hookspecs import hookimpl
+from ordframe._registry.metric import Metric
+from ordframe.metrics._matrix import cost_matrix, index_distance, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"

@@ -16,9 +16,9 @@ costly wrong class, so max TC = sum_t n_t max_{p != t} C[t, p] exactly.
 
 import numpy as np
 
-from ..hookspecs import hookimpl
-from ..metric import Metric
-from ._matrix import classes_first, cost_matrix, in_blocks, index_distance
+from ordframe._registry.hookspecs import hookimpl
+from ordframe._registry.metric import Metric
+from ordframe.metrics._matrix import classes_first, cost_matrix, in_blocks, index_distance
 
 REFERENCE = (
     "N. I. George, T.-P. Lu, C.-W. Chang, Cost-sensitive performance metric for comparing multiple "

@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..hookspecs import hookimpl
-from ..metric import Metric
-from ._matrix import in_blocks, index_distance, total
+from ordframe._registry.hookspecs import hookimpl
+from ordframe._registry.metric import Metric
+from ordframe.metrics._matrix import in_blocks, index_distance, total
 
 CARDOSO_SOUSA = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
 SILVA = (

@@ -14,8 +14,8 @@ stop at ``i = K - 1``.
 
 import numpy as np
 
-from ..hookspecs import hookimpl
-from ..metric import Metric
+from ordframe._registry.hookspecs import hookimpl
+from ordframe._registry.metric import Metric
 
 GALDRAN = "A. Galdran, Performance metrics for probabilistic ordinal classifiers, MICCAI 2023"
 EPSTEIN = "E. S. Epstein, A scoring system for probability forecasts of ranked categories, J. Appl. Meteor. 8(6), 1969"

@@ -34,9 +34,9 @@ formula becomes card(S1) / N^2 = sum_i sum_{j>=i} p_i. p_j. - 1/N, etc.
 
 import numpy as np
 
-from ..hookspecs import hookimpl
-from ..metric import Metric
-from ._matrix import classes_first, in_blocks, suffix_sum
+from ordframe._registry.hookspecs import hookimpl
+from ordframe._registry.metric import Metric
+from ordframe.metrics._matrix import classes_first, in_blocks, suffix_sum
 
 REFERENCE = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "

@@ -1,0 +1,143 @@
+"""The ``.ordinal`` accessor of ``dask.dataframe.DataFrame``: the pandas front end, partition by partition.
+
+Registered when ``dask.dataframe`` is imported, before or after ordframe
+(``import ordframe`` itself does not import dask).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import xarray as xr
+
+from ordframe._accessors.base import _method, _OrdinalAccessor
+from ordframe._bridge.apply import apply_confusion, as_scalar
+from ordframe._bridge.evaluate import evaluate_cube
+from ordframe._core.checks import by_names
+from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.typing import By, ClassLabels, Column, MetricSpec
+from ordframe._inputs.dask_frame import dask_cube
+from ordframe._registry.metric import Metric
+from ordframe._resampling.paired_dask import dask_bootstrap
+
+
+class OrdinalDaskFrameAccessor(_OrdinalAccessor):
+    """Ordinal evaluation of a dask DataFrame: ``ddf.ordinal.<metric>(true, pred, by=...)``."""
+
+    def __init__(self, ddf: Any):
+        self._ddf = ddf
+
+    def confusion(
+        self,
+        true: Column,
+        pred: Column,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Hashable | None = None,
+        dropna: bool = False,
+        observed: bool = False,
+    ) -> xr.DataArray:
+        """Confusion cube with dims ``(*by, "true", "pred")``, as ``df.ordinal.confusion``; ``pred`` and ``weights`` name columns.
+
+        Every partition is counted by the pandas front end, so the result equals
+        ``ddf.compute().ordinal.confusion(...)``. It is lazy when the classes
+        (``labels=`` or ordered categories) and the ``by`` values (categoricals with
+        known categories) are declared; otherwise the partitions are read once now.
+
+        Examples
+        --------
+        >>> import dask.dataframe as dd
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1], "fold": [0, 0, 1, 1]})
+        >>> cube = dd.from_pandas(df, npartitions=2).ordinal.confusion("y", "yhat", by="fold")
+        >>> cube.sel(fold=1).values.tolist()
+        [[0, 0, 0], [0, 0, 0], [0, 1, 1]]
+        """
+        return dask_cube(self._ddf, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+
+    def evaluate(
+        self,
+        true: Column,
+        pred: Column,
+        *,
+        metrics: MetricSpec = None,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Hashable | None = None,
+        dropna: bool = False,
+        observed: bool = False,
+    ) -> xr.Dataset:
+        """A Dataset with one variable per confusion metric (see :meth:`confusion` and ``df.ordinal.evaluate``).
+
+        Examples
+        --------
+        >>> import dask.dataframe as dd
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+        >>> float(dd.from_pandas(df, npartitions=2).ordinal.evaluate("y", "yhat", metrics=["mae"])["mae"])
+        0.5
+        """
+        cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+        return evaluate_cube(cube, metrics)
+
+    def bootstrap(
+        self,
+        true: Column,
+        pred: Column,
+        *,
+        by: By = "model",
+        sample: Column | None = None,
+        strata: By = None,
+        n: int = 1000,
+        seed: Any = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        replicate_dim: str = BOOTSTRAP_DIM,
+        progress: bool | None = None,
+    ) -> xr.DataArray:
+        """Paired bootstrap replicate cubes, as ``df.ordinal.bootstrap``; ``sample=`` is required here.
+
+        Examples
+        --------
+        >>> import dask.dataframe as dd
+        >>> df = pd.DataFrame({"s": [0, 1, 2] * 2, "y": [0, 1, 2] * 2, "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
+        >>> boot = dd.from_pandas(df, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="s", n=100, seed=0)
+        >>> boot.dims, int(boot.sum(("true", "pred")).max())
+        (('bootstrap', 'model', 'true', 'pred'), 3)
+        """
+        return dask_bootstrap(
+            self._ddf,
+            true,
+            pred,
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=n,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            replicate_dim=replicate_dim,
+            progress=progress,
+        )
+
+    def _confusion_method(self, metric: Metric):
+        def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
+            cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+            result = apply_confusion(metric, cube, params)
+            return result if by_names(by) else as_scalar(result, metric, lambda: float(cube.sum()) == 0)
+
+        return _method(method, metric, f"ddf.ordinal.{metric.name}(true, pred, *, by=None, labels=None, ...)")
+
+    def _proba_method(self, metric: Metric):
+        raise AttributeError(
+            f"{metric.name!r} scores class probabilities, which the dask DataFrame accessor does not take; "
+            "score ddf.compute() with df.ordinal, or an xarray DataArray of the probabilities (it can be dask-backed: "
+            "proba.ordinal.rps(true, class_dim=...))"
+        )
+
+
+def register(module) -> None:
+    """Register the accessor on ``dask.dataframe.DataFrame`` (called when ``dask.dataframe`` is imported)."""
+    from dask.dataframe.extensions import register_dataframe_accessor
+
+    register_dataframe_accessor("ordinal")(OrdinalDaskFrameAccessor)

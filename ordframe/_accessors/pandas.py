@@ -1,0 +1,440 @@
+"""The ``.ordinal`` accessor of ``pandas.DataFrame``: label and probability columns, grouped by ``by`` columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ordframe._accessors.base import _method, _OrdinalAccessor
+from ordframe._bridge.apply import apply_confusion, as_scalar
+from ordframe._bridge.evaluate import evaluate_frame
+from ordframe._bridge.scores import frame_scores
+from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
+from ordframe._diagnostics.retention import frame_aursc
+from ordframe._diagnostics.worst import worst
+from ordframe._inputs.frame import frame_rows
+from ordframe._registry.metric import Metric
+from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
+
+
+@pd.api.extensions.register_dataframe_accessor("ordinal")
+class OrdinalFrameAccessor(_OrdinalAccessor):
+    """Ordinal evaluation of label columns: ``df.ordinal.<metric>(true, pred, by=...)``."""
+
+    def __init__(self, df: pd.DataFrame):
+        self._df = df
+
+    def confusion(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        observed: bool = False,
+    ) -> xr.DataArray:
+        """Confusion cube with dims ``(*by, "true", "pred")`` (rows = true class).
+
+        Parameters
+        ----------
+        true, pred : column name
+            The true and predicted labels (``pred`` may also be one label per row).
+        by : column name or list of column names, optional
+            One matrix per combination; each becomes a dim whose coordinate holds
+            the sorted values (or the categorical order). A combination without
+            rows is a zero matrix.
+        labels : list, optional
+            The classes in order (default: ordered categories or sorted numbers).
+        weights : column name, Series or array, optional
+            One weight per row (a Series is matched by row label).
+        dropna : bool
+            Drop rows with a missing label or group value (default: an error).
+        observed : bool
+            Stack only the ``by`` combinations that occur into one ``group`` dim.
+
+        Returns
+        -------
+        xarray.DataArray
+            int64 counts (float64 with weights).
+
+        Raises
+        ------
+        KeyError, ValueError, TypeError, MemoryError
+            For absent columns, labels outside ``labels``, missing values, bad
+            arguments, or a dense cube above ``max_cube_bytes``.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2], "yhat": [0, 2, 2]})
+        >>> df.ordinal.confusion("y", "yhat").values.tolist()
+        [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
+        """
+        return frame_rows(
+            self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
+        ).cube()
+
+    def evaluate(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray | None = None,
+        *,
+        proba: ProbaColumns | None = None,
+        metrics: MetricSpec = None,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        observed: bool = False,
+        bootstrap: int | None = None,
+        seed: Any = None,
+        sample: Column | None = None,
+        strata: By = None,
+    ) -> xr.Dataset:
+        """A Dataset with one variable per metric.
+
+        Parameters
+        ----------
+        true, pred : column name
+            True and predicted labels; without ``pred``, confusion metrics use
+            the most probable class of ``proba``.
+        proba : list or dict, optional
+            Probability columns, a list in class order or a dict label -> column.
+            With ``pred``, a ``by`` group whose probabilities are missing in every
+            row (a model that predicts labels only) keeps its label metrics and
+            gets NaN probability metrics.
+        metrics : str, list or dict, optional
+            Metric names, or ``{output name: name | (name, {params})}``. Default:
+            every confusion metric, and every proba metric when ``proba`` is given.
+        by, labels, weights, dropna, observed
+            As in :meth:`confusion`.
+        renormalize : bool
+            Divide each probability row by its sum instead of requiring 1.
+        bootstrap : int, optional
+            Compute every metric on this many paired bootstrap replicates of the
+            samples shared by the models in ``by`` (a ``bootstrap`` dim), the same
+            replicates for confusion and probability metrics; see :meth:`bootstrap`
+            for ``seed``, ``sample`` and ``strata``.
+
+        Returns
+        -------
+        xarray.Dataset
+
+        Raises
+        ------
+        ValueError
+            If an output name is also a ``by`` column, or as in :meth:`confusion`.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+        >>> float(df.ordinal.evaluate("y", "yhat", metrics=["mae"])["mae"])
+        0.5
+        >>> df["model"] = ["a", "a", "b", "b"]  # model b predicts labels only
+        >>> df[["p0", "p1", "p2"]] = [[0.8, 0.1, 0.1], [0.1, 0.2, 0.7], [np.nan] * 3, [np.nan] * 3]
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True):  # a RuntimeWarning names model b
+        ...     ds = df.ordinal.evaluate("y", "yhat", proba=["p0", "p1", "p2"], by="model", metrics=["mae", "rps"])
+        >>> ds.to_pandas()
+               mae     rps
+        model
+        a      0.5  0.1375
+        b      0.5     NaN
+        """
+        if bootstrap is None:
+            if any(v is not None for v in (seed, sample, strata)):
+                raise TypeError("seed=, sample= and strata= apply to a bootstrap: pass bootstrap=<replicates> too")
+            return evaluate_frame(
+                self._df,
+                true,
+                pred,
+                proba=proba,
+                metrics=metrics,
+                by=by,
+                labels=labels,
+                weights=weights,
+                dropna=dropna,
+                renormalize=renormalize,
+                observed=observed,
+            )
+        if weights is not None or observed is not False:
+            raise TypeError("a bootstrap resamples samples: weights= and observed= do not apply to it")
+        return bootstrap_evaluate(
+            self._df,
+            true,
+            pred,
+            proba=proba,
+            metrics=metrics,
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=bootstrap,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+        )
+
+    def report(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        metrics: MetricSpec = None,
+    ) -> xr.Dataset:
+        """Per true class ``support``, ``recall``, ``precision`` and ``class_mae``, and the overall indices.
+
+        Computed from the confusion cube (see :meth:`confusion`) by
+        :func:`ordframe.report_cube`; ``print(ordframe.format_report(ds))``
+        prints it like scikit-learn's ``classification_report``.
+
+        Parameters
+        ----------
+        true, pred, by, labels, weights, dropna
+            As in :meth:`confusion`.
+        metrics : str, list or dict, optional
+            The overall indices, as in :meth:`evaluate` (default
+            ``ordframe.METRIC_SETS["report"]``: accuracy, mae, amae, ms, gm, qwk, oc, uoc, rint).
+
+        Returns
+        -------
+        xarray.Dataset
+            Per-class variables with dims ``(*by, "class")``, overall indices with dims ``by``.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+        >>> ds = df.ordinal.report("y", "yhat", metrics=["mae"])
+        >>> ds["recall"].values.tolist(), float(ds["mae"])
+        ([1.0, 0.0, 0.5], 0.5)
+        """
+        from ordframe._diagnostics.report import report_cube
+
+        cube = frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna).cube()
+        return report_cube(cube, metrics)
+
+    def worst(
+        self,
+        true: Column,
+        proba: ProbaColumns,
+        *,
+        score: str | tuple[str, dict] = "rps",
+        n: int = 10,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        **params: Any,
+    ) -> pd.DataFrame:
+        """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`).
+
+        With ``by``, the ``n`` worst rows of every group, with the ``by`` columns first.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 2], "p0": [0.9, 0.9], "p1": [0.1, 0.1], "p2": [0.0, 0.0]})
+        >>> df.ordinal.worst("y", ["p0", "p1", "p2"], n=1, labels=[0, 1, 2]).index.tolist()
+        [1]
+        """
+        return worst(
+            self._df,
+            true,
+            proba,
+            score=score,
+            n=n,
+            by=by,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            **params,
+        )
+
+    def aursc(
+        self,
+        true: Column,
+        proba: ProbaColumns,
+        *,
+        score: str | tuple[str, dict] = "rps",
+        metric: str | tuple[str, dict] = "qwk",
+        fractions: Sequence[float] | None = None,
+        pred: Column | pd.Series | np.ndarray | None = None,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        observed: bool = False,
+    ) -> xr.Dataset:
+        """Retained-samples curve of ``metric`` as the worst rows under ``score`` go, and its area.
+
+        Parameters
+        ----------
+        true : column name
+            True labels.
+        proba : list or dict
+            Probability columns, in class order or as a dict label -> column.
+        score : str or (str, dict)
+            The proba metric that orders the rows (worst first); a list gives a ``score`` dim.
+        metric : str or (str, dict)
+            The confusion metric computed on the rows retained.
+        fractions : list of float, optional
+            Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).
+        pred : column name, optional
+            Predicted labels (default: the most probable class).
+        by, labels, weights, dropna, renormalize, observed
+            As in :meth:`evaluate`.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``curve`` (dim ``retained``, from 1 down), ``aursc`` (its normalised
+            area) and ``n_retained``, per group.
+
+        Raises
+        ------
+        ValueError, TypeError
+            For fractions outside (0, 1], metrics of the wrong kind, or as in :meth:`evaluate`.
+        """
+        return frame_aursc(
+            self._df,
+            true,
+            proba,
+            score=score,
+            metric=metric,
+            fractions=fractions,
+            pred=pred,
+            by=by,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            observed=observed,
+        )
+
+    def bootstrap(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: By = "model",
+        sample: Column | None = None,
+        strata: By = None,
+        n: int = 1000,
+        seed: Any = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        replicate_dim: str = BOOTSTRAP_DIM,
+        progress: bool | None = None,
+    ) -> xr.DataArray:
+        """Paired bootstrap replicate cubes of the models in ``by``, resampling the samples they share.
+
+        The same resample of samples applies to every model, so differences
+        between models keep their correlation; drawn as multinomial counts of the
+        samples' (true, prediction of each model) patterns, which reproduces row
+        resampling exactly without touching rows per replicate (the paired bootstrap).
+
+        Parameters
+        ----------
+        true, pred : column name
+            True and predicted labels, one row per (sample, model).
+        by : column name or list of column names
+            The models compared: one replicate cube per model.
+        sample : column name, optional
+            Identifies a sample across models (default: the row's position within its model and stratum).
+        strata : column name or list, optional
+            Groups resampled independently, each keeping its size (e.g. ``"fold"``).
+        n : int
+            The number of replicates.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same replicates.
+        labels, dropna
+            As in :meth:`confusion`.
+        replicate_dim : str
+            The name of the new dim of the replicates.
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+        Returns
+        -------
+        xarray.DataArray
+            int64 counts with dims ``(replicate_dim, *strata, *by, "true", "pred")``.
+
+        Raises
+        ------
+        ValueError
+            If a model lacks a sample or has it twice, or a sample's true label differs between models.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 0, 1, 2], "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
+        >>> boot = df.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0)
+        >>> boot.dims
+        ('bootstrap', 'model', 'true', 'pred')
+        >>> diff = boot.ordinal.mae().diff("model")
+        >>> bool((boot.sum(("true", "pred")) == 3).all())
+        True
+        """
+        return frame_bootstrap(
+            self._df,
+            true,
+            pred,
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=n,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            replicate_dim=replicate_dim,
+            progress=progress,
+        )
+
+    def _confusion_method(self, metric: Metric):
+        def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
+            rows = frame_rows(
+                self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
+            )
+            result = apply_confusion(metric, rows.cube(), params)
+            return as_scalar(result, metric, rows.empty)
+
+        return _method(method, metric, f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, ...)")
+
+    def _proba_method(self, metric: Metric):
+        def method(
+            true,
+            proba,
+            *,
+            by=None,
+            labels=None,
+            weights=None,
+            dropna=False,
+            renormalize=False,
+            observed=False,
+            **params,
+        ):
+            rows = frame_rows(
+                self._df,
+                true,
+                proba=proba,
+                by=by,
+                labels=labels,
+                weights=weights,
+                dropna=dropna,
+                renormalize=renormalize,
+                observed=observed,
+            )
+            result = rows.mean(frame_scores(metric, rows, params), metric.name)
+            return as_scalar(result, metric, rows.empty)
+
+        return _method(method, metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, ...)")

@@ -1,0 +1,293 @@
+"""The ``.ordinal`` accessor of ``xarray.DataArray``: confusion cubes, label arrays and probability arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from ordframe._accessors.base import _method, _OrdinalAccessor
+from ordframe._bridge.apply import apply_confusion, as_scalar, check_cube
+from ordframe._bridge.evaluate import evaluate_array
+from ordframe._bridge.scores import array_scores, mean_scores, no_weight
+from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS
+from ordframe._core.typing import ArrayWeights, ClassLabels, Dims, MetricSpec
+from ordframe._diagnostics.retention import array_aursc
+from ordframe._diagnostics.worst import worst
+from ordframe._inputs.arrays import array_cube
+from ordframe._inputs.probability import array_inputs
+from ordframe._registry.metric import Metric
+from ordframe._resampling.cubes import bootstrap_cube
+
+
+@xr.register_dataarray_accessor("ordinal")
+class OrdinalArrayAccessor(_OrdinalAccessor):
+    """Ordinal evaluation of a confusion cube (``cube.ordinal.oc()``), of predicted labels
+    (``pred.ordinal.mae(true)``) or of class probabilities (``proba.ordinal.rps(true)``)."""
+
+    def __init__(self, obj: xr.DataArray):
+        self._obj = obj
+
+    def confusion(
+        self,
+        true: xr.DataArray,
+        *,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        class_dim: Hashable | None = None,
+    ) -> xr.DataArray:
+        """Confusion cube of these predicted labels against ``true``, counted over ``dim`` (default: all dims).
+
+        Parameters
+        ----------
+        true : xarray.DataArray
+            True labels, broadcastable against these predictions; coordinates must agree exactly.
+        dim : str or list of str, optional
+            The sample dims counted over; the other dims stack matrices.
+        labels : list, optional
+            The classes in order (default: sorted numeric labels).
+        weights : xarray.DataArray, optional
+            Finite weights >= 0, broadcastable against the labels.
+        dropna : bool
+            Leave out samples with a missing label (default: an error).
+        class_dim : str, optional
+            If given, this array holds class probabilities along that dim and its
+            most probable class is the prediction.
+
+        Returns
+        -------
+        xarray.DataArray
+            Counts with dims ``(*other dims, "true", "pred")``; lazy for dask-backed inputs.
+
+        Raises
+        ------
+        TypeError, ValueError, MemoryError
+            For inputs that are not DataArrays, labels outside ``labels``, missing
+            labels, disagreeing coordinates, or a cube above ``max_cube_bytes``.
+
+        Examples
+        --------
+        >>> pred = xr.DataArray([0, 2, 2], dims="sample")
+        >>> pred.ordinal.confusion(xr.DataArray([0, 1, 2], dims="sample")).values.tolist()
+        [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
+        """
+        if class_dim is not None:
+            inputs = array_inputs(self._obj, true, labels=labels, dropna=dropna, class_dim=class_dim)
+            return inputs.cube(dim=dim, weights=weights)
+        return array_cube(true, self._obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
+
+    def evaluate(
+        self,
+        true: xr.DataArray | None = None,
+        *,
+        metrics: MetricSpec = None,
+        class_dim: Hashable | None = None,
+        pred: xr.DataArray | None = None,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+    ) -> xr.Dataset:
+        """A Dataset with one variable per metric.
+
+        ``cube.ordinal.evaluate(metrics=...)`` on a confusion cube,
+        ``pred.ordinal.evaluate(true, metrics=...)`` on predicted labels, and
+        ``proba.ordinal.evaluate(true, class_dim="class")`` on class
+        probabilities (confusion metrics then use ``pred`` or the most probable class).
+
+        Parameters
+        ----------
+        true : xarray.DataArray, optional
+            True labels (not for a cube).
+        metrics : str, list or dict, optional
+            Metric names, or ``{output name: name | (name, {params})}``. Default:
+            every confusion metric (and every proba metric for probabilities).
+        class_dim : str, optional
+            The dim of class probabilities; without it this array holds labels or is a cube.
+        pred : xarray.DataArray, optional
+            Predicted labels for the confusion metrics when this array holds probabilities.
+        dim, labels, weights, dropna
+            As in :meth:`confusion`; ``dim`` also names the dims averaged for proba metrics.
+        renormalize : bool
+            Divide each probability vector by its sum instead of requiring 1.
+
+        Returns
+        -------
+        xarray.Dataset
+
+        Raises
+        ------
+        TypeError, ValueError
+            For arguments that do not apply to this kind of array, bad metric
+            specifications, or as in :meth:`confusion`.
+
+        Examples
+        --------
+        >>> cube = xr.DataArray([[3, 1], [0, 4]], dims=("true", "pred"))
+        >>> float(cube.ordinal.evaluate(metrics=["accuracy"])["accuracy"])
+        0.875
+        """
+        return evaluate_array(
+            self._obj,
+            true,
+            metrics=metrics,
+            class_dim=class_dim,
+            pred=pred,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+        )
+
+    def report(self, metrics: MetricSpec = None) -> xr.Dataset:
+        """Per true class ``support``, ``recall``, ``precision`` and ``class_mae`` of this confusion cube, and
+        the overall indices (see :func:`ordframe.report_cube`).
+
+        Parameters
+        ----------
+        metrics : str, list or dict, optional
+            The overall indices, as in :meth:`evaluate` (default ``ordframe.METRIC_SETS["report"]``).
+
+        Returns
+        -------
+        xarray.Dataset
+            Per-class variables with dims ``(*other dims, "class")``, overall indices with the other dims.
+
+        Examples
+        --------
+        >>> cube = xr.DataArray([[3, 1], [0, 4]], dims=("true", "pred"))
+        >>> cube.ordinal.report(metrics=["accuracy"])["precision"].values.tolist()
+        [1.0, 0.8]
+        """
+        from ordframe._diagnostics.report import report_cube
+
+        return report_cube(self._obj, metrics)
+
+    def worst(
+        self,
+        true: xr.DataArray,
+        *,
+        score: str | tuple[str, dict] = "rps",
+        n: int = 10,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        class_dim: Hashable = CLASS_DIM,
+        **params: Any,
+    ) -> pd.DataFrame:
+        """The ``n`` samples of these class probabilities with the worst per-sample ``score``.
+
+        See :func:`ordframe.worst` for the parameters and the table returned.
+        """
+        return worst(
+            self._obj,
+            true,
+            score=score,
+            n=n,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            class_dim=class_dim,
+            **params,
+        )
+
+    def aursc(
+        self,
+        true: xr.DataArray,
+        *,
+        score: str | tuple[str, dict] = "rps",
+        metric: str | tuple[str, dict] = "qwk",
+        fractions: Sequence[float] | None = None,
+        pred: xr.DataArray | None = None,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        class_dim: Hashable = CLASS_DIM,
+    ) -> xr.Dataset:
+        """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area.
+
+        The parameters are those of the DataFrame method (``pd.DataFrame.ordinal.aursc``),
+        with ``dim`` (the sample dims, default all) and ``class_dim`` (the class
+        probabilities' dim) in place of ``by`` and ``observed``.
+
+        Returns
+        -------
+        xarray.Dataset
+            ``curve``, ``aursc`` and ``n_retained`` per index of the other dims.
+        """
+        return array_aursc(
+            self._obj,
+            true,
+            score=score,
+            metric=metric,
+            fractions=fractions,
+            pred=pred,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            class_dim=class_dim,
+        )
+
+    def bootstrap(
+        self,
+        n: int = 1000,
+        *,
+        seed: Any = None,
+        replicate_dim: str = BOOTSTRAP_DIM,
+        stratify: bool = False,
+        progress: bool | None = None,
+    ) -> xr.DataArray:
+        """``n`` bootstrap replicates of every matrix of this confusion cube (see :func:`ordframe.bootstrap_cube`).
+
+        Drawing N samples with replacement is a multinomial draw over the cells;
+        ``stratify=True`` keeps every true class's size. Every metric runs on the
+        result: ``cube.ordinal.bootstrap(2000).ordinal.oc().quantile([0.025, 0.975], "bootstrap")``.
+        """
+        return bootstrap_cube(
+            self._obj, n, seed=seed, replicate_dim=replicate_dim, stratify=stratify, progress=progress
+        )
+
+    def _confusion_method(self, metric: Metric):
+        obj = self._obj
+
+        def method(true=None, *, dim=None, labels=None, weights=None, dropna=False, **params):
+            if true is None:
+                given = [k for k, v in {"dim": dim, "labels": labels, "weights": weights}.items() if v is not None]
+                if given or dropna is not False:
+                    raise TypeError(
+                        f"{given or ['dropna']} only apply to label arrays; this is already a confusion cube"
+                    )
+                check_cube(obj)
+                cube = obj
+            else:
+                if all(d in obj.dims for d in CUBE_DIMS):
+                    raise TypeError("this array is a confusion cube; call its metrics without true labels")
+                cube = array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
+            result = apply_confusion(metric, cube, params)
+            return as_scalar(result, metric, lambda: float(cube.sum()) == 0)
+
+        call = f"cube.ordinal.{metric.name}() or pred.ordinal.{metric.name}(true, *, dim=None, labels=None, ...)"
+        return _method(method, metric, call)
+
+    def _proba_method(self, metric: Metric):
+        obj = self._obj
+
+        def method(
+            true, *, dim=None, labels=None, weights=None, dropna=False, renormalize=False, class_dim=CLASS_DIM, **params
+        ):
+            inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
+            scores = array_scores(metric, inputs, params)
+            result = mean_scores(scores, dim=dim, weights=weights)
+            return as_scalar(result, metric, lambda: no_weight(scores, weights))
+
+        return _method(method, metric, f"proba.ordinal.{metric.name}(true, *, dim=None, class_dim='class', ...)")

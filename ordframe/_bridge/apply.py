@@ -1,0 +1,232 @@
+"""From numpy kernels to labelled results: the one bridge for confusion and probability metrics.
+
+Both kinds get the same guarantees here:
+
+* parameters are completed from the metric's defaults, labelled ones (a cost
+  matrix as a DataArray or DataFrame) are aligned to the class order, and the
+  kernel is run once on a tiny input so that bad parameters fail at the call,
+  even when the data are dask-backed and nothing else is computed yet;
+* the kernel's output shape and dtype are checked, naming the metric;
+* kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``;
+* a 0-d result becomes a float, and NaN comes with one ``RuntimeWarning``
+  that says why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ordframe._core.checks import check_nonnegative
+from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.messages import warn
+from ordframe._registry.metric import Metric
+
+# Probability kernels see at most this many samples at a time: their temporaries
+# stay in the CPU cache and memory stays flat however many samples there are.
+BLOCK_ROWS = 1 << 16
+
+
+def check_cube(cube) -> None:
+    """Raise unless ``cube`` is a confusion cube: dims ``true`` and ``pred`` with the same classes, valid counts."""
+    if not isinstance(cube, xr.DataArray):
+        raise TypeError(f"a confusion cube is an xarray.DataArray, got {type(cube).__name__}")
+    missing = [d for d in CUBE_DIMS if d not in cube.dims]
+    if missing:
+        raise ValueError(
+            f"a confusion cube needs dims 'true' and 'pred' (rows = true class); this array has dims "
+            f"{tuple(cube.dims)}. Build one with df.ordinal.confusion(...) or pred.ordinal.confusion(true)."
+        )
+    if cube.sizes[TRUE] != cube.sizes[PRED]:
+        raise ValueError(f"a confusion cube must be square, got true={cube.sizes[TRUE]} and pred={cube.sizes[PRED]}")
+    if cube.sizes[TRUE] < 2:
+        raise ValueError(f"an ordinal problem needs at least two classes; this cube has {cube.sizes[TRUE]}")
+    if cube.dtype.kind not in "iufb":
+        raise TypeError(f"a confusion cube holds counts (real numbers >= 0), got dtype {cube.dtype}")
+
+
+def cube_classes(cube: xr.DataArray) -> tuple[xr.DataArray, pd.Index | None]:
+    """The cube with ``pred`` in the order of ``true`` (a permutation is reordered by label), and its classes.
+
+    Duplicate class labels, or ``pred`` labels that are not those of ``true``,
+    are an error. A cube without class coordinates is used by position.
+    """
+    labelled = [d for d in CUBE_DIMS if d in cube.indexes]
+    if not labelled:
+        return cube, None
+    if len(labelled) == 1:
+        raise ValueError(f"the cube has class labels on {labelled[0]!r} only; give 'true' and 'pred' the same labels")
+    true, pred = cube.indexes[TRUE], cube.indexes[PRED]
+    for name, index in ((TRUE, true), (PRED, pred)):
+        if not index.is_unique:
+            raise ValueError(
+                f"the cube's {name!r} coordinate lists {list(index[index.duplicated()].unique())} "
+                "more than once; each class must appear once"
+            )
+    if not pred.equals(true):
+        if len(pred) != len(true) or not pred.isin(true).all():
+            raise ValueError(
+                f"the cube's 'pred' classes {list(pred)} are not its 'true' classes {list(true)}; "
+                "both dims must hold the same class labels"
+            )
+        cube = cube.reindex(pred=true)
+    return cube, true
+
+
+def check_counts(values: np.ndarray) -> np.ndarray:
+    """The counts; an error for negative, NaN or infinite counts."""
+    return check_nonnegative(values, "the confusion cube", "count")
+
+
+def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
+    """A labelled class-by-class parameter (DataArray with ``true``/``pred`` coords, or DataFrame) in class order."""
+    if isinstance(value, pd.DataFrame):
+        if classes is None:
+            return value.to_numpy()
+        value = xr.DataArray(value.to_numpy(), dims=CUBE_DIMS, coords={TRUE: value.index, PRED: value.columns})
+    if not isinstance(value, xr.DataArray) or set(value.dims) != set(CUBE_DIMS):
+        return value
+    value = value.transpose(*CUBE_DIMS)
+    if classes is None or not all(d in value.indexes for d in CUBE_DIMS):
+        return value.values
+    absent = [c for c in classes if c not in value.indexes[TRUE] or c not in value.indexes[PRED]]
+    if absent:
+        raise ValueError(
+            f"metric {metric.name!r}: the {name} matrix has no row or column for the classes {absent}; "
+            f"label its rows and columns with the classes {list(classes)}"
+        )
+    return value.sel({TRUE: classes, PRED: classes}).values
+
+
+def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = None) -> dict:
+    """The kernel's parameters: defaults updated with ``given``, labelled ones aligned, all checked by a probe run."""
+    params = metric.params(dict(given))
+    params = {name: _align_param(name, value, classes, metric) for name, value in params.items()}
+    if metric.kind == "confusion":
+        _confusion_kernel(metric, params)(np.ones((1, k, k)))
+    else:
+        _proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
+    return params
+
+
+def checked_output(metric: Metric, out, shape: tuple, given: str) -> np.ndarray:
+    """A kernel's output as float64; an error naming the metric if its shape or dtype is wrong."""
+    out = np.asarray(out)
+    if out.shape != shape:
+        raise ValueError(
+            f"metric {metric.name!r}: its kernel returned shape {out.shape} for {given}; "
+            f"a {metric.kind} kernel must return shape {shape}"
+        )
+    if out.dtype.kind not in "fiub":
+        raise TypeError(f"metric {metric.name!r}: its kernel returned dtype {out.dtype}; it must return real numbers")
+    return out.astype(np.float64, copy=False)
+
+
+def quiet(func, *args, **kwargs):
+    """Call a kernel with numpy's floating-point warnings silenced (a NaN result says what went wrong).
+
+    ``numpy.errstate`` is local to the thread (a context variable), so kernels
+    running in threads or under dask's threaded scheduler leave the process's
+    warning filters as they were.
+    """
+    with np.errstate(all="ignore"):
+        return func(*args, **kwargs)
+
+
+def _confusion_kernel(metric: Metric, params: dict):
+    def kernel(counts):
+        out = quiet(metric.func, check_counts(counts), **params)
+        return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
+
+    return kernel
+
+
+def _proba_kernel(metric: Metric, params: dict):
+    def kernel(proba, true):
+        shape = proba.shape[:-1]
+        flat, codes = proba.reshape(-1, proba.shape[-1]), np.broadcast_to(true, shape).reshape(-1)
+        out = np.empty(len(codes))
+        for start in range(0, len(codes), BLOCK_ROWS):  # cache blocking: each block is vectorised
+            stop = min(len(codes), start + BLOCK_ROWS)
+            block = codes[start:stop]
+            dropped = block < 0  # samples left out by dropna: any valid class for the kernel, NaN after
+            score = quiet(metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
+            given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
+            out[start:stop] = checked_output(metric, score, (stop - start,), given)
+            out[start:stop][dropped] = np.nan
+        return out.reshape(shape)
+
+    return kernel
+
+
+def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping) -> xr.DataArray:
+    """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims."""
+    check_cube(cube)
+    cube, classes = cube_classes(cube)
+    params = prepare(metric, given, cube.sizes[TRUE], classes)
+    counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
+    result = xr.apply_ufunc(
+        _confusion_kernel(metric, params),
+        counts,
+        input_core_dims=[list(CUBE_DIMS)],
+        dask="parallelized",
+        output_dtypes=[np.float64],
+        dask_gufunc_kwargs={"allow_rechunk": True},  # a matrix is only K x K: joining its chunks is cheap
+    )
+    return labelled(result.rename(metric.name), metric, params, cube.indexes.get(TRUE))
+
+
+def apply_proba(
+    metric: Metric, proba: xr.DataArray, codes: xr.DataArray, classes: pd.Index, given: Mapping, class_dim=CLASS_DIM
+) -> xr.DataArray:
+    """One score per sample of the ``proba`` metric (lazy for dask-backed inputs); NaN for dropped samples."""
+    params = prepare(metric, given, len(classes), classes)
+    scores = xr.apply_ufunc(
+        _proba_kernel(metric, params),
+        proba,
+        codes,
+        input_core_dims=[[class_dim], []],
+        dask="parallelized",
+        output_dtypes=[np.float64],
+    )
+    return labelled(scores.rename(metric.name), metric, params, classes)
+
+
+def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.Index | None) -> xr.DataArray:
+    """``result`` with attrs that say what it is: the metric, its parameters, direction, bounds and classes.
+
+    Every attr is a string or a number, so it survives ``to_netcdf``; the
+    parameters (matrices in class order) are JSON: ``json.loads(result.attrs["parameters"])``.
+    """
+    result.attrs = {
+        "metric": metric.name,
+        "parameters": json.dumps(params, default=lambda v: np.asarray(v).tolist()),
+        "direction": metric.direction,
+        "higher_is_better": int(metric.higher_is_better),
+        "metric_bounds": [float(b) for b in metric.bounds],  # not "bounds": CF reserves it for a variable name
+        **({} if classes is None else {"classes": json.dumps([str(c) for c in classes])}),
+    }
+    return result
+
+
+def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):
+    """A 0-d result as a float (computed if lazy), NaN with one ``RuntimeWarning`` that says why.
+
+    ``empty()`` tells whether there were no samples (or their weights summed to 0).
+    """
+    if result.ndim:
+        return result
+    value = float(result)
+    if np.isnan(value):
+        if empty():
+            reason = "there are no samples (or their weights sum to 0)"
+        else:
+            reason = metric.undefined or (
+                "the kernel returned NaN" if metric.kind == "confusion" else "a per-sample score is NaN"
+            )
+        warn(f"{metric.name} is undefined for this input and is NaN: {reason}", RuntimeWarning)
+    return value

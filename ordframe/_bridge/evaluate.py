@@ -1,0 +1,113 @@
+"""Several metrics at once, one Dataset variable each.
+
+Confusion metrics run on one cube, probability metrics on one set of
+per-sample scores; both come from one validation of the inputs
+(``ordframe.frame`` for DataFrames, ``ordframe.probability`` and
+``ordframe.confusion`` for DataArrays).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import xarray as xr
+
+from ordframe._bridge.apply import apply_confusion
+from ordframe._bridge.scores import array_scores, frame_scores, mean_scores
+from ordframe._core.checks import by_names
+from ordframe._core.dims import OBSERVED_DIM
+from ordframe._inputs.arrays import array_cube
+from ordframe._inputs.frame import FrameRows, frame_rows
+from ordframe._inputs.probability import array_inputs
+from ordframe._registry.request import evaluation_request
+
+
+def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
+    """One variable per requested confusion metric, computed on every matrix of ``cube``."""
+    request = evaluation_request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
+    return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
+
+
+def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
+    variables, cube = {}, None
+    for out, (metric, params) in request.items():
+        if metric.kind == "confusion":
+            cube = rows.cube() if cube is None else cube
+            variables[out] = apply_confusion(metric, cube, params)
+        else:
+            variables[out] = rows.mean(frame_scores(metric, rows, params), out)
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+
+def evaluate_frame(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+    observed=False,
+) -> xr.Dataset:
+    """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
+    taken = [*map(str, by_names(by)), *([OBSERVED_DIM] if observed is True else [])]
+    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
+    rows = frame_rows(
+        df,
+        true,
+        pred,
+        proba=proba,
+        by=by,
+        labels=labels,
+        weights=weights,
+        dropna=dropna,
+        renormalize=renormalize,
+        observed=observed,
+        unscored_groups=len(by_names(by)) if pred is not None else None,
+    )
+    return _evaluate_rows(rows, request)
+
+
+def evaluate_array(
+    obj: xr.DataArray,
+    true: xr.DataArray | None,
+    *,
+    metrics=None,
+    class_dim=None,
+    pred=None,
+    dim=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+) -> xr.Dataset:
+    """One variable per metric on a cube, on label arrays, or (``class_dim`` given) on a probability array."""
+    if class_dim is None:
+        if pred is not None or renormalize:
+            raise TypeError("pred= and renormalize= apply to class probabilities: pass class_dim= as well")
+        if true is None:
+            if any(v is not None and v is not False for v in (dim, labels, weights, dropna)):
+                raise TypeError("dim=, labels=, weights= and dropna= apply to label arrays; this is already a cube")
+            return evaluate_cube(obj, metrics)
+        return evaluate_cube(array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna), metrics)
+    if true is None:
+        raise TypeError("evaluate on class probabilities needs the true labels: proba.ordinal.evaluate(true, ...)")
+    request = evaluation_request(metrics, probabilities=True, labels=True, taken=[*obj.dims, *true.dims])
+    inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
+    variables: dict[str, xr.DataArray] = {}
+    cube: xr.DataArray | None = None
+    for out, (metric, params) in request.items():
+        if metric.kind == "proba":
+            variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
+        else:
+            if cube is None:
+                cube = (
+                    inputs.cube(dim=dim, weights=weights)
+                    if pred is None
+                    else array_cube(true, pred, dim=dim, labels=inputs.classes, weights=weights, dropna=dropna)
+                )
+            variables[out] = apply_confusion(metric, cube, params)
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})

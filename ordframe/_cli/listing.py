@@ -1,0 +1,36 @@
+"""``ordframe metrics``: the registered metrics, and the plugins that failed to load."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+from ordframe._registry import manager as registry
+
+
+def metrics(args, out) -> int:
+    """Print the registered metrics (name, kind, direction, description; wrapped to the terminal) and failed plugins."""
+    table = registry.list_metrics()
+    failed, table = table[table["status"] != "ok"], table[table["status"] == "ok"]
+    table = table.assign(direction=table["direction"].str.replace(" is better", "", regex=False))
+    columns = ["name", "kind", "direction"]
+    widths = [max(len(c), table[c].str.len().max()) for c in columns]
+    indent = sum(widths) + 2 * len(columns)
+    width = shutil.get_terminal_size().columns
+    if width < indent + 30:  # a narrow terminal: each description on its own lines
+        indent, width = 4, max(width, 34)
+    header = "  ".join(c.ljust(w) for c, w in zip(columns, widths))
+    print(header + ("  description" if indent > 4 else "\n    description"), file=out)
+    for row in table.itertuples(index=False):
+        first = "  ".join(getattr(row, c).ljust(w) for c, w in zip(columns, widths)) + "  "
+        description = row.description + ("" if row.plugin.startswith("ordframe.") else f" (plugin {row.plugin})")
+        if indent == 4:
+            print(first.rstrip(), file=out)
+            first = " " * indent
+        print(textwrap.fill(description, width, initial_indent=first, subsequent_indent=" " * indent), file=out)
+    for row in failed.itertuples(index=False):
+        print(f"plugin {row.plugin} {row.status}", file=out)
+    print(
+        "\n" + textwrap.fill("Parameters, bounds and references: ordframe.list_metrics() in Python.", width), file=out
+    )
+    return 0

@@ -1,0 +1,102 @@
+"""The ``ordframe`` command: ``score`` a prediction file, ``demo``, ``reproduce`` the papers' values, list ``metrics``.
+
+Errors are one line on standard error and a non-zero exit code, never a
+traceback; a closed output pipe (``ordframe score ... | head``) ends quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+
+from ordframe import __version__
+from ordframe._cli.listing import metrics
+from ordframe._cli.reproduce import reproduce
+from ordframe._cli.score import FORMATS, score
+from ordframe._cli.wording import UsageError, for_the_command_line
+from ordframe._registry.request import METRIC_SETS
+
+# --------------------------------------------------------------------------- score
+
+
+# --------------------------------------------------------------------------- reproduce
+
+
+# --------------------------------------------------------------------------- main
+
+
+def demo(args, out) -> int:
+    """Run the demo (``ordframe demo``)."""
+    from ordframe._cli.demo import run
+
+    if args.reps < 2:
+        raise UsageError("--reps must be at least 2")
+    return run(args.out, reps=args.reps, quick=args.quick, stream=out)
+
+
+def parser() -> argparse.ArgumentParser:
+    main_parser = argparse.ArgumentParser(prog="ordframe", description="Order-aware evaluation of ordinal classifiers.")
+    main_parser.add_argument("--version", action="version", version=f"ordframe {__version__}")
+    commands = main_parser.add_subparsers(dest="command", required=True)
+    scorer = commands.add_parser("score", help="score a prediction file (CSV or Parquet)")
+    scorer.add_argument("file", help="a CSV or Parquet file with one row per prediction")
+    scorer.add_argument("--true", help="the column of true labels")
+    scorer.add_argument("--pred", help="the column of predicted labels")
+    scorer.add_argument("--proba", nargs="+", metavar="COL", help="probability columns, in class order")
+    scorer.add_argument("--by", nargs="+", metavar="COL", help="one result per combination of these columns")
+    scorer.add_argument(
+        "--metrics",
+        nargs="+",
+        metavar="NAME",
+        help=f"metric names, or 'all' (default: {' '.join(METRIC_SETS['core'])}, and {' '.join(METRIC_SETS['core_proba'])} with --proba)",
+    )
+    scorer.add_argument("--labels", nargs="+", metavar="LABEL", help="the classes in order, lowest first")
+    scorer.add_argument("--bootstrap", type=int, metavar="N", help="add 95%% percentile intervals from N replicates")
+    scorer.add_argument("--seed", type=int, default=0, help="random seed of the bootstrap (default 0)")
+    scorer.add_argument(
+        "--renormalize", action="store_true", help="divide each row of --proba values by its sum instead of requiring 1"
+    )
+    scorer.add_argument(
+        "--dropna",
+        action="store_true",
+        help="drop rows with a missing label, group value or probability from every metric (the count is reported)",
+    )
+    scorer.add_argument(
+        "--format", choices=FORMATS, help="output format (default: from the --out extension .csv/.json/.md, else table)"
+    )
+    scorer.add_argument("--out", metavar="FILE", help="write the result to FILE instead of standard output")
+    commands.add_parser("reproduce", help="reproduce the published values of the papers ordframe implements")
+    demo_parser = commands.add_parser("demo", help="three ordinal models on the bundled data sets, evaluated")
+    demo_parser.add_argument("--reps", type=int, default=5, help="train/test splits per data set (default 5)")
+    demo_parser.add_argument("--out", default="ordframe-demo", help="folder for the results (default ordframe-demo)")
+    demo_parser.add_argument("--quick", action="store_true", help="three data sets, three splits")
+    commands.add_parser("metrics", help="list the registered metrics and plugins")
+    return main_parser
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    run = {"score": score, "reproduce": reproduce, "demo": demo, "metrics": metrics}[args.command]
+    out = sys.stdout
+
+    def show_warning(message, category, *_, **__):
+        print(f"ordframe {args.command}: warning: {for_the_command_line(str(message))}", file=sys.stderr)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning
+            return run(args, out)
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (UsageError, KeyError, ValueError, TypeError, MemoryError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"ordframe {args.command}: error: {for_the_command_line(str(message))}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""Checks of the arguments every front end shares: flags, names, dims, seeds, counts, levels and directions.
+
+Each check returns the value in the form the code below uses, or raises an
+error that names the argument, shows what was given and says what to give.
+Checks of one kind of input (label values, probabilities, weights, cubes)
+live with that input.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from ordframe._core.dims import CUBE_DIMS
+from ordframe._core.messages import show
+
+_FLATTEN = (
+    "flatten MultiIndex or tuple column names first (e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])"
+)
+
+
+def check_flag(value, name: str) -> bool:
+    """A boolean argument: ``True`` or ``False`` (numpy booleans too); anything else is an error."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name}= must be True or False, got {value!r}")
+
+
+def check_progress(progress) -> bool | None:
+    """``progress`` if it is None, True or False; an error otherwise."""
+    if progress is None or isinstance(progress, bool):
+        return progress
+    raise TypeError(f"progress= must be None (automatic), True or False, got {progress!r}")
+
+
+def is_column_name(value) -> bool:
+    """Whether ``value`` can name a column (rather than hold one value per row)."""
+    return isinstance(value, (str, numbers.Number, tuple, np.generic))
+
+
+def as_sequence(value, what: str) -> list:
+    """A list of the items of an ordered collection; unordered or scalar arguments are an error."""
+    if isinstance(value, (set, frozenset, Mapping)) or (isinstance(value, pd.Series) and what == "by"):
+        kind = type(value).__name__
+        raise TypeError(
+            f"{what}= must be an ordered sequence (a list or tuple), got a {kind}: its order is arbitrary; "
+            f"use a list, e.g. {what}=sorted(...) or the order you mean"
+        )
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{what}= must be a list of values in order, got {type(value).__name__} {value!r}")
+    items = list(value)
+    if any(np.ndim(v) != 0 or isinstance(v, (list, dict, set)) for v in items):
+        raise TypeError(f"{what}= must hold single values (a flat list), got {show(items)}")
+    return items
+
+
+def by_names(by, what: str = "by") -> list:
+    """``by`` as a list of column names: one name, or a list/tuple of names, each once, none named like a cube dim."""
+    if by is None:
+        return []
+    if isinstance(by, (list, tuple)) and any(isinstance(name, tuple) for name in by):
+        raise TypeError(f"{what}= names columns by str or int, got {show(by)}; {_FLATTEN}")
+    names = [by] if isinstance(by, (str, numbers.Integral)) else as_sequence(by, what)
+    for name in names:
+        if isinstance(name, bool) or not isinstance(name, (str, numbers.Integral)):
+            raise TypeError(f"{what}= names columns by str or int, got {name!r}; {_FLATTEN}")
+        if str(name) in CUBE_DIMS:  # the name of the observed=True dim is refused by Groups, with observed=True only
+            raise ValueError(
+                f"{what} column {name!r} has the name of a result dim ({', '.join(CUBE_DIMS)}); rename it, e.g. "
+                f"df.rename(columns={{{name!r}: '{name}_'}})"
+            )
+    dims = [str(name) for name in names]
+    repeated = [name for name in names if dims.count(str(name)) > 1]
+    if repeated:
+        raise ValueError(
+            f"{what}= names {show(repeated)} more than once (dims are named by the columns' names as "
+            "strings); name each column once"
+        )
+    return names
+
+
+def dims_list(dim, what: str = "dim") -> list:
+    """One dim name -> ``[name]``, a list or tuple of names -> a list."""
+    if isinstance(dim, str):
+        return [dim]
+    if isinstance(dim, (list, tuple)) and all(isinstance(d, str) for d in dim):
+        return list(dim)
+    raise TypeError(f"{what}= must be a dim name or a list of dim names, got {dim!r}")
+
+
+def new_dim(name, taken: Iterable[Hashable], what: str) -> str:
+    """A dim name to create: a str that no dim or coordinate of the result has yet."""
+    taken = [str(t) for t in taken]
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{what}= must be a non-empty str naming the new dim, got {name!r}")
+    if name in taken:
+        raise ValueError(
+            f"{what}={name!r} names a dim the result already has ({', '.join(map(repr, taken))}); choose another name"
+        )
+    return name
+
+
+def rng_of(seed) -> np.random.Generator:
+    """A numpy Generator from ``None`` (fresh entropy), an int >= 0, a SeedSequence or a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise TypeError(f"seed must be None, an int >= 0 or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+def check_count(n, what: str, low: int = 1) -> int:
+    """A whole number >= ``low`` (the number of replicates, of rows, ...)."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or int(n) < low:
+        raise TypeError(f"{what} must be a whole number >= {low}, got {n!r}")
+    return int(n)
+
+
+def check_replicates(n) -> int:
+    """The number of bootstrap replicates: a whole number >= 1."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise TypeError(f"n must be a whole number of replicates >= 1, got {n!r}")
+    return int(n)
+
+
+def check_level(level) -> float:
+    """A confidence level in (0, 1)."""
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < float(level) < 1:
+        raise ValueError(f"level must be a number in (0, 1), e.g. 0.95, got {level!r}")
+    return float(level)
+
+
+def better_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None = None) -> float:
+    """+1 where higher values are better, -1 where lower are: ``higher_is_better`` if given, else the attrs'."""
+    if higher_is_better is not None:
+        return 1.0 if check_flag(higher_is_better, "higher_is_better") else -1.0
+    if "higher_is_better" not in attrs:
+        raise ValueError(
+            f"{name!r} does not say which direction is better (no 'higher_is_better' attr); ordframe results "
+            "carry it: compute the values with an ordframe metric, or set values.attrs['higher_is_better']"
+        )
+    return 1.0 if int(attrs["higher_is_better"]) else -1.0
+
+
+def direction_text(attrs: Mapping) -> str:
+    """``"higher is better"`` / ``"lower is better"`` from a result's attrs, or ``""`` if they do not say."""
+    direction = attrs.get("direction")
+    if direction:
+        return str(direction)
+    if "higher_is_better" in attrs:
+        return "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
+    return ""
+
+
+def check_nonnegative(values: np.ndarray, what: str, item: str) -> np.ndarray:
+    """``values``, or an error counting and showing those that are negative, NaN or infinite.
+
+    The weights and the counts of a user's cube share this rule.
+    """
+    bad = ~(np.isfinite(values) & (values >= 0))
+    if bad.any():
+        raise ValueError(
+            f"{what} has {int(bad.sum())} {item}(s) that are negative, NaN or infinite "
+            f"({show(pd.unique(values[bad]))}); {item}s must be finite and >= 0"
+        )
+    return values

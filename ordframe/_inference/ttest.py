@@ -1,0 +1,236 @@
+"""The corrected resampled t-test of cross-validated models, and its interval for one model.
+
+``corrected_ttest``: the corrected resampled t-test of Nadeau & Bengio (2003,
+Machine Learning 52:239-281), for J fold values of every model (J random
+train/test splits, or r repeats of k-fold cross-validation, J = r k, as in
+Bouckaert & Frank 2004). The fold values share training data, so they are
+correlated and the naive paired t-test is too liberal; the variance of the
+mean difference is inflated by the ratio of test to training set sizes::
+
+    d_j = value_a,j - value_b,j                        (j = 1..J)
+    t   = mean(d) / sqrt((1/J + n_test/n_train) var(d))    (var with ddof = 1)
+    p   = 2 T_{J-1}(-|t|),   interval: mean(d) -/+ t_{J-1, 1-alpha/2} sqrt((1/J + n_test/n_train) var(d))
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+import xarray as xr
+
+from ordframe._core.checks import check_level
+from ordframe._core.dims import BOUND_DIM, FOLD_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
+from ordframe._inference.values import as_dataset, check_dims, elementwise
+
+
+def corrected_ttest(
+    values,
+    *,
+    model_dim: str = MODEL_DIM,
+    dim: str | Sequence[str] = FOLD_DIM,
+    test_train_ratio: float,
+    level: float = 0.95,
+) -> xr.Dataset:
+    """Nadeau & Bengio's corrected resampled t-test between every pair of models, on per-fold metric values.
+
+    Parameters
+    ----------
+    values : xarray.DataArray or xarray.Dataset
+        Metric values with dims ``model_dim`` and ``dim`` (and any others, kept), one metric per variable of a
+        Dataset, e.g. ``cube.ordinal.evaluate(metrics=["mae", "qwk"])`` on a cube with a fold dim.
+    model_dim : str
+        The dim of the models compared.
+    dim : str or sequence of str
+        The dim(s) of the fold values, reduced over; several dims (e.g. ``["repeat", "fold"]`` for repeated
+        cross-validation) are flattened into J = their product fold values.
+    test_train_ratio : float
+        ``n_test / n_train`` of one fold: ``1 / (k - 1)`` for k-fold cross-validation; 0 gives the
+        uncorrected (too liberal) paired t-test, for comparison.
+    level : float
+        The confidence level of the intervals, in (0, 1).
+
+    Returns
+    -------
+    xarray.Dataset
+        For every pair of models (a, b) (dims ``metric``, ``model_dim``, ``versus``, ...): ``difference``,
+        the mean over the folds of ``value(a) - value(b)``; ``t``; ``p_value`` (two-sided, J - 1 degrees of
+        freedom); ``interval``, the corrected confidence interval of the difference (dim ``bound`` =
+        ``["low", "high"]``). Fold values where either model is NaN are left out of that pair (J counts
+        the others). A pair whose differences are all zero (a model against itself) has t = 0 and
+        p = 1; differences that are constant but not zero have t = +-inf and p = 0.
+
+    Raises
+    ------
+    ValueError
+        For ``test_train_ratio < 0``, a level outside (0, 1), a missing dim, or fewer than 2 fold values.
+
+    Examples
+    --------
+    >>> from ordframe import corrected_ttest
+    >>> mae = xr.DataArray(
+    ...     [[0.50, 0.52, 0.47, 0.55, 0.49], [0.45, 0.50, 0.46, 0.49, 0.47]],
+    ...     dims=("model", "fold"),
+    ...     coords={"model": ["a", "b"]},
+    ...     name="mae",
+    ... )
+    >>> result = corrected_ttest(mae, test_train_ratio=1 / 4)  # 5-fold cross-validation
+    >>> part = result.sel(metric="mae", model="a", versus="b")
+    >>> round(float(part["difference"]), 3), round(float(part["t"]), 2), round(float(part["p_value"]), 3)
+    (0.032, 2.2, 0.093)
+    >>> part["interval"].round(3).values.tolist()
+    [-0.008, 0.072]
+    """
+    ratio = _check_ratio(test_train_ratio)
+    check_level(level)
+    fold_dims = _fold_dims(dim, model_dim)
+    parts = []
+    for name, metric in as_dataset(values).items():
+        check_dims(name, metric, [model_dim, *fold_dims])
+        _check_fold_values(name, metric, fold_dims)
+        metric = metric.drop_attrs()
+        mean, t, p_value, interval = _corrected_t(
+            metric - metric.rename({model_dim: VERSUS_DIM}), fold_dims, ratio, level
+        )
+        order = (model_dim, VERSUS_DIM, ...)
+        parts.append(
+            xr.Dataset(
+                {
+                    "difference": mean.transpose(*order),
+                    "t": t.transpose(*order),
+                    "p_value": p_value.transpose(*order),
+                    "interval": interval.transpose(BOUND_DIM, *order),
+                }
+            ).expand_dims({METRIC_DIM: [name]})
+        )
+    out = xr.concat(parts, dim=METRIC_DIM)
+    out["interval"] = out["interval"].transpose(METRIC_DIM, BOUND_DIM, ...)
+    out.attrs = {
+        "test": "corrected resampled t-test (Nadeau & Bengio 2003)",
+        "ci_level": float(level),
+        "fold_dims": ", ".join(fold_dims),
+        "test_train_ratio": ratio,
+    }
+    return out
+
+
+def corrected_ci(values, *, dim: str | Sequence[str] = FOLD_DIM, test_train_ratio: float, level: float = 0.95):
+    """Nadeau & Bengio's corrected confidence interval of a metric's mean over cross-validation folds.
+
+    The interval of the expected value of a model's metric from J fold values, widened for the
+    correlation between folds that share training data (Nadeau & Bengio 2003)::
+
+        mean(v) -/+ t_{J-1, 1-alpha/2} sqrt((1/J + n_test/n_train) var(v))      (var with ddof = 1)
+
+    the one-sample form of ``corrected_ttest``.
+
+    Parameters
+    ----------
+    values : xarray.DataArray or xarray.Dataset
+        Metric values with the dim(s) ``dim`` (any others are kept), e.g.
+        ``df.ordinal.evaluate("y", "yhat", by=["model", "fold"])``.
+    dim : str or sequence of str
+        The dim(s) of the fold values, reduced together (``["repeat", "fold"]`` for repeated
+        cross-validation: J = their product).
+    test_train_ratio : float
+        ``n_test / n_train`` of one fold: ``1 / (k - 1)`` for k-fold cross-validation; 0 gives the
+        uncorrected (too narrow) t-interval.
+    level : float
+        The confidence level, in (0, 1).
+
+    Returns
+    -------
+    xarray.DataArray or xarray.Dataset
+        The bounds along a new dim ``bound`` = ``["low", "high"]`` (without the fold dims), with the
+        values' attrs plus ``ci_level`` and ``ci_method``. NaN fold values are left out (J counts the
+        others); fewer than two valid values give NaN bounds.
+
+    Raises
+    ------
+    ValueError
+        For ``test_train_ratio < 0``, a level outside (0, 1), a missing fold dim, or fewer than 2 fold
+        values.
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> mae = xr.DataArray([0.50, 0.52, 0.47, 0.55, 0.49], dims="fold", name="mae")
+    >>> ordframe.corrected_ci(mae, test_train_ratio=1 / 4).round(3).values.tolist()  # 5-fold CV
+    [0.449, 0.563]
+    """
+    ratio = _check_ratio(test_train_ratio)
+    check_level(level)
+    fold_dims = _fold_dims(dim)
+    parts = {}
+    for name, metric in as_dataset(values).items():
+        check_dims(name, metric, fold_dims, pairwise=False)
+        _check_fold_values(name, metric, fold_dims)
+        if BOUND_DIM in metric.dims:
+            raise ValueError(f"{name!r} already has a dim {BOUND_DIM!r}, the dim of the interval's bounds")
+        interval = _corrected_t(metric, fold_dims, ratio, level)[3]
+        parts[name] = interval.transpose(BOUND_DIM, ...).assign_attrs(
+            metric.attrs, ci_level=float(level), ci_method="corrected t (Nadeau & Bengio 2003)"
+        )
+    if isinstance(values, xr.DataArray):
+        return parts[next(iter(parts))].rename(values.name)
+    return xr.Dataset(parts, attrs=values.attrs)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _check_ratio(test_train_ratio: float) -> float:
+    if (
+        isinstance(test_train_ratio, bool)
+        or not isinstance(test_train_ratio, numbers.Real)
+        or not (math.isfinite(test_train_ratio) and test_train_ratio >= 0)
+    ):
+        raise ValueError(
+            f"test_train_ratio must be a number >= 0, n_test / n_train of one fold (1 / (k - 1) for k-fold "
+            f"cross-validation; 0 gives the uncorrected t-test), got {test_train_ratio!r}"
+        )
+    return float(test_train_ratio)
+
+
+def _fold_dims(folds, dim: str | None = None) -> list[str]:
+    """``folds`` as a list of distinct dim names (other than the model dim ``dim``)."""
+    fold_dims = [folds] if isinstance(folds, str) else list(folds) if isinstance(folds, (list, tuple)) else None
+    if (
+        not fold_dims
+        or not all(isinstance(d, str) for d in fold_dims)
+        or len(set(fold_dims)) < len(fold_dims)
+        or dim in fold_dims
+    ):
+        other = f" other than the model dim {dim!r}" if dim is not None else ""
+        raise ValueError(
+            f"dim must name one or more different fold dims{other} (a str or a list of str), got {folds!r}"
+        )
+    return fold_dims
+
+
+def _check_fold_values(name: Hashable, values: xr.DataArray, fold_dims: Sequence[str]) -> None:
+    n_folds = math.prod(values.sizes[d] for d in fold_dims)
+    if n_folds < 2:
+        raise ValueError(f"{name!r} has {n_folds} fold value along {fold_dims}; at least 2 are needed")
+    if values.dtype.kind not in "biuf":
+        raise TypeError(f"{name!r} holds {values.dtype} values; the fold values must be real numbers")
+
+
+def _corrected_t(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, level: float):
+    """Mean, t, two-sided p-value and interval of Nadeau & Bengio's corrected t over the fold dims."""
+    import scipy.stats  # imported when needed: it takes half a second
+
+    n = values.notnull().sum(fold_dims)  # the fold dims are reduced together: J = the valid fold values
+    mean = values.mean(fold_dims)
+    with np.errstate(invalid="ignore"):  # an infinite fold value: NaN spread, so NaN bounds
+        se = np.sqrt((1 / n + ratio) * values.var(fold_dims, ddof=1))
+    df = n - 1
+    # values that do not vary: t = +-inf, or 0 (p = 1) when they are all zero (a model against itself)
+    t = xr.where(se > 0, mean / se.where(se > 0), xr.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
+    t = t.where(se.notnull())
+    p_value = 2 * elementwise(scipy.stats.t.sf, np.abs(t), df)
+    half = elementwise(scipy.stats.t.ppf, 0.5 + level / 2, df) * se
+    interval = xr.concat([mean - half, mean + half], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM))
+    return mean, t, p_value, interval

@@ -1,0 +1,38 @@
+"""The values that the tests compare: a DataArray or Dataset of metric values over model, fold and data-set dims."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+import xarray as xr
+
+from ordframe._core.dims import OBSERVED_DIM, VERSUS_DIM
+
+
+def as_dataset(values) -> xr.Dataset:
+    if isinstance(values, xr.DataArray):
+        name = values.name if values.name is not None else values.attrs.get("metric", "value")
+        return values.to_dataset(name=name)
+    if not isinstance(values, xr.Dataset):
+        raise TypeError(f"values must be an xarray DataArray or Dataset, got {type(values).__name__}")
+    return values
+
+
+def check_dims(name: Hashable, values: xr.DataArray, dims: Sequence[str], pairwise: bool = True) -> None:
+    for d in dims:
+        if d not in values.dims:
+            hint = (
+                f" (results of observed=True stack the groups in the dim {OBSERVED_DIM!r}: "
+                f"use .unstack({OBSERVED_DIM!r}) first)"
+                if OBSERVED_DIM in values.dims
+                else ""
+            )
+            raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}{hint}")
+    if pairwise and VERSUS_DIM in values.dims:
+        raise ValueError(f"{name!r} already has a dim {VERSUS_DIM!r}, the name the pairwise results use")
+
+
+def elementwise(function, *args) -> xr.DataArray:
+    """An elementwise scipy function applied to DataArrays (and scalars)."""
+    return xr.apply_ufunc(function, *args, dask="parallelized", output_dtypes=[np.float64])

@@ -1,0 +1,355 @@
+"""Class order: which labels exist, in which order, and the integer code of every label.
+
+The order is decided once, by the first rule that applies:
+
+1. ``labels=[...]`` given: that order (:func:`declared_order`); values outside it are an error.
+2. A pandas ordered Categorical: its categories (:func:`inferred_order`).
+3. Numeric or boolean labels: the sorted union of the observed values.
+4. Anything else: an error asking for ``labels=`` or an ordered Categorical.
+
+Codes are positions in that order, so distances are index distances. Integer
+and boolean labels are coded by offset into a small table and categoricals
+through their category codes: no sort and no hash of the rows.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ordframe._core.checks import as_sequence
+from ordframe._core.messages import first_rows, show, show_counts
+
+# Integer labels whose values span at most this many integers are counted and
+# coded through a table over the span; wider ones are hashed.
+MAX_INT_SPAN = 1 << 16
+# Integer labels without labels= whose values span at most this many integers
+# are counted over the whole span, and the values no row has are dropped after.
+MAX_COUNTED_SPAN = 256
+LAZY = "lazy"  # object labels whose missing values have not been looked for yet
+# Codes are computed this many rows at a time, so temporaries stay in the CPU cache.
+BLOCK_ROWS = 1 << 16
+_NUMERIC_INFERRED = {"integer", "floating", "mixed-integer-float", "boolean", "decimal"}
+
+
+@dataclass
+class Labels:
+    """One column (or array) of labels, as numpy values plus where they are missing.
+
+    ``kind`` is ``"category"`` (``values`` are category codes, -1 missing),
+    ``"int"`` (integers or booleans), ``"float"`` (NaN missing) or ``"object"``.
+    Where object labels are missing is found only when asked (``missing``) or
+    while they are coded (:func:`encode`, whose factorization finds them for
+    free): a separate ``isna`` pass over strings costs as much as coding them.
+    """
+
+    name: Hashable
+    values: Any  # a numpy array, or a pandas ExtensionArray for strings and other extension types
+    kind: str
+    _missing: np.ndarray | None | str = None  # a mask, None (nothing missing), or LAZY
+    categories: pd.Index | None = None
+    ordered: bool = False
+    dtype: object = None  # the dtype the user gave (for messages)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def missing(self) -> np.ndarray | None:
+        """Where labels are missing (``None`` if nowhere)."""
+        if isinstance(self._missing, str):
+            self._missing = _mask(np.asarray(pd.isna(self.values)))
+        return self._missing
+
+    @functools.cached_property
+    def span(self) -> tuple[int, int] | None:
+        """``(lowest, highest)`` of integer (not boolean) labels without missing values; else ``None``."""
+        if self.kind != "int" or self.missing is not None or self.categories is not None or not len(self):
+            return None
+        return int(self.values.min()), int(self.values.max())
+
+    def take(self, keep: np.ndarray) -> Labels:
+        """The labels at the positions where ``keep`` holds."""
+        missing = self._missing if isinstance(self._missing, str) or self._missing is None else self._missing[keep]
+        return Labels(self.name, self.values[keep], self.kind, missing, self.categories, self.ordered, self.dtype)
+
+    def series(self) -> pd.Series:
+        """The labels as a pandas Series with a default index (for messages)."""
+        if self.kind == "category":
+            return pd.Series(pd.Categorical.from_codes(self.values, self.categories))
+        return pd.Series(self.values)
+
+    @property
+    def is_numeric(self) -> bool:
+        if self.kind in ("int", "float"):
+            return True
+        return self.kind == "object" and pd.api.types.infer_dtype(self.values, skipna=True) in _NUMERIC_INFERRED
+
+
+def labels_of(name: Hashable, data) -> Labels:
+    """:class:`Labels` of a pandas Series or a numpy array of labels (no copy where it can be avoided)."""
+    labels = _labels_of(name, data)
+    labels.dtype = data.dtype
+    return labels
+
+
+def _labels_of(name: Hashable, data) -> Labels:
+    dtype = data.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(pd.Categorical(data).codes)
+        missing = codes < 0 if codes.size and codes.min() < 0 else None
+        return Labels(name, codes, "category", missing, dtype.categories, bool(dtype.ordered))
+    if isinstance(dtype, np.dtype):
+        values = np.asarray(data)
+        if dtype.kind == "b":
+            return Labels(name, values.view(np.uint8), "int", categories=pd.Index([False, True]))
+        if dtype.kind in "iu" and (dtype != np.uint64 or values.size == 0 or values.max() < 2**63):
+            return Labels(name, values.astype(np.int64, copy=False) if dtype == np.uint64 else values, "int")
+        if dtype.kind == "f":
+            missing = np.isnan(values)
+            return Labels(name, values, "float", missing if missing.any() else None)
+        if dtype.kind in "mM":  # datetimes and timedeltas: compare as pandas scalars, not as integers
+            values = pd.Series(values.reshape(-1)).astype(object).to_numpy()
+        values = values.astype(object, copy=False)
+    else:  # a pandas extension dtype (nullable integers and booleans, strings, arrow, ...)
+        series = data if isinstance(data, pd.Series) else pd.Series(data)
+        numeric = pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype)
+        missing = np.asarray(series.isna()) if numeric else np.zeros(0, bool)
+        has_missing = bool(missing.any())
+        if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+            values = series.to_numpy(dtype=np.int64, na_value=0)
+            bools = pd.api.types.is_bool_dtype(dtype)
+            values = values.astype(np.uint8) if bools else values
+            return Labels(
+                name, values, "int", missing if has_missing else None, pd.Index([False, True]) if bools else None
+            )
+        if pd.api.types.is_float_dtype(dtype):
+            values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+            return Labels(name, values, "float", missing if has_missing else None)
+        return Labels(name, series.array, "object", LAZY)  # strings and others: coded by pandas as they are
+    return Labels(name, values, "object", LAZY)
+
+
+# --------------------------------------------------------------------------- the order
+
+
+def declared_order(labels) -> pd.Index:
+    """The classes given by ``labels=``, in that order: a list, tuple, range, array or Index of distinct labels."""
+    if isinstance(labels, pd.MultiIndex):
+        raise TypeError("labels= must be a flat list of class labels, got a MultiIndex")
+    if isinstance(labels, pd.Index):
+        classes = labels.rename(None)
+    else:
+        if isinstance(labels, np.ndarray) and labels.ndim != 1:
+            raise TypeError(f"labels= must be one-dimensional, got an array of shape {labels.shape}")
+        classes = pd.Index(as_sequence(labels, "labels"), tupleize_cols=False)
+    if classes.hasnans:
+        raise ValueError("labels= contains a missing value; list only real class labels, in order")
+    if not classes.is_unique:
+        raise ValueError(
+            f"labels= lists {show(classes[classes.duplicated()].unique())} more than once; "
+            "each class must appear once, in order"
+        )
+    return check_two(classes)
+
+
+def check_two(classes: pd.Index) -> pd.Index:
+    """``classes``, or an error if there are fewer than two."""
+    if len(classes) < 2:
+        raise ValueError(
+            f"an ordinal problem needs at least two classes; the class order is {list(classes)}. "
+            "Pass labels= with every class, observed or not"
+        )
+    return classes
+
+
+def inferred_order(columns: list[Labels]) -> pd.Index:
+    """The classes of label ``columns`` without ``labels=``: ordered categories, or the sorted numeric values seen.
+
+    Missing values (marked in each column) are not classes. The caller checks
+    that there are two (:func:`check_two`): a part of a larger frame may see fewer.
+    """
+    ordered = [(c, c.categories) for c in columns if c.kind == "category" and c.ordered and c.categories is not None]
+    if ordered:
+        (first, categories), *others = ordered
+        for other, other_categories in others:
+            if not other_categories.equals(categories):
+                raise ValueError(
+                    f"columns {first.name!r} and {other.name!r} are ordered Categoricals with different categories "
+                    f"({list(categories)} vs {list(other_categories)}); give both the same categories or "
+                    "pass labels="
+                )
+        return categories
+    if not any(len(c) for c in columns):  # no label at all: no class (the caller says two are needed)
+        return pd.Index([])
+    if not all(c.is_numeric for c in columns):
+        kinds = ", ".join(f"{c.name!r} ({_kind(c)})" for c in columns)
+        raise TypeError(
+            f"cannot tell the class order of {kinds}: the labels are not numeric. Pass labels=[...] "
+            "in order (lowest first), or make the columns pandas ordered Categoricals"
+        )
+    if all(c.kind == "int" for c in columns):
+        return _observed_integers(columns)
+    observed = [pd.unique(c.values if c.missing is None else c.values[~c.missing]) for c in columns]
+    return pd.Index(np.unique(np.concatenate(observed)))
+
+
+def _kind(column: Labels) -> str:
+    return "unordered category" if column.kind == "category" else str(column.dtype)
+
+
+def _observed_integers(columns: list[Labels]) -> pd.Index:
+    """The sorted distinct values of integer columns: a presence table over their span, or a sort if wide."""
+    kept = [c.values if c.missing is None else c.values[~c.missing] for c in columns]
+    kept = [v for v in kept if v.size]
+    if not kept:
+        return pd.Index([], dtype=np.int64)
+    low, high = min(int(v.min()) for v in kept), max(int(v.max()) for v in kept)
+    boolean = all(c.categories is not None for c in columns)
+    if high - low < MAX_INT_SPAN:
+        seen = np.zeros(high - low + 1, bool)
+        for v in kept:
+            for start in range(0, len(v), BLOCK_ROWS):
+                seen[v[start : start + BLOCK_ROWS] - low] = True
+        values = np.flatnonzero(seen) + low
+    else:
+        values = np.unique(np.concatenate([np.unique(v) for v in kept]))
+    return pd.Index(values.astype(bool) if boolean else values)
+
+
+def _mask(mask: np.ndarray) -> np.ndarray | None:
+    """``mask``, or ``None`` if it holds nowhere."""
+    return mask if mask.any() else None
+
+
+def integer_span(columns: list[Labels]) -> tuple[int, int] | None:
+    """``(lowest, highest)`` over integer (not boolean) label columns without missing values, else ``None``."""
+    spans = [c.span for c in columns]
+    known = [s for s in spans if s is not None]
+    if not spans or len(known) < len(spans):
+        return None
+    return min(low for low, _ in known), max(high for _, high in known)
+
+
+def offset_of(column: Labels, classes: pd.Index) -> int | None:
+    """The ``offset`` with ``label - offset`` = code, when integer labels can serve as their own codes.
+
+    That is when the classes are the consecutive integers ``offset .. offset + K - 1``,
+    in that order, and every label is one of them; otherwise ``None`` (use :func:`encode`).
+    """
+    if column.span is None or not pd.api.types.is_integer_dtype(classes.dtype) or not len(classes):
+        return None
+    low = int(classes[0])
+    if not (isinstance(classes, pd.RangeIndex) and classes.step == 1) and not np.array_equal(
+        classes.to_numpy(), np.arange(low, low + len(classes))
+    ):
+        return None
+    lowest, highest = column.span
+    return low if low <= lowest and highest < low + len(classes) else None
+
+
+def class_order(columns: list[Labels], labels=None) -> pd.Index:
+    """The ordered classes of label ``columns``: ``labels`` if given (rule 1), else inferred (rules 2-4)."""
+    return declared_order(labels) if labels is not None else check_two(inferred_order(columns))
+
+
+# --------------------------------------------------------------------------- codes
+
+
+def code_dtype(k: int) -> np.dtype:
+    """The narrowest signed integer type that holds the codes -1 .. k - 1."""
+    return np.dtype(np.int8 if k < 2**7 else np.int16 if k < 2**15 else np.int32 if k < 2**31 else np.int64)
+
+
+def encode(column: Labels, classes: pd.Index) -> np.ndarray:
+    """Integer codes (positions in ``classes``) of a label column; a missing value gets -1.
+
+    A value that is neither missing nor one of ``classes`` is an error listing
+    the offending values and their counts.
+    """
+    dtype = code_dtype(len(classes))
+    if not len(classes):  # a part of a frame with no rows left: no label can have a code
+        codes = np.full(len(column), -1, dtype)
+    elif column.kind == "category" and column.categories is not None:
+        if column.categories.equals(classes):
+            codes = column.values
+        else:
+            table = np.append(classes.get_indexer(column.categories), -1).astype(dtype)  # code -1 -> last entry
+            codes = table[column.values]
+    elif column.kind == "int" and (table_info := _integer_table(classes, dtype)) is not None:
+        low, table = table_info
+        codes = np.empty(len(column), dtype)
+        for start in range(0, len(column), BLOCK_ROWS):
+            block = column.values[start : start + BLOCK_ROWS]
+            shifted = block - low if low else block
+            inside = (shifted >= 0) & (shifted < len(table))
+            codes[start : start + BLOCK_ROWS] = np.where(inside, table[np.where(inside, shifted, 0)], -1)
+    elif (
+        column.kind in ("int", "float")
+        and pd.api.types.is_numeric_dtype(classes.dtype)
+        and classes.is_monotonic_increasing
+    ):
+        sorted_classes = classes.to_numpy()
+        at = np.searchsorted(sorted_classes, column.values).clip(0, len(classes) - 1)
+        codes = np.where(sorted_classes[at] == column.values, at, -1).astype(dtype)
+    else:
+        if isinstance(column.values, np.ndarray):  # Python objects: one hash lookup per label
+            codes = classes.get_indexer(pd.Index(column.values, dtype=object, tupleize_cols=False)).astype(dtype)
+            if isinstance(column._missing, str):  # missing labels are among those that are not classes
+                missing = np.zeros(len(codes), bool)
+                missing[codes < 0] = pd.isna(column.values[codes < 0])
+                column._missing = _mask(missing)
+        else:  # pandas arrays (strings, arrow): factorize, then code the few distinct values
+            distinct_codes, distinct = pd.factorize(column.values)
+            table = np.append(classes.get_indexer(pd.Index(distinct, tupleize_cols=False)), -1).astype(dtype)
+            codes = table[distinct_codes]  # -1 (missing) takes the last entry, -1
+            if isinstance(column._missing, str):
+                column._missing = _mask(distinct_codes < 0)
+    unknown = codes < 0
+    if column.missing is not None:
+        unknown &= ~column.missing
+        if column.kind != "category":
+            codes = np.where(column.missing, -1, codes).astype(dtype, copy=False)
+    if unknown.any():
+        raise unknown_error(column, unknown, classes)
+    return codes
+
+
+def _integer_table(classes: pd.Index, dtype) -> tuple[int, np.ndarray] | None:
+    """``(low, table)`` with ``table[v - low]`` the code of integer label ``v`` (-1 if none), for integer classes of small span."""
+    values = classes.to_numpy()
+    if values.dtype.kind == "b":
+        values = values.astype(np.int64)
+    if values.dtype.kind not in "iu":
+        if values.dtype.kind != "f" or not np.array_equal(values, np.round(values)):
+            return None
+        values = values.astype(np.int64)
+    low, high = int(values.min()), int(values.max())
+    if high - low >= MAX_INT_SPAN:
+        return None
+    table = np.full(high - low + 1, -1, dtype)
+    table[values - low] = np.arange(len(values))
+    return low, table
+
+
+def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> ValueError:
+    """The error for values of ``column`` (where ``unknown`` holds) that are not among ``classes``."""
+    counts = column.series()[unknown].value_counts()
+    return ValueError(
+        f"column {column.name!r} has {int(unknown.sum())} value(s) outside the classes {list(classes)}: "
+        f"{show_counts(counts)}. Add them to labels= (in order) or remove those rows"
+    )
+
+
+def missing_error(column, index, mask: np.ndarray) -> ValueError:
+    """The error for missing values in a label (or group) column; ``index`` names the rows."""
+    n = int(mask.sum())
+    return ValueError(
+        f"column {column!r} has {n} missing value(s) (NaN/None/NA), first at rows {first_rows(index, mask)}; "
+        "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
+    )

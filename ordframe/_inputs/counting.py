@@ -1,0 +1,125 @@
+"""Counting rows into cells, and what the counts say about the classes (the warnings about suspicious labels).
+
+Every front end that builds confusion cubes, per-group totals or retention
+curves counts its coded rows with :func:`count_cells`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ordframe._core.messages import LabelWarning, show, warn
+
+# A group that would expect at least this many true samples of a class it lacks is warned about.
+MIN_EXPECTED = 5
+
+
+# Rows are combined in blocks that stay in the CPU cache; a block is never
+# smaller than a few times the cube, so adding block counts stays cheap.
+BLOCK_ROWS = 1 << 17
+
+
+def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
+    """Count rows per cell of an array of shape ``sizes``.
+
+    ``codes[i]`` holds each row's index along axis ``i`` (plus ``offsets[i]``,
+    which is subtracted). ``weights`` (one per row) makes the counts float sums.
+    """
+    sizes = [int(s) for s in sizes]
+    offsets = [int(o) for o in offsets] if offsets else [0] * len(sizes)
+    total = math.prod(sizes)
+    strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
+    shift = sum(o * s for o, s in zip(offsets, strides))
+    # The cell index is built in the narrowest integer type that holds every
+    # partial sum (less memory traffic); int64 wraps harmlessly otherwise.
+    bound = sum(abs(o) * s for o, s in zip(offsets, strides)) + total
+    dtype = next((t for t in (np.int16, np.int32) if bound < np.iinfo(t).max), np.int64)
+    shift = (shift + 2**63) % 2**64 - 2**63
+    block = max(BLOCK_ROWS, 4 * total)
+    out = np.zeros(total, np.float64 if weights is not None else np.int64)
+    m = min(n := len(codes[0]), block)
+    index_buf, code_buf, cell_buf = np.empty(m, dtype), np.empty(m, dtype), np.empty(m, np.intp)
+    for start in range(0, n, block):  # cache blocking: a few dozen blocks, each vectorised
+        stop = min(n, start + block)
+        index, code_part, cell = index_buf[: stop - start], code_buf[: stop - start], cell_buf[: stop - start]
+        np.copyto(index, codes[0][start:stop], casting="unsafe")
+        for size, code in zip(sizes[1:], codes[1:]):
+            index *= dtype(size)
+            np.copyto(code_part, code[start:stop], casting="unsafe")
+            index += code_part
+        if shift:
+            index -= dtype(shift)
+        np.copyto(cell, index)
+        w = None if weights is None else weights[start:stop]
+        out += np.bincount(cell, weights=w, minlength=total)
+    return out.reshape(sizes)
+
+
+def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> None:
+    """A ``LabelWarning`` if classes inferred from the labels seen occur only among the predictions.
+
+    Such values (often unrounded regression outputs, e.g. 3.3) become classes of
+    their own in the order of the values: they change K and every index distance.
+    """
+    k = len(classes)
+    matrix = counts.reshape(-1, k, k).sum(axis=0)
+    only = (matrix.sum(axis=1) == 0) & (matrix.sum(axis=0) > 0)
+    if not only.any():
+        return
+    values = classes[only]
+    fractional = pd.api.types.is_float_dtype(values.dtype) and not np.array_equal(values, np.round(values))
+    hint = (
+        "They are not whole numbers: if they are regression outputs, round them to the classes. " if fractional else ""
+    )
+    warn(
+        f"column {pred_name!r} predicts {len(values)} value(s) that no true label has ({show(values)}); they count "
+        f"as classes of their own, placed in the order of the values (K = {k} in all). {hint}Pass labels=[...] to declare the "
+        "classes (then such values are an error)",
+        LabelWarning,
+    )
+
+
+def warn_classes_differ(counts: np.ndarray, classes: pd.Index, group_names: list) -> None:
+    """A ``LabelWarning`` if some group lacks a class that its size makes unlikely to be missing by chance.
+
+    Inferred classes are the union over all groups (several data sets in one
+    call): a group with its own, narrower set of classes is then scored with
+    a K and class positions that are not its own. A class counts as missing
+    from a group when the group has no true sample of it although it would
+    expect at least ``MIN_EXPECTED`` from the class's share overall (small
+    folds that miss a rare class do not warn).
+    """
+    k = len(classes)
+    matrix = counts.reshape(-1, k, k)
+    true = matrix.sum(axis=-1)  # (groups, K)
+    sizes, overall = true.sum(axis=-1), true.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = sizes[:, None] * overall[None, :] / overall.sum()
+    lacking = (true == 0) & (expected >= MIN_EXPECTED)
+    if not lacking.any():
+        return
+    warn(
+        f"{int(lacking.any(axis=1).sum())} group(s) of {', '.join(map(repr, group_names))} have no true sample of "
+        f"classes that their size makes common ({show(classes[lacking.any(axis=0)])}): the classes are the union "
+        f"over all groups (K = {k}), so K-dependent indices (oc, uoc, amae, ...) differ from evaluating each group "
+        "alone. If the groups are different data sets, evaluate them separately; pass labels=[...] to keep this K",
+        LabelWarning,
+    )
+
+
+def drop_absent_classes(counts: np.ndarray, classes: pd.Index, codes=None) -> tuple[np.ndarray, pd.Index]:
+    """Counts ``(..., K, K)`` over a span of integer classes, without the classes that no label has.
+
+    ``codes`` (the class codes of the true and predicted labels) are looked at
+    when weights are used, since a weight of zero would hide a class in the counts.
+    """
+    k = len(classes)
+    if codes is None:
+        matrix = counts.reshape(-1, k, k).sum(axis=0)
+        seen = (matrix.sum(axis=0) + matrix.sum(axis=1)) > 0
+    else:
+        seen = np.logical_or.reduce([np.bincount(c, minlength=k) > 0 for c in codes])
+    return np.compress(seen, np.compress(seen, counts, axis=-1), axis=-2), classes[seen]

@@ -1,0 +1,415 @@
+"""The DataFrame front end: one validated, position-coded view of the rows every DataFrame method uses.
+
+:func:`frame_rows` checks the arguments, finds missing values (an error, or
+the rows dropped with ``dropna=True``), decides the class order, codes the
+labels, groups and weights by position and checks the probabilities. Cubes
+(:meth:`FrameRows.cube`) and means of per-sample scores (:meth:`FrameRows.mean`)
+are then counted over the same group codes with the same weights, so they
+cannot disagree about which row belongs where.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ordframe._core.checks import by_names, check_flag, is_column_name
+from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
+from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, show, show_counts, warn
+from ordframe._inputs.classes import (
+    MAX_COUNTED_SPAN,
+    check_two,
+    class_order,
+    declared_order,
+    encode,
+    inferred_order,
+    integer_span,
+    labels_of,
+    missing_error,
+    offset_of,
+)
+from ordframe._inputs.counting import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
+from ordframe._inputs.groups import GroupColumn, Groups, group_column
+from ordframe._inputs.probability import RowNames, check_proba, frame_classes
+from ordframe._inputs.weights import check_weights
+
+
+@dataclass
+class Codes:
+    """Class codes of one label column: ``values - offset`` (integer labels serve as their own codes)."""
+
+    values: np.ndarray
+    offset: int = 0
+
+    def array(self) -> np.ndarray:
+        """The codes as int64."""
+        return self.values.astype(np.int64) - self.offset
+
+
+PROBABILITY_COLUMNS = "the probability columns"  # their missing values, beside those of named columns
+
+
+@dataclass
+class FrameRows:
+    """The rows kept, coded by position: class codes, checked probabilities, weights and groups.
+
+    With ``prune_classes`` the classes are every integer between the lowest and
+    the highest label, and the cube keeps only those that occur.
+    """
+
+    index: pd.Index  # the DataFrame's labels of the rows kept (for messages and tables)
+    classes: pd.Index
+    true: Codes
+    pred: Codes | None
+    proba: np.ndarray | None  # (rows, K)
+    weights: np.ndarray | None
+    groups: Groups
+    prune_classes: bool = False
+    pred_name: Hashable | None = None  # set when the classes were inferred from the values seen: checked then
+    unscored: np.ndarray | None = None  # rows of groups without probabilities: their scores are NaN
+    part: bool = False  # the rows of one part of a larger frame: the whole is checked and warned about
+    dropped: int = 0  # rows dropped by dropna=True
+    dropped_in: tuple = ()  # the columns where they had missing values
+
+    def predicted(self) -> Codes:
+        """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
+        if self.pred is not None:
+            return self.pred
+        if self.proba is None:
+            raise TypeError("predicted labels (pred=) or class probabilities (proba=) are needed")
+        return Codes(self.proba.argmax(axis=1))
+
+    def cube(self) -> xr.DataArray:
+        """The confusion cube ``(*groups, true, pred)`` of these rows."""
+        k = len(self.classes)
+        self.groups.check_size(k * k)
+        codes, sizes, offsets = self.groups.counting()
+        pred = self.predicted()
+        counts = count_cells(
+            [*codes, self.true.values, pred.values],
+            [*sizes, k, k],
+            offsets=[*offsets, self.true.offset, pred.offset],
+            weights=self.weights,
+        )
+        classes = self.classes
+        if self.prune_classes:
+            labels = None if self.weights is None else [self.true.array(), pred.array()]
+            counts, classes = drop_absent_classes(counts, classes, labels)
+        if self.part:
+            return self.groups.labelled(counts, CUBE_DIMS, {TRUE: classes, PRED: classes}, name="count")
+        check_two(classes)
+        if self.pred_name is not None:
+            warn_predicted_only(counts, classes, self.pred_name)
+            if self.groups.columns:
+                warn_classes_differ(counts, classes, self.groups.names)
+        rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
+        coords = {TRUE: classes, PRED: classes}
+        return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
+
+    def mean(self, scores: np.ndarray, name: str) -> xr.DataArray:
+        """The (weighted) mean of one score per row, per group."""
+        self.groups.check_size(1)
+        codes, sizes, offsets = self.groups.counting()
+        w = self.weights
+        weighted = scores if w is None else w * scores
+        total: np.ndarray | float
+        weight: np.ndarray | float
+        if codes:
+            total = count_cells(codes, sizes, offsets=offsets, weights=weighted)
+            weight = count_cells(codes, sizes, offsets=offsets, weights=w)
+        else:
+            total, weight = np.sum(weighted), np.sum(np.ones(len(scores)) if w is None else w)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = total / weight
+        return self.groups.labelled(np.asarray(mean), rows=self._rows(weight if w is None else None), name=name)
+
+    def observed_classes(self) -> FrameRows:
+        """These rows over the classes that a label has (integer labels are counted over their span), at least two.
+
+        The classes of :meth:`cube`, for code that works on the class codes themselves.
+        """
+        if not self.prune_classes:
+            return self
+        k = len(self.classes)
+        codes = [self.true.array()] + ([] if self.pred is None else [self.pred.array()])
+        seen = np.logical_or.reduce([np.bincount(c, minlength=k) > 0 for c in codes])
+        table = np.cumsum(seen) - 1
+        pred = None if self.pred is None else Codes(table[codes[1]])
+        return replace(
+            self, classes=check_two(self.classes[seen]), true=Codes(table[codes[0]]), pred=pred, prune_classes=False
+        )
+
+    def empty(self) -> bool:
+        """Whether no row is kept, or the weights of those kept sum to 0."""
+        return len(self.index) == 0 or (self.weights is not None and not self.weights.sum() > 0)
+
+    def _rows(self, counts):
+        """Rows per group (to drop integer group values no row has); counted here when weights could hide them."""
+        if not any(c.prune for c in self.groups.columns) or self.groups.observed:
+            return None
+        if counts is None:
+            codes, sizes, offsets = self.groups.counting()
+            counts = count_cells(codes, sizes, offsets=offsets)
+        return counts
+
+
+def frame_rows(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    by=None,
+    labels=None,
+    weights=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    observed: bool = False,
+    unscored_groups: int | None = None,
+    part: bool = False,
+) -> FrameRows:
+    """Validate and code the rows of ``df`` (see the module docstring).
+
+    ``pred`` is a column name or one predicted label per row; ``proba`` the
+    probability columns (a list in class order, or a dict label -> column).
+    With ``unscored_groups=n``, the rows of a group of the first ``n`` ``by``
+    columns whose probabilities are all missing are kept for the label metrics
+    and marked ``unscored`` (a model that predicts labels only); missing
+    probabilities in a group that has some are an error, or dropped with
+    ``dropna``. With ``part=True`` the rows are one part of a larger frame
+    (a dask partition): fewer than two classes is no error, and neither the
+    rows dropped nor suspicious labels are warned about: the caller does it
+    once for the whole (``FrameRows.dropped``). An error carries the ``stage``
+    of the check that raised it: checks run in order over all rows, so the
+    whole frame fails at the lowest stage that any of its parts fails at.
+    """
+    stage = 0  # the check under way: on a part of a frame, the whole's error is the part's of the lowest stage
+    try:
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        dropna, renormalize, observed = (
+            check_flag(v, n) for v, n in ((dropna, "dropna"), (renormalize, "renormalize"), (observed, "observed"))
+        )
+        n = len(df)
+        by = by_names(by)
+        check_column(df, true, "true")
+        stage = 1
+        columns = {TRUE: labels_of(true, df[true])}
+        if pred is not None:
+            if is_column_name(pred):
+                check_column(df, pred, "pred")
+                columns[PRED] = labels_of(pred, df[pred])
+            else:
+                columns[PRED] = labels_of("pred", row_values(pred, df.index, "pred"))
+        stage = 2
+        proba_columns = None
+        if proba is not None:
+            classes_given, proba_columns = frame_classes(df, true, proba, labels)
+            for c in proba_columns:
+                check_column(df, c, "proba")
+        for name in by:
+            check_column(df, name, "by")
+        stage = 3
+        groups = Groups([group_column(name, df[name]) for name in by], observed=False)
+        stage = 4
+        w = frame_weights(df, weights)
+        stage = 5
+        values = None if proba_columns is None else _proba_values(df, proba_columns)
+
+        stage = 6
+        known = classes_given if proba_columns is not None else None if labels is None else declared_order(labels)
+        # with the classes known, labels are coded first: coding finds the missing ones for free
+        codes = {} if known is None else {key: _codes(column, known) for key, column in columns.items()}
+        missing = {c.name: c.missing for c in columns.values() if c.missing is not None}
+        missing.update((g.name, g.missing) for g in groups.columns if g.missing is not None)
+        unscored, dropped = None, 0
+        where: tuple[Hashable, ...] = ()
+        if unscored_groups is not None and values is not None:
+            unscored = _unscored_rows(values, groups.columns[:unscored_groups])
+            if unscored.any():
+                _warn_unscored(unscored, groups.columns[:unscored_groups])
+            values[unscored] = 1.0 / values.shape[1]  # a valid placeholder; the scores of these rows are NaN
+        if dropna and values is not None:
+            nan = np.isnan(values).any(axis=1)
+            if nan.any():
+                missing[PROBABILITY_COLUMNS] = nan
+        stage = 7
+        index = df.index
+        if missing:
+            if not dropna:
+                name, mask = next(iter(missing.items()))
+                raise missing_error(name, index, mask)
+            keep = ~np.logical_or.reduce(list(missing.values()))
+            where = tuple(name for name in missing if name is not PROBABILITY_COLUMNS)
+            where += (PROBABILITY_COLUMNS,) if PROBABILITY_COLUMNS in missing else ()
+            dropped = n - int(keep.sum())
+            if not part:
+                warn_dropped(dropped, n, where)
+            columns = {k: c.take(keep) for k, c in columns.items()}
+            codes = {k: Codes(c.values[keep], c.offset) for k, c in codes.items()}
+            groups, index = groups.take(keep), index[keep]
+            w = None if w is None else w[keep]
+            values = None if values is None else values[keep]
+            unscored = None if unscored is None else unscored[keep]
+        groups = Groups(groups.columns, observed=observed)
+
+        stage = 8
+        prune, inferred = False, known is None and not any(c.kind == "category" for c in columns.values())
+        if known is not None:
+            classes = known
+        elif (span := integer_span(list(columns.values()))) and span[1] - span[0] < MAX_COUNTED_SPAN:
+            classes, prune = pd.RangeIndex(span[0], span[1] + 1), True  # counted over the span, pruned after
+            codes = {key: _codes(column, classes) for key, column in columns.items()}
+        else:
+            classes = inferred_order(list(columns.values())) if part else class_order(list(columns.values()))
+            codes = {key: _codes(column, classes) for key, column in columns.items()}
+        stage = 9
+        checked = (
+            None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
+        )
+        pred_name = columns[PRED].name if inferred and PRED in columns else None
+        unscored = unscored if unscored is not None and unscored.any() else None
+        return FrameRows(
+            index,
+            classes,
+            codes[TRUE],
+            codes.get(PRED),
+            checked,
+            w,
+            groups,
+            prune,
+            pred_name,
+            unscored,
+            part,
+            dropped,
+            where,
+        )
+    except (ValueError, TypeError, KeyError) as exc:
+        exc.stage = stage  # type: ignore[union-attr]
+        raise
+
+
+def warn_dropped(dropped: int, total: int, where: tuple) -> None:
+    """The ``DroppedRowsWarning`` of ``dropna=True``: how many rows went, of how many, and where values were missing."""
+    shown = [PROBABILITY_COLUMNS if name == PROBABILITY_COLUMNS else show([name]) for name in where]
+    warn(
+        f"dropna=True dropped {dropped} of {total} rows with a missing value in {', '.join(shown)}", DroppedRowsWarning
+    )
+
+
+def _warn_unscored(unscored: np.ndarray, columns: list[GroupColumn]) -> None:
+    """Say which groups have no probabilities, so that their NaN probability metrics are not a surprise."""
+    if not columns:
+        warn("no row has class probabilities: the probability metrics are NaN", RuntimeWarning)
+        return
+    values = [np.asarray(c.coord)[c.codes[unscored] - c.offset] for c in columns]
+    groups = pd.MultiIndex.from_arrays(values).unique()
+    shown = [", ".join(f"{c.name}={v!r}" for c, v in zip(columns, key)) for key in groups[:MAX_SHOWN]]
+    more = f" and {len(groups) - MAX_SHOWN} more" if len(groups) > MAX_SHOWN else ""
+    warn(
+        f"{len(groups)} group(s) have no class probabilities in any row ({'; '.join(shown)}{more}), e.g. a model "
+        "that predicts labels only: their probability metrics are NaN, their label metrics are computed",
+        RuntimeWarning,
+    )
+
+
+def _unscored_rows(values: np.ndarray, columns: list[GroupColumn]) -> np.ndarray:
+    """The rows of the groups of ``columns`` in which no row has a probability (rows with a missing group value excluded)."""
+    absent = np.isnan(values[:, 0])  # a row without probabilities has NaN first: the full test only for those
+    if not absent.any():
+        return absent
+    candidates = np.flatnonzero(absent)
+    absent[candidates] = np.isnan(values[candidates]).all(axis=1)
+    known = ~np.logical_or.reduce([np.zeros(len(values), bool), *(c.missing for c in columns if c.missing is not None)])
+    _, group = np.unique(Groups(columns).flat_index(len(values))[known], return_inverse=True)
+    scored = np.bincount(group.reshape(-1), weights=~absent[known], minlength=group.max(initial=-1) + 1)
+    unscored = np.zeros(len(values), bool)
+    unscored[known] = scored[group.reshape(-1)] == 0
+    return unscored
+
+
+def _codes(column, classes: pd.Index) -> Codes:
+    """The class codes of a label column: the labels themselves with an offset where they can be, else coded."""
+    offset = offset_of(column, classes)
+    return Codes(column.values, offset) if offset is not None else Codes(encode(column, classes))
+
+
+def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:
+    """The probability columns as one float64 ``(rows, K)`` array; non-numeric columns are an error."""
+    values = np.empty((len(df), len(columns)))
+    for i, c in enumerate(columns):
+        series = df[c]
+        if not (pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_complex_dtype(series.dtype)):
+            odd = series[series.notna() & pd.to_numeric(series, errors="coerce").isna()]
+            found = f": {show_counts(odd.value_counts(sort=False))}" if len(odd) else ""
+            raise TypeError(
+                f"probability column {c!r} has dtype {series.dtype}{found}; probabilities must be real numbers"
+            )
+        values[:, i] = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    return values
+
+
+# --------------------------------------------------------------------------- argument checks
+
+
+def check_column(df: pd.DataFrame, name, role: str) -> None:
+    """An error naming the column if it is absent, or if the frame has several columns of that name."""
+    if isinstance(name, (bool, np.bool_)) or not is_column_name(name):
+        kind = type(name).__name__
+        raise TypeError(
+            f"{role} must name a column (a str or int), got a {kind}; pass the values as a column of the "
+            "DataFrame (df.assign(name=values)) and give its name"
+        )
+    try:
+        found = name in df.columns
+    except TypeError:
+        found = False
+    if not found:
+        raise KeyError(f"{role} column {name!r} is not in the DataFrame; its columns are {list(df.columns)}")
+    if isinstance(df.columns, pd.MultiIndex) and not (isinstance(name, tuple) and len(name) == df.columns.nlevels):
+        raise KeyError(
+            f"{role} column {name!r} names a level of MultiIndex columns, not one column; give the full "
+            "tuple, or flatten the columns first"
+        )
+    if not isinstance(df.columns.get_loc(name), numbers.Integral):
+        raise ValueError(f"the DataFrame has several columns named {name!r}; give them distinct names")
+
+
+def row_values(values, index: pd.Index, name: str) -> np.ndarray | pd.Series:
+    """One value per row in row order, from an array or list (by position) or a Series (matched by row label)."""
+    if isinstance(values, pd.Series):
+        if values.index.equals(index):
+            return values.reset_index(drop=True)
+        if not (
+            values.index.is_unique and index.is_unique and len(values) == len(index) and values.index.isin(index).all()
+        ):
+            raise ValueError(
+                f"the {name} Series has row labels that differ from the DataFrame's; a Series is matched by row "
+                "label, as pandas does: give a Series with the same index, or an array in row order"
+            )
+        return values.reindex(index).reset_index(drop=True)
+    if isinstance(values, (pd.DataFrame, xr.DataArray)) or np.ndim(values) != 1:
+        raise TypeError(
+            f"{name} must be a column name or one value per row (1-D), got {type(values).__name__} "
+            f"of shape {np.shape(values)}"
+        )
+    values = np.asarray(values)
+    if len(values) != len(index):
+        raise ValueError(f"{name} has {len(values)} values for {len(index)} rows; give one value per row")
+    return values
+
+
+def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
+    """Checked float64 weights in row order from a column name, a Series (aligned on the row labels) or an array."""
+    if weights is None:
+        return None
+    if is_column_name(weights):
+        check_column(df, weights, "weights")
+        return check_weights(weights, df[weights])
+    values = row_values(weights, df.index, "weights")
+    return check_weights(getattr(weights, "name", None) or "weights", values)

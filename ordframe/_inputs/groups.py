@@ -1,0 +1,190 @@
+"""Groups of rows (``by=`` columns) coded by position, and results laid out over them.
+
+Every front end that groups rows (confusion cubes, means of per-sample scores,
+retention curves) codes the ``by`` columns here, once, as integer positions:
+nothing is aligned on a pandas index, so a filtered, sorted or re-indexed
+frame gives the same groups as a fresh one.
+
+Layouts:
+
+Dims are named by the column names as strings (a column ``2`` of a frame read
+with ``header=None`` gives the dim ``"2"``).
+
+* dense (default): one dim per ``by`` column, coordinates the sorted values
+  (or the categorical order); a combination without rows is still there
+  (a zero matrix, a NaN mean). Integer values that no row has are left out.
+* ``observed=True``: one dim ``group`` with a MultiIndex of the combinations
+  that occur, like pandas' ``groupby(observed=True)``.
+
+A dense layout larger than ``ordframe.set_options(max_cube_bytes=...)`` is
+refused before anything is allocated.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ordframe._core.dims import OBSERVED_DIM
+from ordframe._core.options import check_allocation
+from ordframe._inputs.classes import MAX_INT_SPAN
+
+# Integer group values spanning at most this many integers are coded by offset
+# (values no row has are dropped from the result); wider spans are renumbered.
+DENSE_INT_SPAN = 1 << 12
+
+
+@dataclass(frozen=True)
+class GroupColumn:
+    """One ``by`` column: per-row codes (``code - offset`` is the position in ``coord``), -1 where missing."""
+
+    name: Hashable
+    codes: np.ndarray
+    offset: int
+    coord: pd.Index
+    prune: bool  # integer values coded by offset: values no row has are dropped from the result
+    missing: np.ndarray | None
+
+
+def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
+    """Code one ``by`` column: categoricals by their codes, small-span integers by offset, the rest factorized."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(series.array.codes)
+        return GroupColumn(name, codes, 0, dtype.categories, False, codes < 0 if (codes < 0).any() else None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu" and dtype != np.uint64 and len(series):
+        values = series.to_numpy()
+        low, high = int(values.min()), int(values.max())
+        if high - low < DENSE_INT_SPAN:
+            return GroupColumn(name, values, low, pd.RangeIndex(low, high + 1), True, None)
+        if high - low < MAX_INT_SPAN:  # a wide span: number the values that occur, through a table over it
+            shifted = np.subtract(values, low, dtype=np.int64)
+            seen = np.bincount(shifted, minlength=high - low + 1) > 0
+            table = np.cumsum(seen) - 1
+            return GroupColumn(name, table[shifted], 0, pd.Index(np.flatnonzero(seen) + low), False, None)
+    try:
+        codes, uniques = pd.factorize(series, sort=True)
+    except TypeError as exc:
+        raise TypeError(
+            f"group column {name!r} mixes values that cannot be sorted ({exc}); convert it to one type"
+        ) from None
+    coord = pd.Index(uniques)
+    numpy_dtype = getattr(coord.dtype, "numpy_dtype", None)  # nullable Int64, Float64, boolean: no NA left
+    if numpy_dtype is not None and not isinstance(coord.dtype, np.dtype):
+        coord = pd.Index(coord.to_numpy(dtype=numpy_dtype))
+    return GroupColumn(name, codes, 0, coord, False, codes < 0 if (codes < 0).any() else None)
+
+
+class Groups:
+    """The ``by`` columns of a set of rows, and how results are laid out over their combinations."""
+
+    def __init__(self, columns: list[GroupColumn], *, observed: bool = False):
+        self.columns, self.observed = columns, observed
+        self.names = [str(c.name) for c in columns]  # dim names: xarray and netCDF need strings
+        if observed and columns:
+            self._inverse, self._combos = _observed_combinations(columns)
+        if observed and OBSERVED_DIM in self.names:
+            raise ValueError(
+                f"observed=True stacks the groups into a dim named {OBSERVED_DIM!r}, which is also "
+                "a by column: rename that column"
+            )
+
+    def take(self, keep: np.ndarray) -> Groups:
+        """The groups of the rows where ``keep`` holds (the coordinates stay)."""
+        columns = [
+            replace(c, codes=c.codes[keep], missing=None if c.missing is None else c.missing[keep])
+            for c in self.columns
+        ]
+        return Groups(columns, observed=self.observed)
+
+    @property
+    def sizes(self) -> list[int]:
+        """The leading shape of a result: one size per dim (``[]`` without ``by``)."""
+        if self.observed and self.columns:
+            return [len(self._combos)]
+        return [len(c.coord) for c in self.columns]
+
+    def counting(self) -> tuple[list[np.ndarray], list[int], list[int]]:
+        """``(codes, sizes, offsets)`` of the leading axes, as :func:`~ordframe._inputs.counting.count_cells` takes them."""
+        if self.observed and self.columns:
+            return [self._inverse], self.sizes, [0]
+        return [c.codes for c in self.columns], self.sizes, [c.offset for c in self.columns]
+
+    def flat_index(self, n: int) -> np.ndarray:
+        """The row-major position of each of the ``n`` rows' group in a result of leading shape ``self.sizes``."""
+        index = np.zeros(n, np.int64)
+        codes, sizes, offsets = self.counting()
+        for code, size, offset in zip(codes, sizes, offsets):
+            index = index * size + (np.asarray(code, dtype=np.int64) - offset)
+        return index
+
+    def check_size(self, cells_per_group: int, itemsize: int = 8) -> None:
+        """Refuse a dense result larger than the ``max_cube_bytes`` option, before it is allocated."""
+        groups = " x ".join(f"{n} {name!r}" for n, name in zip(self.sizes, self.names))
+        what = (
+            f"the result ({groups} groups x {cells_per_group} cells)"
+            if groups
+            else f"the result ({cells_per_group} cells)"
+        )
+        hint = (
+            "pass observed=True to keep only the group combinations that occur, or "
+            if groups and not self.observed
+            else ""
+        )
+        check_allocation(math.prod(self.sizes) * cells_per_group * itemsize, what, hint)
+
+    def labelled(
+        self,
+        values: np.ndarray,
+        dims: tuple = (),
+        coords: dict | None = None,
+        *,
+        rows: np.ndarray | None = None,
+        name: str | None = None,
+    ) -> xr.DataArray:
+        """A DataArray of ``values`` (shape ``(*self.sizes, *rest)``) over the group dims, then ``dims``.
+
+        ``rows`` (the number of rows per group, shape ``self.sizes``) tells which
+        integer group values occur; those that do not are dropped.
+        """
+        coords = dict(coords or {})
+        if self.observed and self.columns:
+            index = pd.MultiIndex.from_arrays(
+                [c.coord[codes] for c, codes in zip(self.columns, self._combos.T)], names=self.names
+            )
+            coords.update(xr.Coordinates.from_pandas_multiindex(index, OBSERVED_DIM))
+            return xr.DataArray(values, dims=(OBSERVED_DIM, *dims), coords=coords, name=name)
+        keep = {}
+        for axis, column in enumerate(self.columns):
+            if column.prune and rows is not None:
+                seen = np.asarray(rows).sum(axis=tuple(a for a in range(len(self.columns)) if a != axis)) > 0
+                values = np.compress(seen, values, axis=axis)
+                keep[str(column.name)] = column.coord[seen]
+            else:
+                keep[str(column.name)] = column.coord
+        coords.update(keep)
+        return xr.DataArray(values, dims=(*self.names, *dims), coords=coords, name=name)
+
+
+def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the position of its combination among those that occur (sorted); and those combinations' codes.
+
+    Codes are combined into one integer per row; when the product of sizes
+    would overflow, the partial combination is renumbered densely first.
+    """
+    flat, size = np.zeros(len(columns[0].codes), np.int64), 1
+    for column in columns:
+        n = len(column.coord)
+        if size * n >= 2**62:
+            uniques, flat = np.unique(flat, return_inverse=True)
+            size = len(uniques)
+        flat = flat * n + (column.codes - column.offset)
+        size *= n
+    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+    combos = np.stack([c.codes[first] - c.offset for c in columns], axis=1)
+    return inverse.reshape(-1), combos

@@ -1,0 +1,298 @@
+"""Class probabilities as input: which class each probability belongs to, and checks on the values.
+
+A probability array is a DataArray with a class dim (``class_dim``, by default
+``"class"``) whose coordinate holds the ordered class labels; a DataFrame
+gives one probability column per class. Both become probabilities
+``(*samples, class)`` and true-class codes ``(*samples)``.
+
+Each check below is an error giving the count and the first offending rows
+(for a dask-backed array the checks run chunk by chunk when the result is
+computed, and the positions are within the failing chunk):
+
+* probabilities that are NaN, or outside [0, 1];
+* rows whose sum differs from 1 by more than ``SUM_TOL`` = 1e-5 (loose enough
+  for float32 softmax outputs); ``renormalize=True`` divides every row by its
+  sum instead, which needs a positive sum;
+* true labels that are missing or outside the classes (the class order);
+* a class coordinate that disagrees with ``labels=``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ordframe._core.dims import CLASS_DIM
+from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, first_rows, warn
+from ordframe._inputs.arrays import array_cube
+from ordframe._inputs.classes import class_order, declared_order, encode, labels_of, missing_error
+
+SUM_TOL = 1e-5
+DROPPED = -1  # the true-class code of a sample left out by dropna=True
+# Checks see at most this many rows at a time, so their temporaries stay in the CPU cache.
+BLOCK_ROWS = 1 << 16
+
+
+class RowNames:
+    """Names sample positions in error messages: DataFrame row labels or DataArray coordinates."""
+
+    def __init__(self, dims, indexes):
+        self.dims = tuple(dims)
+        self.indexes = [pd.Index(i) for i in indexes]
+        self.shape = tuple(len(i) for i in self.indexes)
+
+    @classmethod
+    def of(cls, obj: xr.DataArray) -> RowNames:
+        return cls(obj.dims, [obj.indexes[d] if d in obj.indexes else pd.RangeIndex(obj.sizes[d]) for d in obj.dims])
+
+    def index(self, flat, shape) -> pd.Index:
+        """Labels of the samples at ``flat`` positions of an array of sample shape ``shape``."""
+        flat = np.asarray(flat, dtype=np.intp)
+        if tuple(shape) == self.shape:
+            labels = [i[p] for i, p in zip(self.indexes, np.unravel_index(flat, shape))]
+        else:  # a dask chunk: only positions within it are known
+            labels = [pd.Index(p) for p in np.unravel_index(flat, shape)]
+        return labels[0] if len(labels) == 1 else pd.MultiIndex.from_arrays(labels, names=self.dims)
+
+    def first(self, flat, shape) -> str:
+        """``[a, b, ...]``: the first offending rows, for a message that already gives the count."""
+        shown = np.asarray(flat)[: MAX_SHOWN + 1]
+        text = first_rows(self.index(shown, shape), np.ones(len(shown), bool))
+        return text if tuple(shape) == self.shape else f"{text} (positions within one dask chunk)"
+
+
+# --------------------------------------------------------------------------- classes
+
+
+def array_classes(proba: xr.DataArray, labels=None, class_dim=CLASS_DIM) -> pd.Index:
+    """The ordered classes of a probability array: its class coordinate, or ``labels``."""
+    if class_dim not in proba.dims:
+        raise ValueError(
+            f"class probabilities need a {class_dim!r} dim holding one probability per class; this array has "
+            f"dims {tuple(proba.dims)}. Pass class_dim= naming the dim that holds the classes"
+        )
+    if class_dim in proba.coords:
+        classes = declared_order(proba[class_dim].to_index())
+        if labels is not None and not declared_order(labels).equals(classes):
+            raise ValueError(
+                f"the {class_dim!r} coordinate {list(classes)} disagrees with labels={list(labels)}; "
+                "the coordinate gives the class of each probability, in order: fix one of them or drop labels="
+            )
+        return classes
+    if labels is None:
+        raise ValueError(
+            f"the {class_dim!r} dim has no coordinate, so the class of each probability is unknown: "
+            f"assign the ordered labels (proba.assign_coords({class_dim}=[...])) or pass labels=[...]"
+        )
+    classes = declared_order(labels)
+    if len(classes) != proba.sizes[class_dim]:
+        raise ValueError(f"labels= names {len(classes)} classes but the {class_dim!r} dim has {proba.sizes[class_dim]}")
+    return classes
+
+
+def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index, list]:
+    """The ordered classes and the probability column of each, from ``proba`` (a list or a dict label -> column)."""
+    if isinstance(proba, Mapping):
+        true_labels = labels_of(true, df[true])
+        if labels is not None or (true_labels.kind == "category" and true_labels.ordered):
+            classes = class_order([true_labels], labels)
+        else:  # the classes are the keys: numeric ones sort, others need labels=
+            classes = class_order([labels_of("the keys of proba", pd.Series(list(proba)))])
+        absent = [c for c in classes if c not in proba]
+        extra = [c for c in proba if c not in classes]
+        if absent or extra:
+            raise ValueError(
+                f"proba must map every class {list(classes)} to a column: "
+                + "; ".join(
+                    ([f"no column for {absent}"] if absent else []) + ([f"{extra} are not classes"] if extra else [])
+                )
+            )
+        columns = [proba[c] for c in classes]
+        repeated = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+        if repeated:
+            raise ValueError(f"proba maps several classes to the column(s) {repeated}; give one column per class")
+        return classes, columns
+    if isinstance(proba, (set, frozenset)):
+        raise TypeError(
+            "proba= must list the probability columns in class order (a list), or map each class to "
+            "its column (a dict); a set has no order"
+        )
+    columns = [proba] if isinstance(proba, str) else list(proba)
+    repeated = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+    if repeated:
+        raise ValueError(f"proba lists the column(s) {repeated} more than once; give one column per class")
+    classes = class_order([labels_of(true, df[true])], labels)  # labels=, ordered categories, or sorted numbers
+    if len(classes) != len(columns):
+        source = "labels=" if labels is not None else f"column {true!r}"
+        raise ValueError(
+            f"proba lists {len(columns)} columns but {source} gives {len(classes)} classes {list(classes)}; "
+            "pass labels=[...] naming the class of each column, in order (or a dict label -> column)"
+        )
+    return classes, columns
+
+
+# --------------------------------------------------------------------------- validation
+def check_proba(values: np.ndarray, *, rows: RowNames, renormalize: bool = False, skip=None) -> np.ndarray:
+    """Raise unless every row of ``values`` (``(..., K)``) is a probability vector; the rows, renormalised if asked.
+
+    Rows where the boolean array ``skip`` (shape ``values.shape[:-1]``) is true are not checked.
+    """
+    k = values.shape[-1]
+    flat = values.reshape(-1, k)
+    bad = np.zeros(len(flat), bool)
+    for start in range(0, len(flat), BLOCK_ROWS):  # cache blocking: each block is vectorised
+        block = flat[start : start + BLOCK_ROWS]
+        total, low, high = block[:, 0].copy(), block[:, 0].copy(), block[:, 0].copy()
+        for i in range(1, k):
+            total += block[:, i]
+            np.minimum(low, block[:, i], out=low)
+            np.maximum(high, block[:, i], out=high)
+        sums_ok = total > 0 if renormalize else np.abs(total - 1) <= SUM_TOL
+        bad[start : start + BLOCK_ROWS] = ~((low >= 0) & (high <= 1) & sums_ok)  # NaN fails every comparison
+    if skip is not None:
+        bad &= ~skip.reshape(-1)
+    if bad.any():
+        raise _proba_error(flat, np.flatnonzero(bad), values.shape[:-1], rows, renormalize)
+    if renormalize:
+        return values / values.sum(axis=-1, keepdims=True)
+    return values
+
+
+def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
+    block = flat[bad]
+    nan = np.isnan(block).any(axis=1)
+    outside = ~nan & ((block < 0) | (block > 1)).any(axis=1)
+    sums = block.sum(axis=1)
+    off = ~nan & ~outside
+    problems = []
+    if nan.any():
+        problems.append(
+            f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape)} "
+            "(pass dropna=True to leave those rows out of every metric; in evaluate with pred=, a by group "
+            "with no probabilities at all, e.g. a model that predicts labels only, is kept: only its "
+            "probability metrics are NaN)"
+        )
+    if outside.any():
+        problems.append(
+            f"{int(outside.sum())} row(s) with probabilities outside [0, 1], first at rows {rows.first(bad[outside], shape)} "
+            "(probabilities are expected, e.g. softmax outputs, not logits or scores)"
+        )
+    if off.any():
+        shown = ", ".join(f"{s:.6g}" for s in sums[off][:MAX_SHOWN])
+        if renormalize:
+            problems.append(
+                f"{int(off.sum())} row(s) summing to 0, which cannot be renormalised, first at rows {rows.first(bad[off], shape)}"
+            )
+        else:
+            problems.append(
+                f"{int(off.sum())} row(s) whose probabilities do not sum to 1 (tolerance {SUM_TOL:g}), first at rows "
+                f"{rows.first(bad[off], shape)} with sums {shown}; pass renormalize=True to divide each row by its sum"
+            )
+    return ValueError("invalid class probabilities: " + "; ".join(problems))
+
+
+def _encode(values: np.ndarray, *, name, classes: pd.Index, rows: RowNames, dropna: bool) -> np.ndarray:
+    """Class codes of an array of labels; a missing label is an error, or ``DROPPED`` with ``dropna``."""
+    labels = labels_of(name, values.reshape(-1))
+    if labels.missing is not None and not dropna:
+        at = np.flatnonzero(labels.missing)
+        raise missing_error(name, rows.index(at, values.shape), np.ones(len(at), bool))
+    try:
+        codes = encode(labels, classes).astype(np.int64)
+    except ValueError as exc:
+        known = labels.series().isin(classes).to_numpy()
+        unknown = np.flatnonzero(~known if labels.missing is None else ~(known | labels.missing))
+        raise ValueError(f"{exc} (first at rows {rows.first(unknown, values.shape)})") from None
+    return codes.reshape(values.shape)
+
+
+def _check_samples(values, codes, *, rows: RowNames, renormalize: bool, dropna: bool):
+    """``check_proba`` on the samples kept; with ``dropna`` a sample with a NaN probability is ``DROPPED``."""
+    if dropna:
+        codes = np.where(np.isnan(values).any(axis=-1), DROPPED, codes)
+        dropped = int((codes == DROPPED).sum())
+        if dropped:
+            where = "" if codes.shape == rows.shape else " in one dask chunk"
+            warn(
+                f"dropna=True dropped {dropped} of {codes.size} samples{where} with missing labels or probabilities",
+                DroppedRowsWarning,
+            )
+    return check_proba(values, rows=rows, renormalize=renormalize, skip=codes < 0), codes
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+class ProbaInputs:
+    """Validated probabilities ``(*samples, class_dim)``, true codes ``(*samples)`` and the classes."""
+
+    def __init__(self, proba: xr.DataArray, codes: xr.DataArray, classes: pd.Index, class_dim=CLASS_DIM):
+        self.proba, self.codes, self.classes, self.class_dim = proba, codes, classes, class_dim
+
+    def argmax(self) -> xr.DataArray:
+        """The code of the most probable class of every sample (the lowest class on ties); ``DROPPED`` where dropped."""
+        return self.proba.argmax(self.class_dim, skipna=False).where(self.codes != DROPPED, DROPPED)
+
+    def cube(self, *, dim=None, weights=None) -> xr.DataArray:
+        """The confusion cube of the most probable class against the true class, counted over ``dim``."""
+        kept = self.codes != DROPPED
+        pred, true = self.argmax().where(kept), self.codes.where(kept)
+        cube = array_cube(
+            true, pred, dim=dim, labels=pd.RangeIndex(len(self.classes)), weights=weights, dropna=True, report=False
+        )  # dropped samples were reported when the inputs were checked
+        return cube.assign_coords(true=self.classes, pred=self.classes)
+
+
+def label_codes(labels: xr.DataArray, classes: pd.Index, *, name: str, dropna: bool = False) -> xr.DataArray:
+    """Class codes of a label array (lazy for dask); missing labels are an error, or ``DROPPED`` with ``dropna``."""
+    name = labels.name if isinstance(labels.name, str) else name
+    return xr.apply_ufunc(
+        partial(_encode, name=name, classes=classes, rows=RowNames.of(labels), dropna=dropna),
+        labels,
+        dask="parallelized",
+        output_dtypes=[np.int64],
+    )
+
+
+def array_inputs(
+    proba: xr.DataArray, true: xr.DataArray, *, labels=None, renormalize=False, dropna=False, class_dim=CLASS_DIM
+) -> ProbaInputs:
+    """Validate a probability array against an array of true labels (broadcast together).
+
+    With ``dropna`` a sample whose true label is missing or which has a NaN
+    probability gets the code ``DROPPED``: its score is NaN and means skip it.
+    """
+    for value, what in ((proba, "the probabilities"), (true, "true")):
+        if not isinstance(value, xr.DataArray):
+            raise TypeError(f"{what} must be an xarray.DataArray, got {type(value).__name__}")
+    classes = array_classes(proba, labels, class_dim)
+    if class_dim in true.dims:
+        raise ValueError(f"true has a {class_dim!r} dim; it must hold one true label per sample")
+    codes = label_codes(true, classes, name="true", dropna=dropna)
+    try:
+        proba, codes = xr.align(proba, codes, join="exact", copy=False)
+    except ValueError as exc:
+        raise ValueError(
+            f"proba and true have different coordinates on a shared dim; align them first ({exc})"
+        ) from None
+    proba, codes = xr.broadcast(proba.assign_coords({class_dim: classes}), codes, exclude=[class_dim])
+    samples = [d for d in proba.dims if d != class_dim]
+    proba, codes = proba.transpose(*samples, class_dim), codes.transpose(*samples)
+    if proba.chunks is not None or codes.chunks is not None:
+        proba, codes = xr.unify_chunks(proba.chunk({class_dim: -1}), codes)
+    if proba.dtype.kind not in "iufb":
+        raise TypeError(f"probabilities must be real numbers, got dtype {proba.dtype}")
+    checked, codes = xr.apply_ufunc(
+        partial(_check_samples, rows=RowNames.of(codes), renormalize=renormalize, dropna=dropna),
+        proba.astype(np.float64, copy=False),
+        codes,
+        input_core_dims=[[class_dim], []],
+        output_core_dims=[[class_dim], []],
+        dask="parallelized",
+        output_dtypes=[np.float64, np.int64],
+    )
+    return ProbaInputs(checked, codes, classes, class_dim)

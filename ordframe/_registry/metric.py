@@ -1,0 +1,235 @@
+"""The declaration of a metric: what a plugin returns from ``ordframe_metrics``.
+
+A :class:`Metric` checks every field when it is created, so a bad declaration
+fails in the plugin that makes it, with a message that says what was expected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import keyword
+import math
+import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+KINDS = ("confusion", "proba")
+#: The inputs a kernel of each kind takes positionally; its parameters come after them.
+INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
+#: Names of the accessor methods' own arguments: no metric parameter may be called so.
+RESERVED_PARAMETERS = frozenset(
+    {"true", "pred", "proba", "by", "labels", "weights", "dropna", "renormalize", "observed", "dim", "class_dim"}
+    | {"metrics", "metric", "score", "n", "fractions"}
+)
+#: Names of the ``.ordinal`` accessor methods, present or planned: no metric may be called so.
+RESERVED_NAMES = frozenset(
+    {"confusion", "evaluate", "worst", "aursc", "report", "bootstrap", "compare", "plot", "metrics", "score"}
+)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """An ordinal evaluation index and its numpy kernel.
+
+    Kernel signatures, vectorised over any leading axes:
+
+    * ``kind="confusion"``: ``func(counts, **params)`` with ``counts`` a float64
+      array ``(..., K, K)`` (rows = true class, columns = predicted class)
+      returns an array of shape ``(...)``.
+    * ``kind="proba"``: ``func(proba, true, **params)`` with ``proba`` of shape
+      ``(..., K)`` and ``true`` the int64 class index of shape ``(...)`` returns a
+      per-sample score of shape ``(...)``; ordframe averages it over samples.
+
+    ``defaults`` (the parameters and their default values) is read from the
+    kernel's signature when not given: the parameters with defaults after the
+    inputs. Given, it must name parameters the kernel accepts and agree with
+    the kernel's own defaults.
+
+    A kernel returns NaN for a matrix on which the metric is undefined; the
+    ``undefined`` text says when that happens and is shown to the user.
+
+    Parameters
+    ----------
+    name : str
+        A public Python identifier, not one of ``RESERVED_NAMES``; it becomes an accessor method.
+    kind : {"confusion", "proba"}
+    func : callable
+        The numpy kernel.
+    higher_is_better : bool
+    bounds : (float, float)
+        The range of values, low <= high (infinite ends allowed).
+    defaults : mapping, optional
+        Parameter defaults (read from ``func`` when not given).
+    description, reference, undefined : str
+        One line on what it measures, its citation, and when it is NaN.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a field of the wrong type or value (the message says what is expected).
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> def within_one(counts):
+    ...     k = counts.shape[-1]
+    ...     near = np.abs(np.subtract.outer(np.arange(k), np.arange(k))) <= 1
+    ...     return (counts * near).sum(axis=(-2, -1)) / counts.sum(axis=(-2, -1))
+    >>> metric = ordframe.Metric("within_one", "confusion", within_one, higher_is_better=True, bounds=(0, 1))
+    >>> metric.direction, dict(metric.defaults)
+    ('higher is better', {})
+    """
+
+    RESERVED_NAMES: ClassVar[frozenset] = RESERVED_NAMES
+    RESERVED_PARAMETERS: ClassVar[frozenset] = RESERVED_PARAMETERS
+
+    name: str
+    kind: Literal["confusion", "proba"]
+    func: Callable[..., Any]
+    higher_is_better: bool
+    bounds: tuple[float, float] = (float("-inf"), float("inf"))
+    defaults: Mapping[str, Any] = None  # type: ignore[assignment]  # None: read from the kernel's signature
+    description: str = ""
+    reference: str = ""
+    undefined: str = ""
+
+    def __post_init__(self):
+        _check_name(self.name)
+        where = f"metric {self.name!r}"
+        if self.kind not in KINDS:
+            raise ValueError(f"{where}: kind must be one of {KINDS}, got {self.kind!r}")
+        if not callable(self.func):
+            raise TypeError(f"{where}: func must be callable, got {type(self.func).__name__}")
+        if not isinstance(self.higher_is_better, (bool, np.bool_)):
+            raise TypeError(f"{where}: higher_is_better must be True or False, got {self.higher_is_better!r}")
+        for text in ("description", "reference", "undefined"):
+            if not isinstance(getattr(self, text), str):
+                raise TypeError(f"{where}: {text} must be a str, got {type(getattr(self, text)).__name__}")
+        object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
+        object.__setattr__(self, "bounds", _bounds(where, self.bounds))
+        object.__setattr__(self, "defaults", MappingProxyType(_defaults(where, self.kind, self.func, self.defaults)))
+
+    def __reduce__(self):
+        """Pickle as a call of the constructor with ``defaults`` as a dict (a MappingProxyType does not pickle)."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields["defaults"] = dict(self.defaults)
+        return type(self), tuple(fields.values())
+
+    @property
+    def direction(self) -> str:
+        return "higher is better" if self.higher_is_better else "lower is better"
+
+    @property
+    def parameters(self) -> list[inspect.Parameter]:
+        """The parameters as keyword-only ``inspect.Parameter`` objects with their defaults (for signatures)."""
+        return [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=v) for n, v in self.defaults.items()]
+
+    def params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The defaults updated with ``given``; unknown names are an error."""
+        unknown = sorted(set(given) - set(self.defaults))
+        if unknown:
+            allowed = ", ".join(self.defaults) or "none"
+            raise TypeError(f"metric {self.name!r} got unknown parameter(s) {unknown}; its parameters are: {allowed}")
+        return {**self.defaults, **given}
+
+
+def _is_identifier(name) -> bool:
+    return isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _is_real(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _check_name(name):
+    if not isinstance(name, str):
+        raise TypeError(f"metric name must be a str (a public Python identifier), got {type(name).__name__}")
+    if not _is_identifier(name) or name.startswith("_"):
+        raise ValueError(
+            f"metric name {name!r} must be a public Python identifier (it becomes an accessor method), e.g. 'my_index'"
+        )
+    if name in RESERVED_NAMES:
+        raise ValueError(
+            f"metric name {name!r} is reserved for the .ordinal accessor method {name!r}; "
+            f"choose another name, e.g. 'my_{name}'"
+        )
+
+
+def _bounds(where: str, bounds) -> tuple[float, float]:
+    """``bounds`` as a pair of floats, low <= high."""
+    if not (isinstance(bounds, (tuple, list)) and len(bounds) == 2 and all(map(_is_real, bounds))):
+        raise TypeError(f"{where}: bounds must be a pair (low, high) of real numbers, got {bounds!r}")
+    low, high = float(bounds[0]), float(bounds[1])
+    if math.isnan(low) or math.isnan(high):
+        raise ValueError(f"{where}: bounds {bounds} contain NaN; an open end is -inf or inf")
+    if not low <= high:
+        raise ValueError(f"{where}: bounds {bounds} are not ordered (low <= high)")
+    return low, high
+
+
+def _defaults(where: str, kind: str, func, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The parameters and their defaults: ``given``, checked against the kernel's signature, or read from it."""
+    if given is not None:
+        if not isinstance(given, Mapping):
+            raise TypeError(f"{where}: defaults must be a mapping {{parameter: default}}, got {type(given).__name__}")
+        bad = [k for k in given if not _is_identifier(k)]
+        if bad:
+            raise ValueError(f"{where}: defaults keys must be parameter names (Python identifiers), got {bad}")
+        given = dict(given)
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):  # some builtins have none: nothing to read or check
+        return {} if given is None else given
+    inputs = INPUTS[kind]
+    call = f"func({', '.join(inputs)}, **params)"
+    try:
+        taken = signature.bind_partial(*inputs).arguments
+    except TypeError:
+        raise TypeError(f"{where}: a {kind} kernel is called as {call}, but its signature is {signature}") from None
+    own = {
+        n: p
+        for n, p in signature.parameters.items()
+        if n not in taken and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+    if given is None:
+        given = {n: p.default for n, p in own.items() if p.default is not p.empty}
+    elif not any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        unknown = [n for n in given if n not in own]
+        if unknown:
+            raise ValueError(
+                f"{where}: defaults name {unknown}, which its kernel does not accept; "
+                f"the kernel's parameters are: {', '.join(own) or 'none'}"
+            )
+    for n, value in given.items():
+        default = own[n].default if n in own else inspect.Parameter.empty
+        if default is not inspect.Parameter.empty and not _same(value, default):
+            raise ValueError(
+                f"{where}: defaults gives {n}={value!r} but its kernel's default is {n}={default!r}; "
+                "they must agree (or leave defaults out: it is read from the kernel)"
+            )
+    try:
+        signature.bind(*inputs, **given)
+    except TypeError as exc:
+        raise TypeError(f"{where}: its kernel cannot be called as {call} with params {given}: {exc}") from None
+    clash = sorted(set(given) & RESERVED_PARAMETERS)
+    if clash:
+        raise ValueError(
+            f"{where}: parameter(s) {clash} have the name of an argument of the .ordinal accessor methods; "
+            "rename them in the kernel"
+        )
+    return given
+
+
+def _same(a, b) -> bool:
+    """``a == b``, and False where equality has no single truth value (arrays)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False

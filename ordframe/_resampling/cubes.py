@@ -1,0 +1,151 @@
+"""Bootstrap replicates drawn as confusion cubes, and leave-one-out (jackknife) values of a metric.
+
+Every hard-label metric is a function of the confusion matrix, and drawing N
+samples with replacement from a matrix of N samples and counting them is a
+multinomial draw of N over the cells with probabilities ``n_rc / N``. So
+replicates are drawn as whole cubes, one ``numpy`` multinomial call for every
+matrix and replicate at once, without touching a single row:
+
+* ``stratify=False``: ``multinomial(N, n_rc / N)`` per matrix (rows resampled freely);
+* ``stratify=True``: ``multinomial(N_r, n_rc / N_r)`` per true class ``r``
+  (each true class keeps its size, as in a stratified bootstrap).
+
+Removing one sample of cell ``(r, c)`` gives the same matrix whichever sample
+it is, so the N jackknife values of a matrix are its K^2 leave-one-cell-out
+values, each with weight ``n_rc``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import xarray as xr
+
+from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
+from ordframe._core.checks import check_replicates, new_dim, rng_of
+from ordframe._core.dims import BOOTSTRAP_DIM, CELL_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.options import check_allocation
+from ordframe._core.progress import chunks
+
+# Replicates are drawn in chunks of about this many counts (a progress bar can follow them).
+CHUNK_COUNTS = 1 << 22
+
+
+def integer_counts(cube: xr.DataArray) -> np.ndarray:
+    """The cube's counts as int64 ``(..., K, K)`` (computed if lazy); an error for weights or proportions."""
+    values = np.asarray(cube.transpose(..., *CUBE_DIMS).values)
+    if values.dtype.kind == "f":
+        if not np.isfinite(values).all() or not np.array_equal(values, np.round(values)):
+            raise ValueError(
+                "a bootstrap resamples samples, so the cube must hold whole counts of samples; this one holds "
+                "weights or proportions (non-integer counts). Build the cube without weights to bootstrap it"
+            )
+    if (values < 0).any():
+        raise ValueError("the confusion cube has negative counts; counts must be >= 0")
+    return values.astype(np.int64)
+
+
+def _probabilities(counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """``counts / totals`` along the last axis, uniform where a total is 0 (nothing is drawn there)."""
+    size = counts.shape[-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = counts / totals[..., None]
+    return np.where(totals[..., None] > 0, p, 1.0 / size)
+
+
+def bootstrap_cube(
+    cube: xr.DataArray,
+    n: int = 1000,
+    *,
+    seed=None,
+    replicate_dim: str = BOOTSTRAP_DIM,
+    stratify: bool = False,
+    progress: bool | None = None,
+) -> xr.DataArray:
+    """``n`` bootstrap replicates of every matrix of ``cube``, stacked along a new leading dim ``replicate_dim``.
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A confusion cube of whole counts; a dask-backed cube is computed first
+        (a cube is small: K x K per group).
+    n : int
+        The number of replicates.
+    seed : None, int or numpy.random.Generator
+        The same seed gives the same replicates.
+    replicate_dim : str
+        The name of the new dim of the replicates.
+    stratify : bool
+        Keep the size of every true class (resample within each row of a matrix).
+    progress : bool, optional
+        Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+    Returns
+    -------
+    xarray.DataArray
+        int64 counts with dims ``(replicate_dim, *cube's other dims, "true", "pred")``; every
+        metric runs on it unchanged.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a cube of weights, a ``replicate_dim`` name already used, or a bad ``n`` or ``seed``.
+    MemoryError
+        If the replicates exceed ``max_cube_bytes``.
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> cube = xr.DataArray([[8, 2], [1, 9]], dims=("true", "pred"))
+    >>> replicates = cube.ordinal.bootstrap(200, seed=0)
+    >>> replicates.dims, int(replicates.sum(("true", "pred")).min())
+    (('bootstrap', 'true', 'pred'), 20)
+    """
+    check_cube(cube)
+    cube, _ = cube_classes(cube)
+    n = check_replicates(n)
+    new_dim(replicate_dim, cube.dims, "replicate_dim")
+    counts = integer_counts(cube)
+    stack, k = counts.shape[:-2], counts.shape[-1]
+    check_allocation(n * math.prod(stack) * k * k * 8, f"{n} bootstrap replicates of {math.prod(stack)} matrices")
+    rng = rng_of(seed)
+    draws = np.empty((n, *stack, k, k), np.int64)
+    if stratify:
+        totals = counts.sum(axis=-1)
+        p = _probabilities(counts, totals)
+    else:
+        flat = counts.reshape(*stack, k * k)
+        totals = flat.sum(axis=-1)
+        p = _probabilities(flat, totals)
+    size = max(1, CHUNK_COUNTS // (math.prod(stack) * k * k))
+    for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):
+        shape = (stop - start, *stack, k) if stratify else (stop - start, *stack)
+        draws[start:stop] = rng.multinomial(totals, p, size=shape).reshape(stop - start, *stack, k, k)
+    ordered = cube.transpose(..., *CUBE_DIMS)
+    coords = {name: c for name, c in ordered.coords.items()}
+    return xr.DataArray(draws, dims=(replicate_dim, *ordered.dims), coords=coords, name="count")
+
+
+def jackknife(cube: xr.DataArray, metric, **params) -> tuple[xr.DataArray, xr.DataArray]:
+    """The leave-one-out values of ``metric`` on every matrix of ``cube``, and how many samples give each.
+
+    Returns ``(values, weights)`` with a dim ``cell`` of length K^2 (row-major
+    over ``(true, pred)``): ``values`` the metric on the matrix less one sample of
+    that cell, ``weights`` the cell's count (0 where the cell is empty).
+    """
+    from ordframe._registry import manager as registry
+
+    check_cube(cube)
+    cube, _ = cube_classes(cube)
+    counts = integer_counts(cube)
+    k = counts.shape[-1]
+    removed = counts[..., None, :, :] - np.eye(k * k, dtype=np.int64).reshape(k * k, k, k)
+    removed = np.maximum(removed, 0)  # an empty cell: no sample to remove (weight 0)
+    ordered = cube.transpose(..., *CUBE_DIMS)
+    coords = {name: c for name, c in ordered.coords.items()}
+    stacked = xr.DataArray(removed, dims=(*ordered.dims[:-2], CELL_DIM, TRUE, PRED), coords=coords)
+    metric = registry.get_metric(metric) if isinstance(metric, str) else metric
+    values = apply_confusion(metric, stacked, params)
+    weights = xr.DataArray(counts.reshape(*counts.shape[:-2], k * k), dims=(*ordered.dims[:-2], CELL_DIM))
+    return values, weights.assign_coords({d: c for d, c in values.coords.items() if d != CELL_DIM})

@@ -1,0 +1,332 @@
+"""The paired bootstrap of several models scored on the same samples, without touching rows per replicate.
+
+Comparing models needs the *same* resample of samples for every model, so
+that their differences keep their correlation. Resampling rows would cost
+N operations per replicate. Instead, every sample is reduced to its pattern
+``(stratum, true class, prediction of model 1, ..., prediction of model M)``;
+there are at most N patterns, usually far fewer (at most K^(M+1) per
+stratum). A bootstrap replicate is a multinomial draw of the stratum's N
+samples over its patterns with probabilities (pattern count) / N, which is
+exactly what drawing N rows with replacement gives; each model's replicate
+cube is then the sum of the pattern counts by cell, a sparse matrix product.
+
+Probability metrics give every sample its own score, so with them the units
+drawn are the samples themselves (a multinomial over the stratum's samples,
+each with probability 1/N), and a replicate's mean score is the replicate
+counts times the scores, again one sparse product; confusion metrics computed
+in the same call use the same draws. Replicates are drawn in chunks, so
+memory stays bounded whatever their number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy import sparse
+
+from ordframe._bridge.apply import apply_confusion, labelled
+from ordframe._bridge.scores import frame_scores
+from ordframe._core.checks import by_names, check_replicates, new_dim, rng_of
+from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.messages import show
+from ordframe._core.progress import chunks
+from ordframe._inputs.frame import FrameRows, frame_rows
+from ordframe._inputs.groups import Groups
+from ordframe._registry.request import evaluation_request
+
+# Pattern counts of at most this many (replicate, pattern) pairs are held at once.
+CHUNK_CELLS = 1 << 23
+
+
+@dataclass
+class PairedSamples:
+    """The rows of several models arranged by the samples they share.
+
+    ``stratum[s]`` and ``truth[s]`` are sample s's stratum and true class code;
+    ``table[s, m]`` is the row of model m for sample s (an index into ``rows``).
+    """
+
+    rows: FrameRows
+    groups: Groups  # the strata columns, then the model columns
+    n_strata: int
+    n_models: int
+    stratum: np.ndarray
+    truth: np.ndarray
+    table: np.ndarray
+
+    def labelled(self, values: np.ndarray, dim: str, dims=(), coords=None, name=None) -> xr.DataArray:
+        """``values`` of shape ``(n, n_strata * n_models, *rest)`` as a DataArray ``(dim, *strata, *models, *dims)``."""
+        sizes = self.groups.sizes
+        values = np.moveaxis(values.reshape(len(values), *sizes, *values.shape[2:]), 0, len(sizes))
+        seen = np.zeros(self.n_strata * self.n_models, np.int64)
+        seen[self.stratum[:, None] * self.n_models + np.arange(self.n_models)] = 1
+        out = self.groups.labelled(values, (dim, *dims), coords, rows=seen.reshape(sizes), name=name)
+        return out.transpose(dim, ...)
+
+
+def paired_samples(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    by="model",
+    sample=None,
+    strata=None,
+    labels=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+) -> PairedSamples:
+    """Validate the rows (one per sample and model) and arrange them by sample (see :class:`PairedSamples`)."""
+    models, layers = by_names(by), by_names(strata)
+    if not models:
+        raise ValueError("by= must name the column(s) of the models to compare (one result per model)")
+    extra = by_names(sample)
+    overlap = [c for c in [*models, *extra] if c in layers] + [c for c in extra if c in models]
+    if overlap:
+        raise ValueError(f"{show(overlap)} given twice among by=, strata= and sample=")
+    rows = frame_rows(
+        df,
+        true,
+        pred,
+        proba=proba,
+        by=[*layers, *models, *extra],
+        labels=labels,
+        dropna=dropna,
+        renormalize=renormalize,
+        unscored_groups=len(layers) + len(models) if pred is not None else None,
+    )
+    rows = rows.observed_classes()
+    columns = rows.groups.columns
+    groups = Groups(columns[: len(layers) + len(models)])
+    n_models = math.prod(len(c.coord) for c in columns[len(layers) : len(layers) + len(models)])
+    group = groups.flat_index(len(rows.index))
+    stratum, model = np.divmod(group, n_models)
+    if extra:
+        key = np.asarray(columns[-1].codes, dtype=np.int64) - columns[-1].offset
+    else:  # the position of the row within its model and stratum
+        order = np.argsort(group, kind="stable")
+        starts = np.searchsorted(group[order], group[order], side="left")
+        key = np.empty(len(group), np.int64)
+        key[order] = np.arange(len(group)) - starts
+    _, sample_of = np.unique(np.stack([stratum, key]), axis=1, return_inverse=True)
+    sample_of = sample_of.reshape(-1)
+    table = _row_table(sample_of, model, n_models, columns[-1].name if extra else None)
+    true_codes = rows.true.array()
+    truth = true_codes[table[:, 0]]
+    disagree = truth[sample_of] != true_codes
+    if disagree.any():
+        count = len(np.unique(sample_of[disagree]))
+        raise ValueError(
+            f"{count} sample(s) have different true labels for different models; a paired "
+            "comparison needs one true label per sample (check the sample= column)"
+        )
+    n_strata = math.prod(len(c.coord) for c in columns[: len(layers)])
+    return PairedSamples(rows, groups, n_strata, n_models, stratum[table[:, 0]], truth, table)
+
+
+def frame_bootstrap(
+    df: pd.DataFrame,
+    true,
+    pred,
+    *,
+    by="model",
+    sample=None,
+    strata=None,
+    n: int = 1000,
+    seed=None,
+    labels=None,
+    dropna: bool = False,
+    replicate_dim: str = BOOTSTRAP_DIM,
+    progress: bool | None = None,
+) -> xr.DataArray:
+    """Paired bootstrap replicate cubes with dims ``(replicate_dim, *strata, *by, "true", "pred")``.
+
+    ``by`` names the models (the columns whose values are compared); every
+    model must predict every sample once. ``sample`` names the column that
+    identifies a sample across models (default: the row's position within its
+    model and stratum). ``strata`` are resampled independently, each keeping
+    its number of samples (e.g. the folds of a cross-validation).
+    """
+    n = check_replicates(n)
+    new_dim(
+        replicate_dim, [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), *CUBE_DIMS], "replicate_dim"
+    )
+    paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna)
+    predictions = paired.rows.predicted().array()[paired.table]
+    patterns, weight = np.unique(
+        np.column_stack([paired.stratum, paired.truth, predictions]), axis=0, return_counts=True
+    )
+    k = len(paired.rows.classes)
+    values = pattern_cubes(patterns, weight, paired.n_strata, k, n, rng_of(seed), progress)
+    coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
+    return paired.labelled(values, replicate_dim, (TRUE, PRED), coords, name="count")
+
+
+def pattern_cubes(
+    patterns: np.ndarray,
+    weight: np.ndarray,
+    n_strata: int,
+    k: int,
+    n: int,
+    rng: np.random.Generator,
+    progress: bool | None = None,
+) -> np.ndarray:
+    """Replicate cubes ``(n, n_strata * n_models, K, K)`` from sample patterns and their counts.
+
+    ``patterns[p]`` is ``(stratum, true class, prediction of model 1, ...)`` (class
+    codes), ``weight[p]`` how many samples have it.
+    """
+    n_models = patterns.shape[1] - 2
+    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, n_strata)
+    counts = np.empty((n, n_strata * n_models * k * k), np.int64)
+    for start, stop, drawn in _draws(patterns[:, 0], weight, n_strata, n, rng, progress):
+        counts[start:stop] = (cells.T @ drawn.T).T
+    return counts.reshape(n, n_strata * n_models, k, k)
+
+
+def bootstrap_evaluate(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by="model",
+    sample=None,
+    strata=None,
+    n: int = 1000,
+    seed=None,
+    labels=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    replicate_dim: str = BOOTSTRAP_DIM,
+    progress: bool | None = None,
+) -> xr.Dataset:
+    """Every metric on the same paired replicates: a Dataset with dims ``(replicate_dim, *strata, *by)``.
+
+    Confusion metrics run on the replicate cubes of ``pred`` (or the most
+    probable class), probability metrics are the replicate means of the
+    per-sample scores of ``proba``; all from one draw of the samples.
+    """
+    n = check_replicates(n)
+    new_dim(
+        replicate_dim, [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), *CUBE_DIMS], "replicate_dim"
+    )
+    taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
+    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
+    if all(m.kind == "confusion" for m, _ in request.values()):  # cubes alone: draw the patterns
+        cube = frame_bootstrap(
+            df,
+            true,
+            pred,
+            by=by,
+            sample=sample,
+            strata=strata,
+            n=n,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            replicate_dim=replicate_dim,
+            progress=progress,
+        )
+        return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
+    paired = paired_samples(
+        df,
+        true,
+        pred,
+        proba=proba,
+        by=by,
+        sample=sample,
+        strata=strata,
+        labels=labels,
+        dropna=dropna,
+        renormalize=renormalize,
+    )
+    rows, k, units = paired.rows, len(paired.rows.classes), len(paired.truth)
+    cells = _cells(paired.stratum, paired.truth, rows.predicted().array()[paired.table], k, paired.n_strata)
+    scores = {out: frame_scores(m, rows, p)[paired.table] for out, (m, p) in request.items() if m.kind == "proba"}
+    place = (paired.stratum[:, None] * paired.n_models + np.arange(paired.n_models)).ravel()
+    unit = np.repeat(np.arange(units), paired.n_models)
+    sums = {
+        out: sparse.csr_matrix((s.ravel(), (unit, place)), shape=(units, paired.n_strata * paired.n_models))
+        for out, s in scores.items()
+    }
+    sizes = np.bincount(paired.stratum, minlength=paired.n_strata)
+    counts = np.empty((n, paired.n_strata * paired.n_models * k * k), np.int64)
+    totals = {out: np.empty((n, paired.n_strata * paired.n_models)) for out in scores}
+    draws = _draws(paired.stratum, np.ones(units, np.int64), paired.n_strata, n, rng_of(seed), progress)
+    for start, stop, drawn in draws:
+        counts[start:stop] = (cells.T @ drawn.T).T
+        for out, matrix in sums.items():
+            totals[out][start:stop] = (matrix.T @ drawn.T).T
+    cube = paired.labelled(
+        counts.reshape(n, -1, k, k), replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes}
+    )
+    per_model = np.repeat(sizes, paired.n_models).astype(np.float64)
+    variables = {}
+    for out, (metric, params) in request.items():
+        if metric.kind == "confusion":
+            variables[out] = apply_confusion(metric, cube, params)
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = paired.labelled(totals[out] / per_model, replicate_dim)
+            variables[out] = labelled(mean, metric, metric.params(params), rows.classes)
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+
+def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
+    """``table[s, m]``: the row of model m for sample s; an error unless each is given exactly once."""
+    n_samples = int(sample_of.max()) + 1 if len(sample_of) else 0
+    cell = sample_of * n_models + model
+    given = np.bincount(cell, minlength=n_samples * n_models)
+    if (given > 1).any():
+        where = f"the same {sample_name!r} value" if sample_name is not None else "the same sample"
+        raise ValueError(
+            f"{int((given > 1).sum())} (sample, model) pair(s) appear more than once: a model predicts "
+            f"{where} twice; give each sample one row per model (or name the sample column with sample=)"
+        )
+    if (given == 0).any():
+        raise ValueError(
+            f"{int((given == 0).sum())} (sample, model) pair(s) have no prediction: a paired bootstrap needs "
+            "every model to predict every sample (drop the samples that some model lacks; columns that split the "
+            "samples, such as folds, go in strata=)"
+        )
+    table = np.empty(n_samples * n_models, np.int64)
+    table[cell] = np.arange(len(cell))
+    return table.reshape(n_samples, n_models)
+
+
+def _cells(stratum, truth, predictions, k: int, n_strata: int) -> sparse.csr_matrix:
+    """Which cube cell each unit (a pattern or a sample) adds to, for every model: a (units, cells) 0/1 matrix."""
+    units, n_models = predictions.shape
+    cell = ((stratum[:, None] * n_models + np.arange(n_models)) * k + truth[:, None]) * k + predictions
+    return sparse.csr_matrix(
+        (np.ones(cell.size), (np.repeat(np.arange(units), n_models), cell.ravel())),
+        shape=(units, n_strata * n_models * k * k),
+    )
+
+
+def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, progress: bool | None = None):
+    """Chunks ``(start, stop, counts)`` of replicates: ``counts[b, u]`` draws of unit u (pattern or sample).
+
+    In each stratum the stratum's size is drawn over its units with
+    probabilities weight / size: row resampling, unit by unit.
+    """
+    sizes = np.bincount(stratum, weights=weight, minlength=n_strata).astype(np.int64)
+    order = np.argsort(stratum, kind="stable")
+    starts = np.searchsorted(stratum[order], np.arange(n_strata))
+    width = max(int(np.bincount(stratum, minlength=n_strata).max()), 1)
+    slot = np.empty(len(stratum), np.int64)
+    slot[order] = np.arange(len(stratum)) - starts[stratum[order]]  # a unit's position within its stratum
+    pvals = np.zeros((n_strata, width))
+    pvals[stratum, slot] = weight / np.maximum(sizes[stratum], 1)
+    pvals[sizes == 0, 0] = 1.0  # an empty stratum draws nothing
+    size = max(1, CHUNK_CELLS // (n_strata * width))
+    for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):  # bounded memory: chunks of replicates
+        drawn = rng.multinomial(sizes, pvals, size=(stop - start, n_strata))  # (chunk, strata, width)
+        yield start, stop, drawn[:, stratum, slot]
