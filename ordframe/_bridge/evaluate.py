@@ -17,7 +17,7 @@ from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
-from ordframe._inputs.probability import array_inputs
+from ordframe._inputs.probability import DROPPED, array_inputs
 from ordframe._registry.request import evaluation_request
 
 
@@ -97,6 +97,8 @@ def evaluate_array(
         raise TypeError("evaluate on class probabilities needs the true labels: proba.ordinal.evaluate(true, ...)")
     request = evaluation_request(metrics, probabilities=True, labels=True, taken=[*obj.dims, *true.dims])
     inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
+    if pred is not None and dropna:  # every metric sees the same samples: those with probabilities and a prediction
+        inputs = inputs.without(pred.isnull(), "a missing predicted label")
     variables: dict[str, xr.DataArray] = {}
     cube: xr.DataArray | None = None
     for out, (metric, params) in request.items():
@@ -107,7 +109,15 @@ def evaluate_array(
                 cube = (
                     inputs.cube(dim=dim, weights=weights)
                     if pred is None
-                    else array_cube(true, pred, dim=dim, labels=inputs.classes, weights=weights, dropna=dropna)
+                    else array_cube(  # the samples that the probability metrics keep, no others
+                        true.where(inputs.codes != DROPPED) if dropna else true,
+                        pred.where(inputs.codes != DROPPED) if dropna else pred,
+                        dim=dim,
+                        labels=inputs.classes,
+                        weights=weights,
+                        dropna=dropna,
+                        report=False,
+                    )
                 )
             variables[out] = apply_confusion(metric, cube, params)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})

@@ -1,4 +1,4 @@
-"""How ordframe talks to users: values in error messages, and warnings that point at the user's line."""
+"""How ordframe talks to users: values and sample names in error messages, and warnings that point at the user's line."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 from types import FrameType
 
 import numpy as np
+import pandas as pd
+import xarray as xr
 
 MAX_SHOWN = 5
 _PACKAGE = str(Path(__file__).resolve().parent.parent)  # the ordframe package
@@ -55,3 +57,47 @@ def user_stacklevel() -> int:
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """Issue a warning attributed to the user's line (the first caller outside ordframe)."""
     warnings.warn(message, category, stacklevel=user_stacklevel())
+
+
+class RowNames:
+    """Names sample positions in error messages: DataFrame row labels or DataArray coordinates."""
+
+    def __init__(self, dims, indexes):
+        self.dims = tuple(dims)
+        self.indexes = [pd.Index(i) for i in indexes]
+        self.shape = tuple(len(i) for i in self.indexes)
+
+    @classmethod
+    def of(cls, obj: xr.DataArray) -> RowNames:
+        return cls(obj.dims, [obj.indexes[d] if d in obj.indexes else pd.RangeIndex(obj.sizes[d]) for d in obj.dims])
+
+    def index(self, flat, shape, positions=None) -> pd.Index:
+        """Labels of the samples at ``flat`` positions of an array of sample shape ``shape``.
+
+        ``positions`` (the flat position in the whole array of every sample of a
+        dask chunk) turns positions within a chunk into the user's samples.
+        """
+        flat = np.asarray(flat, dtype=np.intp)
+        if positions is not None:
+            flat, shape = np.asarray(positions).reshape(-1)[flat], self.shape
+        if tuple(shape) == self.shape:
+            labels = [i[p] for i, p in zip(self.indexes, np.unravel_index(flat, shape))]
+        else:  # a dask chunk: only positions within it are known
+            labels = [pd.Index(p) for p in np.unravel_index(flat, shape)]
+        return labels[0] if len(labels) == 1 else pd.MultiIndex.from_arrays(labels, names=self.dims)
+
+    def first(self, flat, shape, positions=None) -> str:
+        """``[a, b, ...]``: the first offending rows, for a message that already gives the count."""
+        shown = np.asarray(flat)[: MAX_SHOWN + 1]
+        text = first_rows(self.index(shown, shape, positions), np.ones(len(shown), bool))
+        return (
+            text if positions is not None or tuple(shape) == self.shape else f"{text} (positions within one dask chunk)"
+        )
+
+
+def array_name(array: xr.DataArray, default: str) -> str:
+    """The name a user gave ``array``, or ``default``: xarray names a DataArray after its dask array's token."""
+    name = array.name
+    if name is None or (array.chunks is not None and name == getattr(array.data, "name", None)):
+        return default
+    return str(name)

@@ -9,8 +9,9 @@ import xarray as xr
 from ordframe._bridge.scores import array_scores, frame_scores
 from ordframe._core.checks import check_count
 from ordframe._core.dims import CLASS_DIM
+from ordframe._core.messages import RowNames
 from ordframe._inputs.frame import frame_rows
-from ordframe._inputs.probability import RowNames, array_inputs
+from ordframe._inputs.probability import array_inputs
 from ordframe._registry.request import metric_request
 
 

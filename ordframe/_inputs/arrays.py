@@ -18,7 +18,7 @@ import xarray as xr
 
 from ordframe._core.checks import dims_list
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
-from ordframe._core.messages import DroppedRowsWarning, warn
+from ordframe._core.messages import DroppedRowsWarning, RowNames, array_name, warn
 from ordframe._core.options import check_allocation
 from ordframe._inputs.classes import (
     MAX_COUNTED_SPAN,
@@ -85,10 +85,51 @@ def _array_classes(arrays: dict[Hashable, xr.DataArray], labels) -> tuple[pd.Ind
     return class_order(columns), False
 
 
-def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report, offset=None):
+def check_shared_dims(a: xr.DataArray, b: xr.DataArray, names: tuple, dim=None, exclude=()) -> None:
+    """An error if each array has sample dims the other lacks: broadcasting would pair every sample with every other.
+
+    One array may lack a dim the other has (one true label for several models'
+    predictions); both lacking one of the other's is two different sample dims.
+    """
+    counted = None if dim is None else set(dims_list(dim))
+    only = [
+        [d for d in x.dims if d not in y.dims and d not in exclude and (counted is None or d in counted)]
+        for x, y in ((a, b), (b, a))
+    ]
+    if only[0] and only[1]:
+        raise ValueError(
+            f"{names[0]} has dims {only[0]} that {names[1]} lacks, and {names[1]} has dims {only[1]} that "
+            f"{names[0]} lacks: they would be broadcast into every pair of samples. Give both the same sample dim, "
+            f"e.g. {names[0]}.rename({{{only[0][0]!r}: {only[1][0]!r}}})"
+        )
+
+
+def sample_positions(array: xr.DataArray) -> xr.DataArray | None:
+    """The flat position in ``array`` of each of its samples, chunked as it is (``None`` in memory: they are known).
+
+    Checks that run chunk by chunk name the user's samples with it, not positions within a chunk.
+    """
+    if array.chunks is None:
+        return None
+    import dask.array as dsa
+
+    data = dsa.map_blocks(
+        _block_positions, chunks=array.data.chunks, dtype=np.int64, meta=np.empty((0,) * array.ndim, np.int64)
+    )
+    return array.copy(data=data)
+
+
+def _block_positions(block_info=None) -> np.ndarray:
+    info = block_info[None]
+    grids = np.meshgrid(*(np.arange(low, high) for low, high in info["array-location"]), indexing="ij")
+    return np.ravel_multi_index(grids, info["shape"]).astype(np.int64)
+
+
+def _count_block(true, pred, weights, positions, *, names, classes, n_core, dropna, report, rows, offset=None):
     """Per-block counts of shape ``(*outer, 1, ..., 1, K * K)`` (core axes kept as size 1).
 
-    ``offset``, when given, turns every label into its code (integer labels within the classes' span).
+    ``offset``, when given, turns every label into its code (integer labels within the classes' span);
+    ``positions`` (dask blocks) place the block's samples in the whole array, for messages.
     """
     outer = true.shape[: true.ndim - n_core]
     n_groups, k = math.prod(outer), len(classes)
@@ -100,7 +141,8 @@ def _count_block(true, pred, weights, *, names, classes, n_core, dropna, report,
     if missing:
         if not dropna:
             column = next(c for c in columns if c.missing is not None)
-            raise missing_error(column.name, pd.RangeIndex(len(column)), column.missing)
+            at = np.flatnonzero(column.missing)
+            raise missing_error(column.name, rows.index(at, true.shape, positions), np.ones(len(at), bool))
         keep = ~np.logical_or.reduce(missing)
         if report:
             warn(
@@ -131,6 +173,7 @@ def array_cube(
     if not dropna:  # before broadcasting, so that a missing label is counted once, where it is
         for name, labels_given in ((TRUE, true), (PRED, pred)):
             _check_missing(labels_given.name if labels_given.name is not None else name, labels_given)
+    check_shared_dims(true, pred, ("true", "pred"), dim)
     weights = checked_weights(weights)
     given = [true, pred] + ([] if weights is None else [weights])
     try:
@@ -154,7 +197,7 @@ def array_cube(
         )
     outer = [d for d in dict.fromkeys((*pred.dims, *arrays[0].dims)) if d not in core]  # pred's dim order first
     arrays = [a.transpose(*outer, *core) for a in arrays]
-    names = (true.name if true.name is not None else TRUE, pred.name if pred.name is not None else PRED)
+    names = (array_name(true, TRUE), array_name(pred, PRED))
     if names[0] == names[1]:
         names = (TRUE, PRED)
     classes, prune = _array_classes(dict(zip(names, arrays[:2])), labels)
@@ -163,7 +206,10 @@ def array_cube(
     check_allocation(cubes * k * k * 8, f"the confusion cube ({cubes} matrices of {k} x {k} classes)")
     # integer labels counted over their span need no second look at their range
     offset = int(classes[0]) if prune else None
-    params = dict(names=names, classes=classes, n_core=len(core), dropna=dropna, report=report, offset=offset)
+    rows = RowNames.of(arrays[0])
+    params = dict(
+        names=names, classes=classes, n_core=len(core), dropna=dropna, report=report, rows=rows, offset=offset
+    )
     data = [a.data for a in arrays] + [None] * (3 - len(arrays))
     dtype = np.int64 if weights is None else np.float64
     if any(hasattr(d, "dask") for d in data if d is not None):
@@ -171,16 +217,21 @@ def array_cube(
 
         first = data[0]
         chunks = first.chunks[: len(outer)] + tuple((1,) * len(c) for c in first.chunks[len(outer) :]) + ((k * k,),)
+        positions = sample_positions(arrays[0])
+        assert positions is not None
         blocks = dsa.map_blocks(
-            lambda t, p, w=None: _count_block(t, p, w, **params),
-            *[d for d in data if d is not None],
+            lambda t, p, q, w=None: _count_block(t, p, w, q, **params),
+            data[0],
+            data[1],
+            positions.data,
+            *[d for d in data[2:] if d is not None],
             chunks=chunks,
             new_axis=[first.ndim],
             dtype=dtype,
             meta=np.empty((0,) * (first.ndim + 1), dtype),
         )
     else:
-        blocks = _count_block(*data, **params)
+        blocks = _count_block(*data, None, **params)
     counts = blocks.sum(axis=tuple(range(len(outer), len(outer) + len(core))))
     counts = counts.reshape(counts.shape[:-1] + (k, k))
     if prune:  # integer labels counted over their span: keep the values that occur

@@ -20,7 +20,7 @@ import xarray as xr
 
 from ordframe._core.checks import by_names, check_flag, is_column_name
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
-from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, show, show_counts, warn
+from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, show, show_counts, warn
 from ordframe._inputs.classes import (
     MAX_COUNTED_SPAN,
     check_two,
@@ -35,7 +35,7 @@ from ordframe._inputs.classes import (
 )
 from ordframe._inputs.counting import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
 from ordframe._inputs.groups import GroupColumn, Groups, group_column
-from ordframe._inputs.probability import RowNames, check_proba, frame_classes
+from ordframe._inputs.probability import check_proba, frame_classes
 from ordframe._inputs.weights import check_weights
 
 

@@ -188,3 +188,16 @@ def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.n
     _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
     combos = np.stack([c.codes[first] - c.offset for c in columns], axis=1)
     return inverse.reshape(-1), combos
+
+
+def occurring(column: GroupColumn) -> GroupColumn:
+    """``column`` with only the integer values that a row has (coded by offset, values no row has are dropped).
+
+    Categories and other values are kept as they are: those lay out results whether rows have them or not.
+    """
+    if not column.prune:
+        return column
+    positions = np.asarray(column.codes, dtype=np.int64) - column.offset
+    seen = np.bincount(positions, minlength=len(column.coord)) > 0
+    table = np.cumsum(seen) - 1
+    return replace(column, codes=table[positions], offset=0, coord=column.coord[seen], prune=False)

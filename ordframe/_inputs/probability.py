@@ -27,42 +27,14 @@ import pandas as pd
 import xarray as xr
 
 from ordframe._core.dims import CLASS_DIM
-from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, first_rows, warn
-from ordframe._inputs.arrays import array_cube
+from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, array_name, warn
+from ordframe._inputs.arrays import array_cube, check_shared_dims, sample_positions
 from ordframe._inputs.classes import class_order, declared_order, encode, labels_of, missing_error
 
 SUM_TOL = 1e-5
 DROPPED = -1  # the true-class code of a sample left out by dropna=True
 # Checks see at most this many rows at a time, so their temporaries stay in the CPU cache.
 BLOCK_ROWS = 1 << 16
-
-
-class RowNames:
-    """Names sample positions in error messages: DataFrame row labels or DataArray coordinates."""
-
-    def __init__(self, dims, indexes):
-        self.dims = tuple(dims)
-        self.indexes = [pd.Index(i) for i in indexes]
-        self.shape = tuple(len(i) for i in self.indexes)
-
-    @classmethod
-    def of(cls, obj: xr.DataArray) -> RowNames:
-        return cls(obj.dims, [obj.indexes[d] if d in obj.indexes else pd.RangeIndex(obj.sizes[d]) for d in obj.dims])
-
-    def index(self, flat, shape) -> pd.Index:
-        """Labels of the samples at ``flat`` positions of an array of sample shape ``shape``."""
-        flat = np.asarray(flat, dtype=np.intp)
-        if tuple(shape) == self.shape:
-            labels = [i[p] for i, p in zip(self.indexes, np.unravel_index(flat, shape))]
-        else:  # a dask chunk: only positions within it are known
-            labels = [pd.Index(p) for p in np.unravel_index(flat, shape)]
-        return labels[0] if len(labels) == 1 else pd.MultiIndex.from_arrays(labels, names=self.dims)
-
-    def first(self, flat, shape) -> str:
-        """``[a, b, ...]``: the first offending rows, for a message that already gives the count."""
-        shown = np.asarray(flat)[: MAX_SHOWN + 1]
-        text = first_rows(self.index(shown, shape), np.ones(len(shown), bool))
-        return text if tuple(shape) == self.shape else f"{text} (positions within one dask chunk)"
 
 
 # --------------------------------------------------------------------------- classes
@@ -136,7 +108,9 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
 
 
 # --------------------------------------------------------------------------- validation
-def check_proba(values: np.ndarray, *, rows: RowNames, renormalize: bool = False, skip=None) -> np.ndarray:
+def check_proba(
+    values: np.ndarray, *, rows: RowNames, renormalize: bool = False, skip=None, positions=None
+) -> np.ndarray:
     """Raise unless every row of ``values`` (``(..., K)``) is a probability vector; the rows, renormalised if asked.
 
     Rows where the boolean array ``skip`` (shape ``values.shape[:-1]``) is true are not checked.
@@ -156,13 +130,13 @@ def check_proba(values: np.ndarray, *, rows: RowNames, renormalize: bool = False
     if skip is not None:
         bad &= ~skip.reshape(-1)
     if bad.any():
-        raise _proba_error(flat, np.flatnonzero(bad), values.shape[:-1], rows, renormalize)
+        raise _proba_error(flat, np.flatnonzero(bad), values.shape[:-1], rows, renormalize, positions)
     if renormalize:
         return values / values.sum(axis=-1, keepdims=True)
     return values
 
 
-def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
+def _proba_error(flat, bad, shape, rows: RowNames, renormalize, positions=None) -> ValueError:
     block = flat[bad]
     nan = np.isnan(block).any(axis=1)
     outside = ~nan & ((block < 0) | (block > 1)).any(axis=1)
@@ -171,46 +145,46 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize) -> ValueError:
     problems = []
     if nan.any():
         problems.append(
-            f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape)} "
+            f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape, positions)} "
             "(pass dropna=True to leave those rows out of every metric; in evaluate with pred=, a by group "
             "with no probabilities at all, e.g. a model that predicts labels only, is kept: only its "
             "probability metrics are NaN)"
         )
     if outside.any():
         problems.append(
-            f"{int(outside.sum())} row(s) with probabilities outside [0, 1], first at rows {rows.first(bad[outside], shape)} "
+            f"{int(outside.sum())} row(s) with probabilities outside [0, 1], first at rows {rows.first(bad[outside], shape, positions)} "
             "(probabilities are expected, e.g. softmax outputs, not logits or scores)"
         )
     if off.any():
         shown = ", ".join(f"{s:.6g}" for s in sums[off][:MAX_SHOWN])
         if renormalize:
             problems.append(
-                f"{int(off.sum())} row(s) summing to 0, which cannot be renormalised, first at rows {rows.first(bad[off], shape)}"
+                f"{int(off.sum())} row(s) summing to 0, which cannot be renormalised, first at rows {rows.first(bad[off], shape, positions)}"
             )
         else:
             problems.append(
                 f"{int(off.sum())} row(s) whose probabilities do not sum to 1 (tolerance {SUM_TOL:g}), first at rows "
-                f"{rows.first(bad[off], shape)} with sums {shown}; pass renormalize=True to divide each row by its sum"
+                f"{rows.first(bad[off], shape, positions)} with sums {shown}; pass renormalize=True to divide each row by its sum"
             )
     return ValueError("invalid class probabilities: " + "; ".join(problems))
 
 
-def _encode(values: np.ndarray, *, name, classes: pd.Index, rows: RowNames, dropna: bool) -> np.ndarray:
+def _encode(values: np.ndarray, positions=None, *, name, classes: pd.Index, rows: RowNames, dropna: bool) -> np.ndarray:
     """Class codes of an array of labels; a missing label is an error, or ``DROPPED`` with ``dropna``."""
     labels = labels_of(name, values.reshape(-1))
     if labels.missing is not None and not dropna:
         at = np.flatnonzero(labels.missing)
-        raise missing_error(name, rows.index(at, values.shape), np.ones(len(at), bool))
+        raise missing_error(name, rows.index(at, values.shape, positions), np.ones(len(at), bool))
     try:
         codes = encode(labels, classes).astype(np.int64)
     except ValueError as exc:
         known = labels.series().isin(classes).to_numpy()
         unknown = np.flatnonzero(~known if labels.missing is None else ~(known | labels.missing))
-        raise ValueError(f"{exc} (first at rows {rows.first(unknown, values.shape)})") from None
+        raise ValueError(f"{exc} (first at rows {rows.first(unknown, values.shape, positions)})") from None
     return codes.reshape(values.shape)
 
 
-def _check_samples(values, codes, *, rows: RowNames, renormalize: bool, dropna: bool):
+def _check_samples(values, codes, positions=None, *, rows: RowNames, renormalize: bool, dropna: bool):
     """``check_proba`` on the samples kept; with ``dropna`` a sample with a NaN probability is ``DROPPED``."""
     if dropna:
         codes = np.where(np.isnan(values).any(axis=-1), DROPPED, codes)
@@ -221,7 +195,7 @@ def _check_samples(values, codes, *, rows: RowNames, renormalize: bool, dropna: 
                 f"dropna=True dropped {dropped} of {codes.size} samples{where} with missing labels or probabilities",
                 DroppedRowsWarning,
             )
-    return check_proba(values, rows=rows, renormalize=renormalize, skip=codes < 0), codes
+    return check_proba(values, rows=rows, renormalize=renormalize, skip=codes < 0, positions=positions), codes
 
 
 # --------------------------------------------------------------------------- inputs
@@ -237,6 +211,13 @@ class ProbaInputs:
         """The code of the most probable class of every sample (the lowest class on ties); ``DROPPED`` where dropped."""
         return self.proba.argmax(self.class_dim, skipna=False).where(self.codes != DROPPED, DROPPED)
 
+    def without(self, drop: xr.DataArray, why: str) -> ProbaInputs:
+        """These inputs with the samples where ``drop`` holds left out too (a ``DroppedRowsWarning`` counts them)."""
+        new = drop & (self.codes != DROPPED)
+        if new.chunks is None and bool(new.any()):
+            warn(f"dropna=True dropped {int(new.sum())} more of {new.size} samples with {why}", DroppedRowsWarning)
+        return ProbaInputs(self.proba, self.codes.where(~new, DROPPED), self.classes, self.class_dim)
+
     def cube(self, *, dim=None, weights=None) -> xr.DataArray:
         """The confusion cube of the most probable class against the true class, counted over ``dim``."""
         kept = self.codes != DROPPED
@@ -249,10 +230,12 @@ class ProbaInputs:
 
 def label_codes(labels: xr.DataArray, classes: pd.Index, *, name: str, dropna: bool = False) -> xr.DataArray:
     """Class codes of a label array (lazy for dask); missing labels are an error, or ``DROPPED`` with ``dropna``."""
-    name = labels.name if isinstance(labels.name, str) else name
+    name = array_name(labels, name)
+    positions = sample_positions(labels)
     return xr.apply_ufunc(
         partial(_encode, name=name, classes=classes, rows=RowNames.of(labels), dropna=dropna),
         labels,
+        *([] if positions is None else [positions]),
         dask="parallelized",
         output_dtypes=[np.int64],
     )
@@ -272,6 +255,7 @@ def array_inputs(
     classes = array_classes(proba, labels, class_dim)
     if class_dim in true.dims:
         raise ValueError(f"true has a {class_dim!r} dim; it must hold one true label per sample")
+    check_shared_dims(proba, true, ("the probabilities", "true"), exclude=[class_dim])
     codes = label_codes(true, classes, name="true", dropna=dropna)
     try:
         proba, codes = xr.align(proba, codes, join="exact", copy=False)
@@ -286,11 +270,13 @@ def array_inputs(
         proba, codes = xr.unify_chunks(proba.chunk({class_dim: -1}), codes)
     if proba.dtype.kind not in "iufb":
         raise TypeError(f"probabilities must be real numbers, got dtype {proba.dtype}")
+    positions = sample_positions(proba.isel({class_dim: 0}, drop=True) if codes.chunks is None else codes)
     checked, codes = xr.apply_ufunc(
         partial(_check_samples, rows=RowNames.of(codes), renormalize=renormalize, dropna=dropna),
         proba.astype(np.float64, copy=False),
         codes,
-        input_core_dims=[[class_dim], []],
+        *([] if positions is None else [positions]),
+        input_core_dims=[[class_dim], [], *([] if positions is None else [[]])],
         output_core_dims=[[class_dim], []],
         dask="parallelized",
         output_dtypes=[np.float64, np.int64],

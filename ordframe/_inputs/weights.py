@@ -22,7 +22,15 @@ def check_weights(name: Hashable, values) -> np.ndarray:
     values = np.asarray(values)
     if values.dtype.kind not in "iufb":
         raise TypeError(f"weights {name!r} must be real numbers, got dtype {values.dtype}")
-    return check_nonnegative(values.astype(np.float64, copy=False), f"weights {name!r}", "weight")
+    values = check_nonnegative(values.astype(np.float64, copy=False), f"weights {name!r}", "weight")
+    with np.errstate(over="ignore"):
+        total = values.sum()
+    if not np.isfinite(total):
+        raise ValueError(
+            f"weights {name!r} sum to more than a float can hold (largest {values.max():.3g}); weights only count "
+            "relative to each other: divide them by their largest value"
+        )
+    return values
 
 
 def checked_weights(weights, like: xr.DataArray | None = None) -> xr.DataArray | None:

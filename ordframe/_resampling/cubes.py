@@ -23,13 +23,15 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
-from ordframe._core.checks import check_replicates, new_dim, rng_of
+from ordframe._core.checks import check_flag, check_replicates, new_dim, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CELL_DIM, CUBE_DIMS, PRED, TRUE
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 
 # Replicates are drawn in chunks of about this many counts (a progress bar can follow them).
 CHUNK_COUNTS = 1 << 22
+# The most samples a matrix may hold: multinomial draws count them in int64, exactly up to 2^53 as floats.
+MAX_SAMPLES = float(2**53)
 
 
 def integer_counts(cube: xr.DataArray) -> np.ndarray:
@@ -43,6 +45,13 @@ def integer_counts(cube: xr.DataArray) -> np.ndarray:
             )
     if (values < 0).any():
         raise ValueError("the confusion cube has negative counts; counts must be >= 0")
+    with np.errstate(over="ignore"):
+        totals = values.reshape(*values.shape[:-2], -1).sum(axis=-1, dtype=np.float64)
+    if values.size and not totals.max() < MAX_SAMPLES:
+        raise ValueError(
+            f"a matrix of the cube holds {totals.max():.3g} samples, more than a bootstrap can draw "
+            f"({MAX_SAMPLES:.3g}); these are not counts of samples"
+        )
     return values.astype(np.int64)
 
 
@@ -106,6 +115,7 @@ def bootstrap_cube(
     cube, _ = cube_classes(cube)
     n = check_replicates(n)
     new_dim(replicate_dim, cube.dims, "replicate_dim")
+    stratify = check_flag(stratify, "stratify")
     counts = integer_counts(cube)
     stack, k = counts.shape[:-2], counts.shape[-1]
     check_allocation(n * math.prod(stack) * k * k * 8, f"{n} bootstrap replicates of {math.prod(stack)} matrices")

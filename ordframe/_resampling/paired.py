@@ -10,12 +10,15 @@ samples over its patterns with probabilities (pattern count) / N, which is
 exactly what drawing N rows with replacement gives; each model's replicate
 cube is then the sum of the pattern counts by cell, a sparse matrix product.
 
-Probability metrics give every sample its own score, so with them the units
-drawn are the samples themselves (a multinomial over the stratum's samples,
-each with probability 1/N), and a replicate's mean score is the replicate
-counts times the scores, again one sparse product; confusion metrics computed
-in the same call use the same draws. Replicates are drawn in chunks, so
-memory stays bounded whatever their number.
+Probability metrics give every sample its own score, so with them each
+pattern's draw is then shared out among the samples that have it, uniformly
+(a second, independent random stream): together the two stages draw N
+samples with replacement, exactly as before, and the patterns drawn are those
+of the confusion metrics alone, so a seed gives the same label replicates
+with or without probabilities. A replicate's mean score is the sum of the
+scores drawn. Replicates are drawn in chunks, so memory stays bounded
+whatever their number; the result is refused up front when it would exceed
+``ordframe.set_options(max_cube_bytes=...)``.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from ordframe._bridge.apply import apply_confusion, labelled
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.checks import by_names, check_replicates, new_dim, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, PRED, TRUE
-from ordframe._core.messages import show
+from ordframe._core.messages import MAX_SHOWN, show
+from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 from ordframe._inputs.frame import FrameRows, frame_rows
-from ordframe._inputs.groups import Groups
+from ordframe._inputs.groups import Groups, occurring
 from ordframe._registry.request import evaluation_request
 
 # Pattern counts of at most this many (replicate, pattern) pairs are held at once.
@@ -101,11 +105,12 @@ def paired_samples(
         unscored_groups=len(layers) + len(models) if pred is not None else None,
     )
     rows = rows.observed_classes()
-    columns = rows.groups.columns
+    columns = [occurring(c) for c in rows.groups.columns]  # integer strata and models: those with rows
     groups = Groups(columns[: len(layers) + len(models)])
     n_models = math.prod(len(c.coord) for c in columns[len(layers) : len(layers) + len(models)])
     group = groups.flat_index(len(rows.index))
     stratum, model = np.divmod(group, n_models)
+    _check_every_model_predicts(Groups(columns[len(layers) : len(layers) + len(models)]), model, n_models)
     if extra:
         key = np.asarray(columns[-1].codes, dtype=np.int64) - columns[-1].offset
     else:  # the position of the row within its model and stratum
@@ -182,11 +187,17 @@ def pattern_cubes(
     codes), ``weight[p]`` how many samples have it.
     """
     n_models = patterns.shape[1] - 2
+    counts = _replicate_counts(n, n_strata * n_models, k)
     cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, n_strata)
-    counts = np.empty((n, n_strata * n_models * k * k), np.int64)
     for start, stop, drawn in _draws(patterns[:, 0], weight, n_strata, n, rng, progress):
         counts[start:stop] = (cells.T @ drawn.T).T
     return counts.reshape(n, n_strata * n_models, k, k)
+
+
+def _replicate_counts(n: int, matrices: int, k: int) -> np.ndarray:
+    """The array of ``n`` replicates of ``matrices`` K x K cubes, refused when larger than ``max_cube_bytes``."""
+    check_allocation(n * matrices * k * k * 8, f"{n} bootstrap replicates of {matrices} matrices")
+    return np.empty((n, matrices * k * k), np.int64)
 
 
 def bootstrap_evaluate(
@@ -248,25 +259,40 @@ def bootstrap_evaluate(
         renormalize=renormalize,
     )
     rows, k, units = paired.rows, len(paired.rows.classes), len(paired.truth)
-    cells = _cells(paired.stratum, paired.truth, rows.predicted().array()[paired.table], k, paired.n_strata)
+    places = paired.n_strata * paired.n_models
+    predictions = rows.predicted().array()[paired.table]
+    patterns, pattern_of = np.unique(
+        np.column_stack([paired.stratum, paired.truth, predictions]), axis=0, return_inverse=True
+    )
+    pattern_of = pattern_of.reshape(-1)
+    weight = np.bincount(pattern_of, minlength=len(patterns))
+    members = np.argsort(
+        pattern_of, kind="stable"
+    )  # the samples of pattern p: members[first[p] : first[p] + weight[p]]
+    first = np.cumsum(weight) - weight
+    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, paired.n_strata)
     scores = {out: frame_scores(m, rows, p)[paired.table] for out, (m, p) in request.items() if m.kind == "proba"}
-    place = (paired.stratum[:, None] * paired.n_models + np.arange(paired.n_models)).ravel()
-    unit = np.repeat(np.arange(units), paired.n_models)
-    sums = {
-        out: sparse.csr_matrix((s.ravel(), (unit, place)), shape=(units, paired.n_strata * paired.n_models))
-        for out, s in scores.items()
-    }
-    sizes = np.bincount(paired.stratum, minlength=paired.n_strata)
-    counts = np.empty((n, paired.n_strata * paired.n_models * k * k), np.int64)
-    totals = {out: np.empty((n, paired.n_strata * paired.n_models)) for out in scores}
-    draws = _draws(paired.stratum, np.ones(units, np.int64), paired.n_strata, n, rng_of(seed), progress)
+    counts = _replicate_counts(n, places, k)
+    totals = {out: np.empty((n, places)) for out in scores}
+    rng = rng_of(seed)
+    share = rng.spawn(1)[0]  # the second stage's stream: the first stage's draws stay those of the labels alone
+    chunk = max(1, CHUNK_CELLS // max(units * paired.n_models, 1))
+    draws = _draws(patterns[:, 0], weight, paired.n_strata, n, rng, progress, most=chunk)
     for start, stop, drawn in draws:
         counts[start:stop] = (cells.T @ drawn.T).T
-        for out, matrix in sums.items():
-            totals[out][start:stop] = (matrix.T @ drawn.T).T
+        replicate, sample = _shared_out(drawn, weight, first, members, share)
+        key = (
+            (replicate * places)[:, None]
+            + paired.stratum[sample][:, None] * paired.n_models
+            + np.arange(paired.n_models)
+        )
+        for out, values in scores.items():
+            sums = np.bincount(key.ravel(), weights=values[sample].ravel(), minlength=(stop - start) * places)
+            totals[out][start:stop] = sums.reshape(stop - start, places)
     cube = paired.labelled(
         counts.reshape(n, -1, k, k), replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes}
     )
+    sizes = np.bincount(paired.stratum, minlength=paired.n_strata)
     per_model = np.repeat(sizes, paired.n_models).astype(np.float64)
     variables = {}
     for out, (metric, params) in request.items():
@@ -277,6 +303,24 @@ def bootstrap_evaluate(
                 mean = paired.labelled(totals[out] / per_model, replicate_dim)
             variables[out] = labelled(mean, metric, metric.params(params), rows.classes)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+
+def _check_every_model_predicts(models: Groups, model: np.ndarray, n_models: int) -> None:
+    """An error naming the models (e.g. unused categories of a categorical column) that have no row at all."""
+    absent = np.flatnonzero(np.bincount(model, minlength=n_models) == 0)
+    if not len(absent):
+        return
+    sizes = models.sizes
+    names = [
+        ", ".join(f"{c.name}={c.coord[i]!r}" for c, i in zip(models.columns, np.unravel_index(a, sizes)))
+        for a in absent[:MAX_SHOWN]
+    ]
+    first = models.columns[0].name
+    raise ValueError(
+        f"{len(absent)} model(s) have no row at all ({'; '.join(names)}): a paired bootstrap compares models that "
+        f"predict the same samples. Unused categories are models too: drop them first, e.g. "
+        f"df[{first!r}] = df[{first!r}].cat.remove_unused_categories()"
+    )
 
 
 def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
@@ -311,11 +355,26 @@ def _cells(stratum, truth, predictions, k: int, n_strata: int) -> sparse.csr_mat
     )
 
 
-def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, progress: bool | None = None):
+def _shared_out(drawn: np.ndarray, weight: np.ndarray, first: np.ndarray, members: np.ndarray, rng) -> tuple:
+    """Every pattern's draws shared out uniformly among its samples: ``(replicate, sample)`` of each draw.
+
+    ``drawn[b, p]`` draws of pattern p in replicate b become as many uniform
+    picks among the pattern's ``weight[p]`` samples, which with the pattern
+    draws is drawing samples with replacement.
+    """
+    b, n_patterns = drawn.shape
+    flat = drawn.ravel()
+    pattern = np.repeat(np.tile(np.arange(n_patterns), b), flat)
+    replicate = np.repeat(np.arange(b), drawn.sum(axis=1))
+    return replicate, members[first[pattern] + rng.integers(0, weight[pattern])]
+
+
+def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, progress: bool | None = None, most=None):
     """Chunks ``(start, stop, counts)`` of replicates: ``counts[b, u]`` draws of unit u (pattern or sample).
 
     In each stratum the stratum's size is drawn over its units with
-    probabilities weight / size: row resampling, unit by unit.
+    probabilities weight / size: row resampling, unit by unit. ``most`` caps
+    the replicates of a chunk (the draws are the same however they are chunked).
     """
     sizes = np.bincount(stratum, weights=weight, minlength=n_strata).astype(np.int64)
     order = np.argsort(stratum, kind="stable")
@@ -326,7 +385,7 @@ def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, pro
     pvals = np.zeros((n_strata, width))
     pvals[stratum, slot] = weight / np.maximum(sizes[stratum], 1)
     pvals[sizes == 0, 0] = 1.0  # an empty stratum draws nothing
-    size = max(1, CHUNK_CELLS // (n_strata * width))
+    size = max(1, min(CHUNK_CELLS // (n_strata * width), most or n))
     for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):  # bounded memory: chunks of replicates
         drawn = rng.multinomial(sizes, pvals, size=(stop - start, n_strata))  # (chunk, strata, width)
         yield start, stop, drawn[:, stratum, slot]

@@ -1,0 +1,119 @@
+"""The layers of the package, as docs/architecture.md draws them: what each may import, and nothing runs back up.
+
+Every ``import`` of an ordframe module is read from the source (function-level
+ones too), so a dependency hidden in a function is caught like any other.
+Internal code never calls the ``.ordinal`` accessors (only the accessors
+themselves and the command line's help are written in terms of them).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ordframe"
+
+#: layer -> the layers its modules may import (besides modules of their own layer).
+MAY_IMPORT = {
+    "_core": set(),
+    "datasets": set(),
+    "_papers": set(),
+    "_registry": {"_core"},
+    "metrics": {"_registry"},
+    "_inputs": {"_core"},
+    "_bridge": {"_core", "_registry", "_inputs"},
+    "_resampling": {"_core", "_registry", "_inputs", "_bridge"},
+    "_inference": {"_core", "_registry", "_inputs", "_bridge", "_resampling"},
+    "_diagnostics": {"_core", "_registry", "metrics", "_inputs", "_bridge"},
+    "sklearn": {"_core", "_registry", "_inputs", "_bridge"},
+    "plot": {"_core", "_registry", "_bridge", "_diagnostics"},
+    "_accessors": {"_core", "_registry", "_inputs", "_bridge", "_resampling", "_diagnostics"},
+    "__init__": {
+        "_core",
+        "_registry",
+        "metrics",
+        "_accessors",
+        "_diagnostics",
+        "_inference",
+        "_resampling",
+        "datasets",
+    },
+    "_cli": {"__init__", "_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics"}
+    | {"datasets", "plot", "_papers"},
+    "__main__": {"_cli"},
+}
+
+
+def layer(path: Path) -> str:
+    relative = path.relative_to(PACKAGE)
+    return (
+        relative.parts[0].removesuffix(".py") if len(relative.parts) > 1 or relative.stem != "__init__" else "__init__"
+    )
+
+
+def imported_layers(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "ordframe":
+            parts = node.module.split(".")
+            if len(parts) == 1:  # from ordframe import x
+                found |= {"datasets" if alias.name == "datasets" else "__init__" for alias in node.names}
+            else:
+                found.add(parts[1])
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            raise AssertionError(f"{path}: relative import; ordframe's modules import by absolute name")
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("ordframe.")}
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_belongs_to_a_layer():
+    assert {layer(p) for p in MODULES} <= set(MAY_IMPORT)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_module_imports_only_the_layers_below_it(path):
+    own = layer(path)
+    upward = imported_layers(path) - MAY_IMPORT[own] - {own}
+    assert not upward, f"{path.relative_to(PACKAGE)} ({own}) imports {sorted(upward)}"
+
+
+def test_the_layers_have_no_circle():
+    order, seen = [], set()
+
+    def visit(name, stack=()):
+        assert name not in stack, f"circle: {' -> '.join((*stack, name))}"
+        if name not in seen:
+            seen.add(name)
+            for lower in MAY_IMPORT[name]:
+                visit(lower, (*stack, name))
+            order.append(name)
+
+    for name in MAY_IMPORT:
+        visit(name)
+    assert len(order) == len(MAY_IMPORT)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_internal_code_never_calls_the_accessors(path):
+    if layer(path) == "_accessors":
+        return
+    uses = [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr == "ordinal"  # messages and examples may name it
+    ]
+    assert not uses, f"{path.relative_to(PACKAGE)} uses .ordinal at lines {uses}"
+
+
+def test_internals_are_private_and_the_public_names_are_exported():
+    import ordframe
+
+    public = {p.name for p in PACKAGE.iterdir() if not p.name.startswith("_") and p.suffix in ("", ".py")}
+    assert public - {"py.typed"} == {"metrics", "plot.py", "sklearn.py", "datasets"}
+    for name in ordframe.__all__:
+        assert getattr(ordframe, name) is not None
+    assert {"bootstrap_cube", "jackknife", "report_cube", "george_cost", "METRIC_SETS"} <= set(ordframe.__all__)
