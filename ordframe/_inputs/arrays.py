@@ -231,7 +231,7 @@ def array_cube(
             meta=np.empty((0,) * (first.ndim + 1), dtype),
         )
     else:
-        blocks = _count_block(*data, None, **params)
+        blocks = _count_block(data[0], data[1], data[2], None, **params)
     counts = blocks.sum(axis=tuple(range(len(outer), len(outer) + len(core))))
     counts = counts.reshape(counts.shape[:-1] + (k, k))
     if prune:  # integer labels counted over their span: keep the values that occur
