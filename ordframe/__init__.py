@@ -24,7 +24,7 @@ from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import compare
 from ordframe._inference.friedman import friedman
 from ordframe._inference.george import george_rank
-from ordframe._inference.intervals import ci
+from ordframe._inference.intervals import DegenerateIntervalWarning, ci
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.manager import PluginLoadWarning, get_metric, list_metrics, register, unregister
@@ -46,6 +46,7 @@ def __getattr__(name: str) -> str:
 
 __all__ = [
     "METRIC_SETS",
+    "DegenerateIntervalWarning",
     "DroppedRowsWarning",
     "LabelWarning",
     "Metric",

@@ -9,13 +9,13 @@ live with that input.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ordframe._core.dims import CUBE_DIMS
-from ordframe._core.messages import show
+from ordframe._core.messages import show, warn
 
 _FLATTEN = (
     "flatten MultiIndex or tuple column names first (e.g. df.columns = ['_'.join(map(str, c)) for c in df.columns])"
@@ -145,6 +145,53 @@ def better_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None = 
             "carry it: compute the values with an ordframe metric, or set values.attrs['higher_is_better']"
         )
     return 1.0 if int(attrs["higher_is_better"]) else -1.0
+
+
+def directions(higher_is_better, names: Sequence[Hashable]) -> dict[Hashable, bool | None]:
+    """``higher_is_better=`` of a comparison, per variable name: True, False or None (read the attrs).
+
+    ``None`` reads every variable's attrs, ``True``/``False`` applies to every variable, and a dict gives it
+    by variable name (the variables it leaves out read their attrs; a name that is no variable is an error).
+    """
+    if higher_is_better is None:
+        return dict.fromkeys(names)
+    if isinstance(higher_is_better, Mapping):
+        unknown = [key for key in higher_is_better if key not in names]
+        if unknown:
+            raise ValueError(
+                f"higher_is_better= names {show(unknown)}, which are not variables of the values ({show(names)}); "
+                "give True or False for each variable by its name"
+            )
+        return {name: _flag(higher_is_better.get(name), f"higher_is_better[{name!r}]") for name in names}
+    flag = _flag(higher_is_better, "higher_is_better")
+    return dict.fromkeys(names, flag)
+
+
+def _flag(value, what: str) -> bool | None:
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None if value is None else bool(value)
+    raise TypeError(
+        f"{what}= must be None (read the values' attrs), True, False, or a dict of True/False by variable name, "
+        f"got {value!r}"
+    )
+
+
+def ranking_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None = None) -> float:
+    """``better_sign``, with a warning when the attrs may be stale: the variable is named unlike their metric.
+
+    xarray keeps attrs through arithmetic (``1 - accuracy``, ``-x``, ``x * 100``), so a derived variable can
+    carry the direction of the metric it came from. Given ``higher_is_better``, the attrs are not read.
+    """
+    metric = attrs.get("metric")
+    if higher_is_better is None and metric is not None and str(metric) != str(name) and "higher_is_better" in attrs:
+        direction = "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
+        warn(
+            f"{name!r} is named unlike the metric its attrs describe ({metric!r}, {direction}): xarray keeps attrs "
+            "through arithmetic such as 1 - x or -x, so they may be stale and rank the models the wrong way round. "
+            f"It is ranked as {direction}; say which way is better with higher_is_better=True or False (a dict by "
+            f"variable for several, e.g. higher_is_better={{{name!r}: False}}), which also silences this warning"
+        )
+    return better_sign(name, attrs, higher_is_better)
 
 
 def direction_text(attrs: Mapping) -> str:

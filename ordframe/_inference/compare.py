@@ -9,29 +9,42 @@ models (a, b) reports, per metric:
 * ``interval``: its percentile interval (dim ``bound``);
 * ``p_value``: the two-sided bootstrap p-value of "no difference",
   ``min(1, 2 (min(#{d <= 0}, #{d >= 0}) + 1) / (B + 1))`` over the B
-  replicates d (the +1 keeps it from being 0 with finitely many replicates;
-  Davison & Hinkley 1997, ch. 4);
+  replicates d where both models are defined (the +1 keeps it from being 0
+  with finitely many replicates; Davison & Hinkley 1997, ch. 4); NaN when
+  B = 0, e.g. a model without probabilities scored with a probability metric;
 * ``win_probability``: the share of replicates in which a is *better* than b
   (ties count half), in the metric's own direction;
 
 and per model ``mean`` (over replicates) and ``rank`` (1 = best, ties share
 the average rank). Directions come from the values' attrs, which every
 ordframe result carries, so the higher-is-better indices and the
-lower-is-better ones are ranked each the right way round.
+lower-is-better ones are ranked each the right way round; xarray keeps attrs
+through arithmetic, so a variable named unlike its ``metric`` attr (e.g.
+``(1 - accuracy).rename("error_rate")``) warns unless ``higher_is_better=``
+says which way is better.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import better_sign
+from ordframe._core.checks import directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
+from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import ci
 
 
 def compare(
-    result, *, model_dim: str = MODEL_DIM, dim: str = BOOTSTRAP_DIM, level: float = 0.95, estimate=None
+    result,
+    *,
+    model_dim: str = MODEL_DIM,
+    dim: str = BOOTSTRAP_DIM,
+    level: float = 0.95,
+    estimate=None,
+    higher_is_better=None,
 ) -> xr.Dataset:
     """Pairwise comparison of the models along ``model_dim``, over the replicates along ``dim``.
 
@@ -49,18 +62,39 @@ def compare(
         The metrics' values on the data itself (without ``dim``). When given,
         ``difference``, ``mean`` and ``rank`` use them instead of the mean over
         replicates, which a biased index (OC is a minimum over paths) can shift.
+        Its dims other than ``dim`` must be those of the replicates, with every
+        label of their coordinates (in any order; other labels are left out).
+    higher_is_better : bool or dict, optional
+        Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or
+        False applies to every variable; a dict gives it by variable name (the others read their attrs).
 
     Returns
     -------
     xarray.Dataset
         Variables ``difference``, ``interval``, ``p_value``, ``win_probability``
         (dims ``metric``, ``model_dim``, ``versus``, ...) and ``mean``, ``rank``
-        (dims ``metric``, ``model_dim``, ...).
+        (dims ``metric``, ``model_dim``, ...). A pair with no replicate where both
+        models are defined has NaN ``p_value``, ``win_probability`` and ``interval``.
 
     Raises
     ------
     ValueError
-        If a dim is missing, or a variable has no direction (no ``higher_is_better`` attr).
+        If a dim is missing, a variable has no direction (no ``higher_is_better`` attr and no
+        ``higher_is_better=``), or ``estimate=`` lacks a dim or a label of the replicates.
+
+    Warns
+    -----
+    RuntimeWarning
+        Once per variable with pairs of models that have no valid replicate, naming them and why.
+    UserWarning
+        For a variable named unlike its ``metric`` attr (its direction may be stale), unless
+        ``higher_is_better=`` is given.
+
+    Notes
+    -----
+    Over the B replicates d = value(a) - value(b) where both models are defined, the two-sided p-value is
+    ``min(1, 2 (min(#{d <= 0}, #{d >= 0}) + 1) / (B + 1))`` (Davison & Hinkley 1997, ch. 4), NaN for
+    B = 0; the interval is the percentile interval of d (see ``ci``).
 
     Examples
     --------
@@ -81,21 +115,24 @@ def compare(
         raise TypeError(f"result must be an xarray DataArray or Dataset, got {type(result).__name__}")
     versus = VERSUS_DIM
     parts = []
+    overrides = directions(higher_is_better, list(data.data_vars))
     for name, values in data.items():
         for d in (model_dim, dim):
             if d not in values.dims:
                 raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}")
-        better = better_sign(name, values.attrs)
+        better = ranking_sign(name, values.attrs, overrides[name])
         other = values.rename({model_dim: versus})
         difference = values - other
         valid = difference.notnull()
         n = valid.sum(dim)
+        some = n.where(n > 0)  # no valid replicate: NaN p-value and win probability, not "no difference"
         below, above = (difference <= 0).where(valid).sum(dim), (difference >= 0).where(valid).sum(dim)
-        p_value = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (n + 1))
+        p_value = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (some + 1))
         signed = better * difference
-        wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(dim) / n
+        wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(dim) / some
+        _warn_unpaired(name, values, n, model_dim, dim)
         interval = ci(difference.assign_attrs(values.attrs), dim=dim, level=level)
-        mean = values.mean(dim) if estimate is None else _estimate(estimate, name, values.dims, dim)
+        mean = values.mean(dim) if estimate is None else _estimate(estimate, name, values, dim)
         rank = xr.apply_ufunc(
             scipy.stats.rankdata,
             -better * mean,
@@ -121,12 +158,75 @@ def compare(
     return out
 
 
-def _estimate(estimate, name, dims, dim: str) -> xr.DataArray:
-    """The value of metric ``name`` on the data, from a DataArray or a Dataset of estimates."""
-    values = estimate[name] if isinstance(estimate, xr.Dataset) else estimate
-    if not isinstance(values, xr.DataArray) or dim in values.dims:
+def _warn_unpaired(name, values: xr.DataArray, n: xr.DataArray, model_dim: str, dim: str) -> None:
+    """One RuntimeWarning naming the pairs of models with no replicate where both are defined, and why."""
+    empty = (n == 0).transpose(model_dim, VERSUS_DIM, ...)
+    if not bool(empty.any()):
+        return
+    others = [d for d in empty.dims if d not in (model_dim, VERSUS_DIM)]
+    labels = values[model_dim].values
+    pairs = [f"{labels[i]!s}-{labels[j]!s}" for i, j in zip(*np.nonzero(empty.any(others).values)) if i < j]
+    undefined = values.isnull().all(dim).any([d for d in values.dims if d not in (model_dim, dim)])
+    models = list(labels[undefined.transpose(model_dim).values])
+    metric = values.attrs.get("metric")
+    what = f"{name!r}" + (f" (metric {metric!r})" if metric is not None and str(metric) != str(name) else "")
+    which = f"the pair(s) {', '.join(pairs)}" if pairs else f"{model_dim} {show(list(labels))} against itself"
+    if others:
+        some = int(empty.any([model_dim, VERSUS_DIM]).sum())
+        which += f" in {some} of {math.prod(empty.sizes[d] for d in others)} element(s) along {others}"
+    why = (
+        f"{model_dim} {show(models)} is NaN in every replicate{' of some elements' if others else ''}, e.g. a "
+        "model without probabilities scored with a probability metric, or a metric undefined on every replicate "
+        "of its cube"
+        if models
+        else "the metric is undefined on some replicates of each model, and never on the same ones"
+    )
+    warn(
+        f"{what} has no replicate where both models are defined for {which}: {why}. Their p_value, "
+        "win_probability and interval are NaN (no evidence either way)",
+        RuntimeWarning,
+    )
+
+
+def _estimate(estimate, name, values: xr.DataArray, dim: str) -> xr.DataArray:
+    """The value of metric ``name`` on the data, from a DataArray or a Dataset of estimates, on the replicates' labels."""
+    if isinstance(estimate, xr.Dataset) and name not in estimate:
+        raise ValueError(f"estimate= has no variable {name!r}; it has {show(list(estimate.data_vars))}")
+    given = estimate[name] if isinstance(estimate, xr.Dataset) else estimate
+    if not isinstance(given, xr.DataArray) or dim in given.dims:
         raise ValueError(f"estimate= must hold the values of {name!r} on the data, without the {dim!r} dim")
-    missing = [d for d in dims if d != dim and d not in values.dims]
+    shared = [d for d in values.dims if d != dim]
+    missing = [d for d in shared if d not in given.dims]
     if missing:
         raise ValueError(f"estimate= of {name!r} lacks the dims {missing} of the replicates")
-    return values.drop_attrs()
+    extra = [d for d in given.dims if d not in shared]
+    if extra:
+        raise ValueError(
+            f"estimate= of {name!r} has the dims {extra} that the replicates lack; select or reduce them first"
+        )
+    for d in shared:
+        ours, theirs = values.indexes.get(d), given.indexes.get(d)
+        if ours is None and theirs is None:
+            if values.sizes[d] != given.sizes[d]:
+                raise ValueError(
+                    f"estimate= of {name!r} has {given.sizes[d]} elements along {d!r}, the replicates {values.sizes[d]}"
+                )
+            continue
+        if ours is None or theirs is None:
+            which = "the replicates" if ours is not None else "estimate="
+            raise ValueError(
+                f"only {which} of {name!r} label the dim {d!r}; give both the same labels to match the estimate "
+                f"to the replicates (e.g. estimate.assign_coords({d}=replicates[{d!r}].values))"
+            )
+        if ours.equals(theirs):
+            continue
+        lacking = list(ours[~ours.isin(theirs)])
+        if lacking:
+            raise ValueError(
+                f"estimate= of {name!r} lacks the {d!r} label(s) {show(lacking)} of the replicates "
+                f"({show(list(ours))}); give the estimate of every one"
+            )
+        if not theirs.is_unique:
+            raise ValueError(f"estimate= of {name!r} lists a {d!r} label more than once: {show(list(theirs))}")
+        given = given.sel({d: ours})  # the replicates' labels, in their order
+    return given.drop_attrs()

@@ -21,7 +21,7 @@ import numbers
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import better_sign
+from ordframe._core.checks import directions, ranking_sign
 from ordframe._core.dims import METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._inference.values import as_dataset, check_dims, elementwise
 
@@ -33,6 +33,7 @@ def friedman(
     dim: str = "dataset",
     alpha: float = 0.05,
     tie_correction: bool = True,
+    higher_is_better=None,
 ) -> xr.Dataset:
     """The Friedman test of k models on N data sets, with Nemenyi and Holm post-hoc tests (Demšar 2006).
 
@@ -53,6 +54,11 @@ def friedman(
         ``1 - sum(t^3 - t) / (N k (k^2 - 1))``, as ``scipy.stats.friedmanchisquare`` and R's
         ``friedman.test`` do. ``False`` gives the formula printed by Demšar (2006); both agree when no
         data set has tied values.
+    higher_is_better : bool or dict, optional
+        Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or
+        False applies to every variable; a dict gives it by variable name (the others read their attrs).
+        xarray keeps attrs through arithmetic (``1 - accuracy``), so a variable named unlike its
+        ``metric`` attr warns unless this is given.
 
     Returns
     -------
@@ -68,6 +74,12 @@ def friedman(
     ValueError
         If a dim is missing or too short, a variable has no direction, has NaN values (the Friedman
         test needs complete blocks), or alpha is outside (0, 1).
+
+    Warns
+    -----
+    UserWarning
+        For a variable named unlike its ``metric`` attr (its direction may be stale), unless
+        ``higher_is_better=`` is given.
 
     Examples
     --------
@@ -93,9 +105,11 @@ def friedman(
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
         raise ValueError(f"alpha must be a number in (0, 1), e.g. 0.05, got {alpha!r}")
     parts = []
-    for name, metric in as_dataset(values).items():
+    data = as_dataset(values)
+    overrides = directions(higher_is_better, list(data.data_vars))
+    for name, metric in data.items():
         check_dims(name, metric, [model_dim, dim])
-        better = better_sign(name, metric.attrs)
+        better = ranking_sign(name, metric.attrs, overrides[name])
         k, n = metric.sizes[model_dim], metric.sizes[dim]
         if k < 2 or n < 2:
             raise ValueError(

@@ -143,19 +143,51 @@ def jackknife(cube: xr.DataArray, metric, **params) -> tuple[xr.DataArray, xr.Da
     Returns ``(values, weights)`` with a dim ``cell`` of length K^2 (row-major
     over ``(true, pred)``): ``values`` the metric on the matrix less one sample of
     that cell, ``weights`` the cell's count (0 where the cell is empty).
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A confusion cube of whole counts.
+    metric : str or Metric
+        A confusion metric (the jackknife removes one sample of the cube: a probability metric needs the
+        samples' probabilities, which a cube does not hold).
+    **params
+        The metric's parameters.
+
+    Raises
+    ------
+    ValueError
+        For a probability metric, or a cube of weights.
+    MemoryError
+        If the K^2 leave-one-out matrices of every matrix (K^4 counts each, held twice: as counts and
+        as the kernels' float64 input) exceed ``max_cube_bytes``.
     """
     from ordframe._registry import manager as registry
 
     check_cube(cube)
     cube, _ = cube_classes(cube)
+    metric = registry.get_metric(metric) if isinstance(metric, str) else metric
+    if metric.kind != "confusion":
+        raise ValueError(
+            f"the jackknife needs a confusion metric: {metric.name!r} is a probability metric, computed from the "
+            "samples' class probabilities, which a confusion cube does not hold; for its intervals use "
+            "ci(..., method='percentile')"
+        )
+    k = cube.sizes[TRUE]
+    matrices = math.prod(size for d, size in cube.sizes.items() if d not in CUBE_DIMS)
+    check_allocation(
+        2 * matrices * k**4 * 8,
+        f"the jackknife of {matrices} matrices of {k} classes ({k * k} leave-one-out matrices each, held as counts "
+        "and as the kernels' float64 input)",
+        "compute it on fewer matrices at a time (for BCa: ci(replicates.sel(model=m), method='bca', "
+        "cube=cube.sel(model=m)) for each model m, or method='percentile', which needs no jackknife), or ",
+    )
     counts = integer_counts(cube)
-    k = counts.shape[-1]
     removed = counts[..., None, :, :] - np.eye(k * k, dtype=np.int64).reshape(k * k, k, k)
-    removed = np.maximum(removed, 0)  # an empty cell: no sample to remove (weight 0)
+    np.maximum(removed, 0, out=removed)  # an empty cell: no sample to remove (weight 0)
     ordered = cube.transpose(..., *CUBE_DIMS)
     coords = {name: c for name, c in ordered.coords.items()}
     stacked = xr.DataArray(removed, dims=(*ordered.dims[:-2], CELL_DIM, TRUE, PRED), coords=coords)
-    metric = registry.get_metric(metric) if isinstance(metric, str) else metric
     values = apply_confusion(metric, stacked, params)
     weights = xr.DataArray(counts.reshape(*counts.shape[:-2], k * k), dims=(*ordered.dims[:-2], CELL_DIM))
     return values, weights.assign_coords({d: c for d, c in values.coords.items() if d != CELL_DIM})
