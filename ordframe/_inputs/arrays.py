@@ -22,6 +22,7 @@ from ordframe._core.messages import DroppedRowsWarning, RowNames, array_name, wa
 from ordframe._core.options import check_allocation
 from ordframe._inputs.classes import (
     MAX_COUNTED_SPAN,
+    check_orderable,
     check_two,
     class_order,
     code_dtype,
@@ -70,15 +71,12 @@ def _array_classes(arrays: dict[Hashable, xr.DataArray], labels) -> tuple[pd.Ind
         span = integer_span([labels_of(name, a.values.reshape(-1)) for name, a in arrays.items()])
         if span is not None and span[1] - span[0] < MAX_COUNTED_SPAN:
             return pd.RangeIndex(span[0], span[1] + 1), True
-    kinds = {name: a.dtype for name, a in arrays.items()}
-    if not all(dt.kind in "iufb" for dt in kinds.values()):
-        shown = ", ".join(f"{name!r} ({dt})" for name, dt in kinds.items())
-        raise TypeError(f"cannot tell the class order of {shown}: pass labels=[...] in order (lowest first)")
     columns = []
     for name, a in arrays.items():
-        if a.chunks is not None:  # dask: per-chunk unique, then merged
+        if a.chunks is not None:  # dask: per-chunk unique, then merged, once the dtype says they are numbers
             import dask.array as dsa
 
+            check_orderable([labels_of(name, np.empty(0, a.dtype))])
             columns.append(labels_of(name, np.asarray(dsa.unique(a.data).compute())))
         else:
             columns.append(labels_of(name, a.values.reshape(-1)))

@@ -187,16 +187,21 @@ def inferred_order(columns: list[Labels]) -> pd.Index:
         return categories
     if not any(len(c) for c in columns):  # no label at all: no class (the caller says two are needed)
         return pd.Index([])
+    check_orderable(columns)
+    if all(c.kind == "int" for c in columns):
+        return _observed_integers(columns)
+    observed = [pd.unique(c.values if c.missing is None else c.values[~c.missing]) for c in columns]
+    return pd.Index(np.unique(np.concatenate(observed)))
+
+
+def check_orderable(columns: list[Labels]) -> None:
+    """An error unless the labels are numbers or booleans, whose order is their value (rule 3)."""
     if not all(c.is_numeric for c in columns):
         kinds = ", ".join(f"{c.name!r} ({_kind(c)})" for c in columns)
         raise TypeError(
             f"cannot tell the class order of {kinds}: the labels are not numeric. Pass labels=[...] "
             "in order (lowest first), or make the columns pandas ordered Categoricals"
         )
-    if all(c.kind == "int" for c in columns):
-        return _observed_integers(columns)
-    observed = [pd.unique(c.values if c.missing is None else c.values[~c.missing]) for c in columns]
-    return pd.Index(np.unique(np.concatenate(observed)))
 
 
 def _kind(column: Labels) -> str:
