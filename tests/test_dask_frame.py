@@ -290,6 +290,8 @@ def test_errors_name_the_column_and_the_alternative(frame):
         ddf.ordinal.confusion("y", "nope")
     with pytest.raises(AttributeError, match="scores class probabilities.*ddf.compute()"):
         ddf.ordinal.rps("y", ["a"])
+    with pytest.raises(TypeError, match=r"not class probabilities; score ddf.compute\(\)"):
+        ddf.ordinal.evaluate("y", "yhat", proba=["p0", "p1"])
     with pytest.raises(TypeError, match="weights= must name a column"):
         ddf.ordinal.confusion("y", "yhat", weights=np.ones(len(frame)))
     with pytest.raises(TypeError, match="expected a dask DataFrame"):

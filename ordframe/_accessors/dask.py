@@ -22,6 +22,13 @@ from ordframe._registry.metric import Metric
 from ordframe._resampling.paired_dask import dask_bootstrap
 
 
+_NO_PROBABILITIES = (
+    "the dask DataFrame accessor scores predicted labels, not class probabilities; score ddf.compute() with "
+    "df.ordinal (proba=[...]), or an xarray DataArray of the probabilities, which can be dask-backed: "
+    "proba.ordinal.evaluate(true, class_dim='class')"
+)
+
+
 class OrdinalDaskFrameAccessor(_OrdinalAccessor):
     """Ordinal evaluation of a dask DataFrame: ``ddf.ordinal.<metric>(true, pred, by=...)``."""
 
@@ -67,8 +74,12 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         weights: Hashable | None = None,
         dropna: bool = False,
         observed: bool = False,
+        proba: Any = None,
     ) -> xr.Dataset:
         """A Dataset with one variable per confusion metric (see :meth:`confusion` and ``df.ordinal.evaluate``).
+
+        Class probabilities (``proba=``) are not taken here: score ``ddf.compute()`` with
+        ``df.ordinal.evaluate``, or a DataArray of the probabilities (dask-backed if need be).
 
         Examples
         --------
@@ -77,6 +88,8 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         >>> float(dd.from_pandas(df, npartitions=2).ordinal.evaluate("y", "yhat", metrics=["mae"])["mae"])
         0.5
         """
+        if proba is not None:
+            raise TypeError(_NO_PROBABILITIES)
         cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
         return evaluate_cube(cube, metrics)
 
@@ -129,11 +142,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         return _method(method, metric, f"ddf.ordinal.{metric.name}(true, pred, *, by=None, labels=None, ...)")
 
     def _proba_method(self, metric: Metric):
-        raise AttributeError(
-            f"{metric.name!r} scores class probabilities, which the dask DataFrame accessor does not take; "
-            "score ddf.compute() with df.ordinal, or an xarray DataArray of the probabilities (it can be dask-backed: "
-            "proba.ordinal.rps(true, class_dim=...))"
-        )
+        raise AttributeError(f"{metric.name!r} scores class probabilities: {_NO_PROBABILITIES}")
 
 
 def register(module) -> None:
