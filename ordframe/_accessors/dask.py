@@ -21,7 +21,6 @@ from ordframe._inputs.dask_frame import dask_cube
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired_dask import dask_bootstrap
 
-
 _NO_PROBABILITIES = (
     "the dask DataFrame accessor scores predicted labels, not class probabilities; score ddf.compute() with "
     "df.ordinal (proba=[...]), or an xarray DataArray of the probabilities, which can be dask-backed: "
