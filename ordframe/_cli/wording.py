@@ -15,11 +15,6 @@ OPTIONS = [
         r"pass labels=\[\.\.\.\] naming the class of each column, in order \(or a dict label -> column\)",
         "pass --labels naming the class of each --proba column, in the same order",
     ),
-    (
-        r"pass the probability columns \(proba=\) or, for a DataArray, class_dim= naming its class dim",
-        "pass the probability columns with --proba",
-    ),
-    (r"n must be a whole number of replicates", "--bootstrap must be a whole number of replicates"),
     (r"in evaluate with pred=, a by group", "with --pred, a --by group"),
     (r"labels=\[\.\.\.\]", "--labels"),
     (r"\blabels=", "--labels"),
@@ -28,7 +23,6 @@ OPTIONS = [
     (r"\bpred=", "--pred"),
     (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
     (r"renormalize=True", "--renormalize"),
-    (r"\bby= names", "--by names"),
     (r"\bproba lists", "--proba lists"),
     (r"rename it, e\.g\. df\.rename\(columns=\{.*?\}\)", "rename that column in the file"),
 ]
@@ -36,6 +30,22 @@ OPTIONS = [
 
 class UsageError(Exception):
     """A mistake in the command line or the input file: reported in one line, exit code 2."""
+
+
+class OutputError(UsageError):
+    """Standard output cannot be written (a full disk, a closed device): reported in one line, exit code 2."""
+
+
+def plugin_failure(metric: str | None, plugin: str | None, cause: BaseException | None, builtin: bool) -> str:
+    """What the command says when a metric's kernel fails (an ``ordframe.PluginError``)."""
+    error = "" if cause is None else f" with {type(cause).__name__}" + (f": {cause}" if str(cause) else "")
+    where = f"metric {metric!r}" + ("" if builtin or plugin is None else f" (plugin {plugin!r})")
+    if builtin:
+        return f"{where} failed{error}; this is a bug in ordframe: please report it, with the file that gives it"
+    return (
+        f"{where} failed{error}; this is a fault of the plugin: report it to its authors. Meanwhile leave it out: "
+        "name the metrics you want with --metrics (ordframe metrics lists them)"
+    )
 
 
 def for_the_command_line(message: str) -> str:
