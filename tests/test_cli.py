@@ -548,6 +548,9 @@ def test_markdown_escapes_pipes_and_line_breaks(capsys, tmp_path):
             "--metrics rps: it scores class probabilities: pass the probability columns with --proba",
         ),
         (["--labels", "1"], "--labels 1: give every class (at least two), in order, lowest first"),
+        (["--labels", "1", "2", "2.0"], "--labels 1 2 2.0: 2.0 names a class already given; name each class once"),
+        (["--proba", "p0", "p1", "--labels", "1", "2", "3"], "--proba names 2 columns but --labels 3 classes"),
+        (["--by", "nope"], "column 'nope' is not in the file; its columns are: y, yhat, model, mae, p0, p1"),
     ],
 )
 def test_messages_are_in_command_line_words(capsys, predictions, argv, message):
@@ -578,3 +581,27 @@ def test_parquet_output_is_parquet_and_other_extensions_need_a_format(capsys, pr
     assert not (tmp_path / "r.xlsx").exists() and not (tmp_path / "r.pq").exists()
     code, _, _ = run(capsys, *argv, "--out", tmp_path / "r.xlsx", "--format", "csv")  # said: as --format says
     assert code == 0 and pd.read_csv(tmp_path / "r.xlsx").shape == (2, 2)
+
+
+def test_every_reworded_library_sentence_still_occurs(capsys, tmp_path, monkeypatch):
+    """The library's sentences that the command rewords: a rewording in the library must fail here, not pass silently."""
+    from ordframe._cli import main as command
+    from ordframe._cli.wording import PHRASES, for_the_command_line
+
+    raw = []
+    monkeypatch.setattr(command, "for_the_command_line", lambda m: raw.append(m) or for_the_command_line(m))
+    path = tmp_path / "data.csv"
+    frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "g": list("lmhm"), "p0": 0.2, "p1": 0.3, "p2": 0.5})
+    frame.assign(y_gap=frame["y"].where(frame.index != 2), p2_gap=frame["p2"].where(frame.index != 1)).to_csv(
+        path, index=False
+    )
+    for argv in (
+        ["--true", "g", "--pred", "g"],  # text labels without --labels
+        ["--true", "y", "--pred", "yhat", "--proba", "p0", "p1"],  # fewer --proba columns than classes
+        ["--true", "y_gap", "--pred", "yhat"],  # a missing label
+        ["--true", "y", "--pred", "yhat", "--proba", "p0", "p1", "p2_gap"],  # a missing probability
+    ):
+        code, out, err = run(capsys, "score", path, *argv)
+        assert code == 2 and only_line(err) and not __import__("re").search(r"\w=", err), err
+    for pattern, _ in PHRASES:
+        assert any(__import__("re").search(pattern, message) for message in raw), pattern

@@ -71,7 +71,13 @@ def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="ordframe", description="Order-aware evaluation of ordinal classifiers.")
     main_parser.add_argument("--version", action="version", version=f"ordframe {__version__}")
     commands = main_parser.add_subparsers(dest="command", required=True)
-    scorer = commands.add_parser("score", help="score a prediction file (CSV or Parquet)")
+    scorer = commands.add_parser(
+        "score",
+        help="score a prediction file (CSV or Parquet)",
+        description="Score a prediction file (CSV or Parquet): one row of metrics per --by group.",
+        epilog="Errors are one line on standard error, with exit code 2 for a mistake in the options or the file, "
+        "and 1 when a metric's kernel fails (a fault of its plugin).",
+    )
     scorer.add_argument(
         "file", help="a CSV or Parquet file with one row per prediction ('-': read it from standard input)"
     )

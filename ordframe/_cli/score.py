@@ -15,7 +15,7 @@ import xarray as xr
 
 from ordframe._bridge.evaluate import evaluate_cube, evaluate_frame
 from ordframe._cli.wording import UsageError
-from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, OBSERVED_DIM
+from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, OBSERVED_DIM
 from ordframe._inference.intervals import ci
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.manager import get_metric, metric_names
@@ -114,14 +114,23 @@ def typed_labels(tokens: list[str] | None, column: pd.Series):
                 f"--labels {' '.join(tokens)}: column {column.name!r} holds True and False, so its classes are "
                 "False and True: give --labels False True (or True False), lowest first"
             )
-        return [words[t.lower()] for t in tokens]
-    if pd.api.types.is_numeric_dtype(column.dtype):
+        typed: list[object] = [words[t.lower()] for t in tokens]
+    elif pd.api.types.is_numeric_dtype(column.dtype):
         try:
             values = [float(t) for t in tokens]
         except ValueError:
-            raise UsageError(f"--labels {' '.join(tokens)}: the labels of a numeric column must be numbers") from None
-        return [int(v) if v.is_integer() and pd.api.types.is_integer_dtype(column.dtype) else v for v in values]
-    return tokens
+            raise UsageError(
+                f"--labels {' '.join(tokens)}: column {column.name!r} is numeric, so its labels must be numbers"
+            ) from None
+        typed = [int(v) if v.is_integer() and pd.api.types.is_integer_dtype(column.dtype) else v for v in values]
+    else:
+        typed = list(tokens)
+    repeated = [tokens[i] for i, v in enumerate(typed) if typed.index(v) < i]
+    if repeated:
+        raise UsageError(
+            f"--labels {' '.join(tokens)}: {', '.join(repeated)} names a class already given; name each class once"
+        )
+    return typed
 
 
 def _is_boolean(column: pd.Series) -> bool:
@@ -170,7 +179,20 @@ def check_options(df: pd.DataFrame, args, metrics: list[str] | None) -> None:
             raise UsageError(f"{option} names {', '.join(repeated)} more than once: name each column once")
     for column in [args.true, args.pred, *(args.proba or []), *(args.by or [])]:
         if column is not None and column not in df.columns:
-            raise UsageError(f"column {column!r} is not in the file; its columns are {list(df.columns)}")
+            raise UsageError(
+                f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
+            )
+    if args.proba and args.labels and len(args.proba) != len(args.labels):
+        raise UsageError(
+            f"--proba names {len(args.proba)} columns but --labels {len(args.labels)} classes: pass --labels "
+            "naming the class of each --proba column, in the same order"
+        )
+    for column in args.by or []:
+        if column in CUBE_DIMS:
+            raise UsageError(
+                f"--by column {column!r} has the name of a dim of the confusion matrices ({', '.join(CUBE_DIMS)}); "
+                "rename that column in the file"
+            )
     if args.by:  # the result has one column per --by column and per metric: they need different names
         outputs = metric_names(None if args.proba else "confusion") if metrics is None else metrics
         if args.bootstrap is not None:

@@ -1,12 +1,22 @@
-"""How the command line words errors: in its own options, never in Python argument names."""
+"""How the command line words errors: in its own options, never in Python argument names.
+
+The command checks its own options before it calls the library and words
+those errors itself (``score.check_options``, ``typed_labels``,
+``requested_metrics``, ``output_format``). What is left are the library's
+messages about the data (labels outside the classes, missing values,
+probabilities that are not probabilities), which depend on the file: they are
+reworded here. ``PHRASES`` are whole library sentences, and a test checks that
+each one still occurs in a library message, so that a rewording in the
+library cannot break them silently; ``ARGUMENTS`` then turn any remaining
+Python argument into its option.
+"""
 
 from __future__ import annotations
 
 import re
 
-# ``score``'s default: the common indices and the order-aware ones of the papers (``--metrics all``: every metric)
-# library words -> command-line words, for the messages of errors and warnings
-OPTIONS = [
+# library sentences -> command-line sentences
+PHRASES = [
     (
         r"Pass labels=\[\.\.\.\] in order \(lowest first\), or make the columns pandas ordered Categoricals",
         "Pass --labels with the classes in order, lowest first",
@@ -16,16 +26,19 @@ OPTIONS = [
         "pass --labels naming the class of each --proba column, in the same order",
     ),
     (r"in evaluate with pred=, a by group", "with --pred, a --by group"),
+    (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
+    (r"\bproba lists", "--proba lists"),
+]
+# Python arguments -> options, in any message
+ARGUMENTS = [
     (r"labels=\[\.\.\.\]", "--labels"),
     (r"\blabels=", "--labels"),
     (r"dropna=True", "--dropna"),
+    (r"renormalize=True", "--renormalize"),
     (r"\bproba=", "--proba"),
     (r"\bpred=", "--pred"),
-    (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
-    (r"renormalize=True", "--renormalize"),
-    (r"\bproba lists", "--proba lists"),
-    (r"rename it, e\.g\. df\.rename\(columns=\{.*?\}\)", "rename that column in the file"),
 ]
+OPTIONS = PHRASES + ARGUMENTS
 
 
 class UsageError(Exception):
