@@ -27,7 +27,7 @@ from ordframe._inference.george import george_rank
 from ordframe._inference.intervals import DegenerateIntervalWarning, ci
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
 from ordframe._registry.hookspecs import hookimpl
-from ordframe._registry.manager import PluginLoadWarning, get_metric, list_metrics, register, unregister
+from ordframe._registry.manager import PluginError, PluginLoadWarning, get_metric, list_metrics, register, unregister
 from ordframe._registry.metric import Metric
 from ordframe._registry.request import METRIC_SETS
 from ordframe._resampling.cubes import bootstrap_cube, jackknife
@@ -50,6 +50,7 @@ __all__ = [
     "DroppedRowsWarning",
     "LabelWarning",
     "Metric",
+    "PluginError",
     "PluginLoadWarning",
     "bootstrap_cube",
     "ci",

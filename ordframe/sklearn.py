@@ -39,9 +39,10 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.scores import array_scores, mean_scores, no_weight
-from ordframe._inputs.classes import declared_order
+from ordframe._core.messages import MAX_SHOWN, show
+from ordframe._inputs.classes import declared_order, encode, labels_of
 from ordframe._inputs.frame import frame_rows
-from ordframe._inputs.probability import array_inputs
+from ordframe._inputs.probability import SUM_TOL, array_inputs
 from ordframe._registry.manager import get_metric
 
 __all__ = ["OrdinalScorer", "make_scorer"]
@@ -88,21 +89,66 @@ class OrdinalScorer:
         true = np.asarray(y)
         metric = get_metric(self.metric)
         weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        name = type(estimator).__name__
         if self.kind == "confusion":
             pred = np.asarray(estimator.predict(X))
             frame = pd.DataFrame({"y": true, "p": pred})
             if weights is not None:
                 frame["w"] = weights
-            rows = frame_rows(frame, "y", "p", labels=self.labels, weights=None if weights is None else "w")
+            try:
+                rows = frame_rows(frame, "y", "p", labels=self.labels, weights=None if weights is None else "w")
+            except ValueError:  # say what is wrong in scikit-learn's terms, if it is the labels
+                self._check_classes(true, "y")
+                self._check_classes(pred, f"{name}.predict(X)", predicted=True)
+                raise
             value = as_scalar(apply_confusion(metric, rows.cube(), self.params), metric, rows.empty)
         else:
-            proba = xr.DataArray(self._proba(estimator, X), dims=("sample", "class"), coords={"class": self.labels})
-            inputs = array_inputs(proba, xr.DataArray(true, dims="sample"), labels=self.labels)
+            given = self._proba(estimator, X)
+            proba = xr.DataArray(given, dims=("sample", "class"), coords={"class": self.labels})
+            try:
+                inputs = array_inputs(proba, xr.DataArray(true, dims="sample"), labels=self.labels)
+            except ValueError:
+                self._check_classes(true, "y")
+                _check_probabilities(given, f"{name}.predict_proba(X)")
+                raise
             scores = array_scores(metric, inputs, self.params)
             w = None if weights is None else xr.DataArray(weights, dims="sample")
             value = as_scalar(mean_scores(scores, weights=w), metric, lambda: no_weight(scores, w))
         value = float(value)
         return value if self.greater_is_better else -value
+
+    def _check_classes(self, values: np.ndarray, what: str, predicted: bool = False) -> None:
+        """Raise, in scikit-learn's terms, if a value of ``values`` is missing or not one of ``labels``."""
+        flat = values.reshape(-1)
+        column = labels_of(what, flat)
+        if column.missing is not None:
+            at = np.flatnonzero(column.missing)
+            raise ValueError(
+                f"{what} {'gave' if predicted else 'has'} {len(at)} missing value(s) (NaN/None) for its "
+                f"{len(flat)} samples, first at positions [{show(at)}]; every sample needs one of the classes "
+                f"labels={self.labels}"
+            )
+        try:
+            encode(column, declared_order(self.labels))
+        except ValueError:
+            series = pd.Series(flat)
+            counts = series[~series.isin(self.labels)].value_counts()
+            if not len(counts):  # not a matter of values outside labels: the caller re-raises the original
+                return
+            shown = ", ".join(
+                f"{show([v])} ({c} sample{'s' if c != 1 else ''})" for v, c in counts.head(MAX_SHOWN).items()
+            )
+            more = f" and {len(counts) - MAX_SHOWN} more" if len(counts) > MAX_SHOWN else ""
+            advice = (
+                f"a confusion metric such as {self.metric!r} scores predicted classes: use a classifier, or make "
+                "predict return classes (e.g. round and clip a regressor's predictions to labels=)"
+                if predicted
+                else "add them to labels=, every class in order (lowest first)"
+            )
+            raise ValueError(
+                f"{what} {'gave' if predicted else 'has'} {int(counts.sum())} value(s) that are not among "
+                f"labels={self.labels}: {shown}{more}; " + advice
+            ) from None
 
     def _proba(self, estimator: Any, X: Any) -> np.ndarray:
         """``estimator.predict_proba(X)`` with one column per class of ``labels``, in order (0 for unseen classes)."""
@@ -130,6 +176,27 @@ class OrdinalScorer:
         proba = np.zeros((given.shape[0], len(self.labels)))
         proba[:, where] = given
         return proba
+
+
+def _check_probabilities(proba: np.ndarray, what: str) -> None:
+    """Raise, in scikit-learn's terms, for rows of ``proba`` that are not probability vectors."""
+    problems = []
+    nan = np.isnan(proba).any(axis=1)
+    outside = ~nan & ((proba < 0) | (proba > 1)).any(axis=1)
+    off = ~nan & ~outside & (np.abs(proba.sum(axis=1) - 1) > SUM_TOL)
+    for mask, problem in (
+        (nan, "NaN probabilities"),
+        (outside, "probabilities outside [0, 1]"),
+        (off, "probabilities that do not sum to 1"),
+    ):
+        if mask.any():
+            first = show(np.flatnonzero(mask))
+            problems.append(f"{problem} for {int(mask.sum())} of {len(proba)} samples (first at positions [{first}])")
+    if problems:
+        raise ValueError(
+            f"{what} gave {'; '.join(problems)}: a probability metric needs the class probabilities of every "
+            "sample; check the estimator (NaN often comes from NaN in X or from a fit that diverged)"
+        )
 
 
 def make_scorer(metric: str, *, labels: Any, **params: Any) -> OrdinalScorer:

@@ -367,3 +367,241 @@ def test_metrics_fit_a_narrow_terminal_and_all_stands_alone(capsys, predictions,
     path, _ = predictions
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "all", "mae")
     assert code == 2 and "--metrics all means every metric" in err
+
+
+# --------------------------------------------------------------------------- the hostile report's CLI items
+
+
+def only_line(err: str) -> str:
+    """The one line of an error: no traceback, nothing else."""
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_a_failing_plugin_kernel_is_one_line_and_exit_1(capsys, predictions, restore_registry):
+    def fragile(counts):
+        if counts.shape[-1] > 3:
+            raise IndexError("only up to 3 classes")
+        return counts.sum(axis=(-2, -1))
+
+    ordframe.register(
+        type(
+            "Fragile",
+            (),
+            {
+                "ordframe_metrics": ordframe.hookimpl(
+                    lambda self: [ordframe.Metric("fragile_idx", "confusion", fragile, True)]
+                )
+            },
+        )(),
+        "fragile_plugin",
+    )
+    path, _ = predictions  # five classes
+    code, out, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "all")
+    assert code == 1 and out == ""
+    assert only_line(err) == (
+        "ordframe score: error: metric 'fragile_idx' (plugin 'fragile_plugin') failed with IndexError: only up to 3 "
+        "classes; this is a fault of the plugin: report it to its authors. Meanwhile leave it out: name the metrics "
+        "you want with --metrics (ordframe metrics lists them)\n"
+    )
+    code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "mae", "oc")
+    assert code == 0 and out.split()[:2] == ["mae", "oc"]
+
+
+@pytest.mark.parametrize("name", ["bound", "bootstrap"])
+def test_a_by_column_named_like_the_interval_or_replicate_dim(capsys, predictions, name):
+    path, frame = predictions
+    frame.rename(columns={"model": name}).to_csv(path, index=False)
+    argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--bootstrap", 50, "--format", "csv"]
+    code, out, err = run(capsys, "score", path, "--by", name, *argv)
+    assert code == 0 and err == ""
+    got = pd.read_csv(__import__("io").StringIO(out))
+    frame.to_csv(path, index=False)
+    _, expected, _ = run(capsys, "score", path, "--by", "model", *argv)
+    assert list(got.columns) == [name, "mae", "mae_low", "mae_high"]
+    pd.testing.assert_frame_equal(got.rename(columns={name: "model"}), pd.read_csv(__import__("io").StringIO(expected)))
+
+
+def test_boolean_labels(capsys, tmp_path):
+    path = tmp_path / "bool.csv"
+    path.write_text("y,yhat\nTrue,False\nFalse,False\nTrue,True\n")
+    for labels in (["False", "True"], ["false", "true"], ["True", "False"]):
+        code, out, err = run(
+            capsys, "score", path, "--true", "y", "--pred", "yhat", "--labels", *labels, "--metrics", "mae"
+        )
+        assert code == 0 and float(out.split()[1]) == pytest.approx(1 / 3, abs=1e-4), err
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--labels", "0", "1")
+    assert code == 2 and "holds True and False" in only_line(err) and "--labels False True" in err
+    gaps = tmp_path / "gaps.csv"  # a missing value: pandas reads the column as objects, still booleans
+    gaps.write_text("y,yhat\nTrue,False\n,False\nTrue,True\nFalse,False\n")
+    argv = ["score", gaps, "--true", "y", "--pred", "yhat", "--labels", "False", "True", "--dropna", "--metrics", "mae"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and float(out.split()[1]) == pytest.approx(1 / 3, abs=1e-4)
+
+
+def test_a_file_without_rows(capsys, tmp_path):
+    path = tmp_path / "header.csv"
+    path.write_text("y,yhat\n")
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
+    assert code == 2 and only_line(err) == (
+        f"ordframe score: error: {path} has no rows, only the columns y, yhat: there is nothing to score\n"
+    )
+    pytest.importorskip("pyarrow")
+    parquet = tmp_path / "empty.parquet"
+    pd.DataFrame({"y": pd.Series([], dtype=int), "yhat": pd.Series([], dtype=int)}).to_parquet(parquet)
+    code, _, err = run(capsys, "score", parquet, "--true", "y", "--pred", "yhat")
+    assert code == 2 and "has no rows" in only_line(err)
+
+
+class FullDisk:
+    """A standard output on a full disk."""
+
+    def write(self, text):
+        raise OSError(28, "No space left on device")
+
+    flush = write
+
+    def isatty(self):
+        return False
+
+
+@pytest.mark.parametrize("command", [["metrics"], ["score", "{path}", "--true", "y", "--pred", "yhat"]])
+def test_a_standard_output_that_fails_is_one_line(capsys, predictions, monkeypatch, command):
+    path, _ = predictions
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    code = main([a.format(path=path) for a in command])
+    err = capsys.readouterr().err
+    assert code == 2 and only_line(err).endswith("error: cannot write to standard output: No space left on device\n")
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+def test_dev_full_in_a_process(predictions):
+    path, _ = predictions
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "ordframe", "score", str(path), "--true", "y", "--pred", "yhat", "--by", "model"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert done.returncode == 2 and done.stderr == (
+        "ordframe score: error: cannot write to standard output: No space left on device\n"
+    )
+
+
+def test_standard_input_and_pipes(capsys, predictions, monkeypatch, tmp_path):
+    path, frame = predictions
+    mae = frame.ordinal.mae("y", "yhat")
+    argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--format", "json"]
+    stdin = __import__("io").TextIOWrapper(__import__("io").BytesIO(path.read_bytes()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, _ = run(capsys, "score", "-", *argv)
+    assert code == 0 and json.loads(out)[0]["mae"] == pytest.approx(mae)
+    fifo = tmp_path / "fifo"  # a named pipe, like /dev/stdin or <(...): it exists, but is not a regular file
+    __import__("os").mkfifo(fifo)
+    writer = __import__("threading").Thread(target=lambda: fifo.write_bytes(path.read_bytes()))
+    writer.start()
+    code, out, err = run(capsys, "score", fifo, *argv)
+    writer.join()
+    assert code == 0 and json.loads(out)[0]["mae"] == pytest.approx(mae), err
+    for source in ("-", "/dev/stdin"):  # as a shell pipe gives it: CSV, and Parquet told by its first bytes
+        done = subprocess.run(
+            [sys.executable, "-m", "ordframe", "score", source, *argv], input=path.read_bytes(), capture_output=True
+        )
+        assert done.returncode == 0 and json.loads(done.stdout)[0]["mae"] == pytest.approx(mae), done.stderr
+    pytest.importorskip("pyarrow")
+    done = subprocess.run(
+        [sys.executable, "-m", "ordframe", "score", "-", *argv], input=frame.to_parquet(), capture_output=True
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)[0]["mae"] == pytest.approx(mae), done.stderr
+
+
+def test_standard_input_from_a_terminal_is_refused(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", type("Terminal", (), {"isatty": lambda self: True})())
+    code, _, err = run(capsys, "score", "-", "--true", "y", "--pred", "yhat")
+    assert code == 2 and "nothing is piped in" in only_line(err)
+
+
+def test_markdown_escapes_pipes_and_line_breaks(capsys, tmp_path):
+    path = tmp_path / "odd.csv"
+    pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "model": ["a|b", "a|b", "c\nd", "e\\"]}).to_csv(
+        path, index=False
+    )
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "mae", "--format", "markdown"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and out == (
+        "| model | mae |\n|---|---|\n| a\\|b | 0.0 |\n| c<br>d | 1.0 |\n| e\\\\ | 0.0 |\n"
+    )  # GitHub renders a\|b as a|b, and e\\ as e\ (which would otherwise escape the | after it)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--metrics", "mae", "mae"], "--metrics names mae more than once: name each metric once"),
+        (["--seed", "-1", "--bootstrap", "5"], "--seed must be a whole number >= 0, got -1"),
+        (["--bootstrap", "0"], "--bootstrap must be a whole number of replicates >= 1, got 0"),
+        (["--by", "model", "model"], "--by names model more than once: name each column once"),
+        (["--proba", "p0", "p0", "p1"], "--proba names p0 more than once: name each column once"),
+        (["--by", "mae", "--metrics", "mae"], "--by column 'mae' has the name of a column of the result"),
+        (
+            ["--metrics", "rps"],
+            "--metrics rps: it scores class probabilities: pass the probability columns with --proba",
+        ),
+        (["--labels", "1"], "--labels 1: give every class (at least two), in order, lowest first"),
+        (["--labels", "1", "2", "2.0"], "--labels 1 2 2.0: 2.0 names a class already given; name each class once"),
+        (["--proba", "p0", "p1", "--labels", "1", "2", "3"], "--proba names 2 columns but --labels 3 classes"),
+        (["--by", "nope"], "column 'nope' is not in the file; its columns are: y, yhat, model, mae, p0, p1"),
+    ],
+)
+def test_messages_are_in_command_line_words(capsys, predictions, argv, message):
+    path, frame = predictions
+    frame.assign(mae=frame["model"], p0=0.5, p1=0.5).to_csv(path, index=False)
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", *argv)
+    assert code == 2 and message in only_line(err)
+    assert not __import__("re").search(r"\w=|\{|Generator|None", err), err  # no Python arguments, dicts or types
+
+
+def test_parquet_output_is_parquet_and_other_extensions_need_a_format(capsys, predictions, tmp_path):
+    pytest.importorskip("pyarrow")
+    path, frame = predictions
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "mae"]
+    target = tmp_path / "result.parquet"
+    code, out, err = run(capsys, *argv, "--out", target)
+    assert code == 0 and out == "" and f"wrote {target}" in err
+    expected = frame.ordinal.mae("y", "yhat", by="model").to_series().reset_index()
+    pd.testing.assert_frame_equal(pd.read_parquet(target), expected)
+    for extra, message in [
+        (["--out", tmp_path / "r.xlsx"], "ordframe does not write .xlsx files"),
+        (["--out", tmp_path / "r.pq", "--format", "csv"], "a Parquet file is named .parquet (or .pq)"),
+        (["--out", tmp_path / "r.csv", "--format", "parquet"], "a Parquet file is named .parquet (or .pq)"),
+        (["--format", "parquet"], "--format parquet writes a binary file"),
+    ]:
+        code, out, err = run(capsys, *argv, *extra)
+        assert code == 2 and out == "" and message in only_line(err)
+    assert not (tmp_path / "r.xlsx").exists() and not (tmp_path / "r.pq").exists()
+    code, _, _ = run(capsys, *argv, "--out", tmp_path / "r.xlsx", "--format", "csv")  # said: as --format says
+    assert code == 0 and pd.read_csv(tmp_path / "r.xlsx").shape == (2, 2)
+
+
+def test_every_reworded_library_sentence_still_occurs(capsys, tmp_path, monkeypatch):
+    """The library's sentences that the command rewords: a rewording in the library must fail here, not pass silently."""
+    from ordframe._cli import main as command
+    from ordframe._cli.wording import PHRASES, for_the_command_line
+
+    raw = []
+    monkeypatch.setattr(command, "for_the_command_line", lambda m: raw.append(m) or for_the_command_line(m))
+    path = tmp_path / "data.csv"
+    frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "g": list("lmhm"), "p0": 0.2, "p1": 0.3, "p2": 0.5})
+    frame.assign(y_gap=frame["y"].where(frame.index != 2), p2_gap=frame["p2"].where(frame.index != 1)).to_csv(
+        path, index=False
+    )
+    for argv in (
+        ["--true", "g", "--pred", "g"],  # text labels without --labels
+        ["--true", "y", "--pred", "yhat", "--proba", "p0", "p1"],  # fewer --proba columns than classes
+        ["--true", "y_gap", "--pred", "yhat"],  # a missing label
+        ["--true", "y", "--pred", "yhat", "--proba", "p0", "p1", "p2_gap"],  # a missing probability
+    ):
+        code, out, err = run(capsys, "score", path, *argv)
+        assert code == 2 and only_line(err) and not __import__("re").search(r"\w=", err), err
+    for pattern, _ in PHRASES:
+        assert any(__import__("re").search(pattern, message) for message in raw), pattern

@@ -236,6 +236,82 @@ def test_warnings_a_kernel_issues_itself_reach_the_user(restore_registry):
         np.testing.assert_allclose(cube.ordinal.nan_recall().values, [0.875, np.nan])
 
 
+def fragile(counts):
+    raise RuntimeError("internal failure")
+
+
+def fragile_on_stacks(counts):
+    """Fine on the one-matrix probe, fails on a stack of matrices: the error shows in the real computation."""
+    if counts.ndim > 2 and counts.shape[0] > 1:
+        raise IndexError("only one matrix at a time")
+    return kernel(counts)
+
+
+FRAGILE = (
+    r"the kernel of metric 'fragile_idx' \(plugin 'fragile_plugin'\) failed with {}; this is a fault of the plugin"
+)
+
+
+def test_a_kernel_that_raises_names_the_metric_and_the_plugin(restore_registry):
+    ordframe.register(Plugin(metric("fragile_idx", fragile)), "fragile_plugin")
+    frame = __import__("pandas").DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+    with pytest.raises(ordframe.PluginError, match=FRAGILE.format("RuntimeError: internal failure")) as error:
+        frame.ordinal.evaluate("y", "yhat")  # every registered metric: the probe run in prepare fails
+    assert (error.value.metric, error.value.plugin) == ("fragile_idx", "fragile_plugin")
+    assert isinstance(error.value.__cause__, RuntimeError) and str(error.value.__cause__) == "internal failure"
+    assert "ordframe.unregister('fragile_plugin')" in str(error.value) and "leaving 'fragile_idx' out" in str(
+        error.value
+    )
+    assert list(frame.ordinal.evaluate("y", "yhat", metrics=["mae"])) == ["mae"]  # the way out works
+
+
+def test_a_kernel_that_fails_after_the_probe_is_named_too_also_lazily(restore_registry):
+    ordframe.register(Plugin(metric("fragile_idx", fragile_on_stacks)), "fragile_plugin")
+    assert CUBE[0].ordinal.fragile_idx() == 5 / 6  # one matrix: fine
+    with pytest.raises(ordframe.PluginError, match=FRAGILE.format("IndexError: only one matrix at a time")):
+        CUBE.ordinal.fragile_idx()
+    lazy = CUBE.chunk({"model": 2}).ordinal.fragile_idx()  # built without error: the probe passes
+    with pytest.raises(ordframe.PluginError, match=FRAGILE.format("IndexError: only one matrix at a time")) as error:
+        lazy.compute()
+    assert isinstance(error.value.__cause__, IndexError)
+
+
+def test_a_plugin_kernel_s_value_or_type_error_keeps_its_type_and_names_the_metric(restore_registry):
+    def picky(counts, width=1):
+        if width < 0:
+            raise ValueError("width must be >= 0")
+        if not isinstance(width, int):
+            raise TypeError("width must be an int")
+        return kernel(counts)
+
+    ordframe.register(Plugin(metric("picky", picky)), "picky_plugin")
+    with pytest.raises(ValueError, match=r"^metric 'picky' \(plugin 'picky_plugin'\): width must be >= 0$") as error:
+        CUBE.ordinal.picky(width=-1)
+    assert type(error.value) is ValueError and str(error.value.__cause__) == "width must be >= 0"
+    with pytest.raises(TypeError, match=r"^metric 'picky' \(plugin 'picky_plugin'\): width must be an int$"):
+        CUBE.ordinal.picky(width=0.5)
+
+
+def test_a_builtin_kernel_s_parameter_error_is_left_as_it_is():
+    with pytest.raises(ValueError, match=r"^beta must be a finite number >= 0, got -1$") as error:
+        CUBE.ordinal.oc(beta=-1)
+    assert error.value.__cause__ is None
+
+
+def test_keyboard_interrupt_in_a_kernel_is_not_wrapped(restore_registry):
+    def interrupted(counts):
+        raise KeyboardInterrupt
+
+    ordframe.register(Plugin(metric("interrupted", interrupted)), "ctrl_c")
+    with pytest.raises(KeyboardInterrupt):
+        CUBE.ordinal.interrupted()
+
+
+def test_a_plugin_error_pickles_with_its_names():
+    error = pickle.loads(pickle.dumps(ordframe.PluginError("failed", "fragile_idx", "fragile_plugin")))
+    assert (str(error), error.metric, error.plugin) == ("failed", "fragile_idx", "fragile_plugin")
+
+
 def test_unknown_parameter_names_the_metric_and_its_parameters():
     unknown = r"metric '{}' got unknown parameter\(s\) \['{}'\]; its parameters are: {}"
     with pytest.raises(TypeError, match=unknown.format("amae", "beta", "missing")):
@@ -355,6 +431,13 @@ def test_plugin_that_raises_on_import_is_skipped_and_listed_as_failed(fresh_regi
         warnings.simplefilter("error")  # warned once, not on every use
         assert ordframe.get_metric("ep_index").name == "ep_index"
         ordframe.list_metrics()
+
+
+def test_a_plugin_load_warning_points_at_the_user_s_line(fresh_registry, monkeypatch, tmp_path):
+    fake_entry_points(monkeypatch, tmp_path, {"gpuplug": BROKEN_PLUGIN})
+    with pytest.warns(ordframe.PluginLoadWarning) as record:
+        CUBE.ordinal.mae()  # the first use loads the plugins
+    assert len(record) == 1 and record[0].filename == __file__
 
 
 def test_ordframe_metrics_lists_plugin_metrics_and_failed_plugins(fresh_registry, monkeypatch, tmp_path, capsys):

@@ -268,8 +268,63 @@ def test_labels_are_required():
 
 def test_true_labels_outside_labels(data, model):
     X, y = data
-    with pytest.raises(ValueError, match="outside the classes"):
+    with pytest.raises(
+        ValueError, match=r"^y has \d+ value\(s\) that are not among labels=\[0, 1, 2\]: 3 \(\d+ samples\)"
+    ):
         make_scorer("mae", labels=[0, 1, 2])(model, X, y)
+    with pytest.raises(ValueError, match=r"^y has \d+ value\(s\) that are not among labels=\[0, 1, 2\]: 3 "):
+        make_scorer("rps", labels=[0, 1, 2])(Fixed(proba=np.full((len(y), 3), 1 / 3), classes=[0, 1, 2]), X, y)
+
+
+# messages in scikit-learn's terms: the estimator, its predictions, labels=; no accessor advice
+
+ACCESSOR_WORDS = ("column 'p'", "column 'y'", "rows", "dropna", "renormalize", "evaluate", "pred=", "by group")
+
+
+def test_a_regressor_s_predictions_are_not_among_labels(data):
+    from sklearn.linear_model import LinearRegression
+
+    X, y = data
+    regressor = LinearRegression().fit(X, y)
+    first = float(regressor.predict(X)[0])
+    with pytest.raises(ValueError) as error:
+        make_scorer("mae", labels=LABELS)(regressor, X, y)
+    message = str(error.value)
+    assert message.startswith(
+        f"LinearRegression.predict(X) gave {len(y)} value(s) that are not among labels=[0, 1, 2, 3]"
+    )
+    assert f"{first!r} (1 sample)" in message and "use a classifier" in message
+    assert not any(word in message for word in ACCESSOR_WORDS), message
+
+
+def test_missing_predictions_are_said_in_the_estimator_s_words(data):
+    X, y = data
+    pred = y.astype(float)
+    pred[[4, 7]] = np.nan
+    with pytest.raises(ValueError) as error:
+        make_scorer("mae", labels=LABELS)(Fixed(pred=pred), X, y)
+    message = str(error.value)
+    assert message.startswith("Fixed.predict(X) gave 2 missing value(s) (NaN/None)") and "positions [4, 7]" in message
+    assert not any(word in message for word in ACCESSOR_WORDS), message
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda p: p.__setitem__(3, np.nan), "NaN probabilities for 1 of 240 samples (first at positions [3])"),
+        (lambda p: p.__setitem__(5, p[5] * 2), "probabilities that do not sum to 1 for 1 of 240 samples"),
+        (lambda p: p.__setitem__((6, 0), -0.5), "probabilities outside [0, 1] for 1 of 240 samples"),
+    ],
+)
+def test_invalid_predict_proba_is_said_in_the_estimator_s_words(data, model, change, problem):
+    X, y = data
+    proba = model.predict_proba(X)
+    change(proba)
+    with pytest.raises(ValueError) as error:
+        make_scorer("rps", labels=LABELS)(Fixed(proba=proba, classes=model.classes_), X, y)
+    message = str(error.value)
+    assert message.startswith(f"Fixed.predict_proba(X) gave {problem}"), message
+    assert not any(word in message for word in ACCESSOR_WORDS), message
 
 
 def test_classes_outside_labels(data, model):

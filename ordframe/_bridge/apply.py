@@ -6,7 +6,9 @@ Both kinds get the same guarantees here:
   matrix as a DataArray or DataFrame) are aligned to the class order, and the
   kernel is run once on a tiny input so that bad parameters fail at the call,
   even when the data are dask-backed and nothing else is computed yet;
-* the kernel's output shape and dtype are checked, naming the metric;
+* the kernel's output shape and dtype are checked, naming the metric, and an
+  exception a kernel raises names the metric and the plugin that registered it
+  (:func:`call_kernel`);
 * kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``;
 * a 0-d result becomes a float, and NaN comes with one ``RuntimeWarning``
   that says why.
@@ -24,6 +26,7 @@ import xarray as xr
 from ordframe._core.checks import check_nonnegative
 from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import warn
+from ordframe._registry.manager import BUILTIN_MODULES, PluginError, plugin_of
 from ordframe._registry.metric import Metric
 
 # Probability kernels see at most this many samples at a time: their temporaries
@@ -137,15 +140,60 @@ def quiet(func, *args, **kwargs):
         return func(*args, **kwargs)
 
 
+def call_kernel(metric: Metric, plugin: str | None, *inputs, **params):
+    """``metric``'s kernel on ``inputs`` (under :func:`quiet`); an exception it raises names the metric and ``plugin``.
+
+    A ``ValueError`` or ``TypeError`` (how a kernel rejects bad parameters)
+    keeps its type; a built-in kernel's own message is kept as it is (it names
+    what is wrong in the user's words). Any other exception, except
+    ``KeyboardInterrupt``, is a fault of the kernel: a :class:`PluginError`.
+    The kernel's exception is chained either way.
+    """
+    try:
+        return quiet(metric.func, *inputs, **params)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        error = kernel_error(metric, plugin, exc)
+        if error is exc:
+            raise
+        raise error from exc
+
+
+def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exception:
+    """The error for an exception ``exc`` raised by ``metric``'s kernel (see :func:`call_kernel`)."""
+    builtin = plugin in BUILTIN_MODULES
+    if isinstance(exc, (ValueError, TypeError)):
+        if builtin:
+            return exc
+        where = f"metric {metric.name!r}" + (f" (plugin {plugin!r})" if plugin else "")
+        return (ValueError if isinstance(exc, ValueError) else TypeError)(f"{where}: {exc}")
+    what = f"the kernel of metric {metric.name!r}" + (f" (plugin {plugin!r})" if plugin else "")
+    error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if builtin:
+        advice = "this is a bug in ordframe: please report it, with the input that gives it"
+    else:
+        advice = (
+            f"this is a fault of the plugin: report it to its authors; meanwhile name the metrics you want "
+            f"with metrics=[...], leaving {metric.name!r} out"
+            + (f", or remove the plugin with ordframe.unregister({plugin!r})" if plugin else "")
+        )
+    return PluginError(f"{what} failed with {error}; {advice}", metric.name, plugin)
+
+
 def _confusion_kernel(metric: Metric, params: dict):
+    plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
+
     def kernel(counts):
-        out = quiet(metric.func, check_counts(counts), **params)
+        out = call_kernel(metric, plugin, check_counts(counts), **params)
         return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel
 
 
 def _proba_kernel(metric: Metric, params: dict):
+    plugin = plugin_of(metric)
+
     def kernel(proba, true):
         shape = proba.shape[:-1]
         flat, codes = proba.reshape(-1, proba.shape[-1]), np.broadcast_to(true, shape).reshape(-1)
@@ -154,7 +202,7 @@ def _proba_kernel(metric: Metric, params: dict):
             stop = min(len(codes), start + BLOCK_ROWS)
             block = codes[start:stop]
             dropped = block < 0  # samples left out by dropna: any valid class for the kernel, NaN after
-            score = quiet(metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
+            score = call_kernel(metric, plugin, flat[start:stop], np.where(dropped, 0, block), **params)
             given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
             out[start:stop] = checked_output(metric, score, (stop - start,), given)
             out[start:stop][dropped] = np.nan

@@ -1,12 +1,22 @@
-"""How the command line words errors: in its own options, never in Python argument names."""
+"""How the command line words errors: in its own options, never in Python argument names.
+
+The command checks its own options before it calls the library and words
+those errors itself (``score.check_options``, ``typed_labels``,
+``requested_metrics``, ``output_format``). What is left are the library's
+messages about the data (labels outside the classes, missing values,
+probabilities that are not probabilities), which depend on the file: they are
+reworded here. ``PHRASES`` are whole library sentences, and a test checks that
+each one still occurs in a library message, so that a rewording in the
+library cannot break them silently; ``ARGUMENTS`` then turn any remaining
+Python argument into its option.
+"""
 
 from __future__ import annotations
 
 import re
 
-# ``score``'s default: the common indices and the order-aware ones of the papers (``--metrics all``: every metric)
-# library words -> command-line words, for the messages of errors and warnings
-OPTIONS = [
+# library sentences -> command-line sentences
+PHRASES = [
     (
         r"Pass labels=\[\.\.\.\] in order \(lowest first\), or make the columns pandas ordered Categoricals",
         "Pass --labels with the classes in order, lowest first",
@@ -15,27 +25,40 @@ OPTIONS = [
         r"pass labels=\[\.\.\.\] naming the class of each column, in order \(or a dict label -> column\)",
         "pass --labels naming the class of each --proba column, in the same order",
     ),
-    (
-        r"pass the probability columns \(proba=\) or, for a DataArray, class_dim= naming its class dim",
-        "pass the probability columns with --proba",
-    ),
-    (r"n must be a whole number of replicates", "--bootstrap must be a whole number of replicates"),
     (r"in evaluate with pred=, a by group", "with --pred, a --by group"),
+    (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
+    (r"\bproba lists", "--proba lists"),
+]
+# Python arguments -> options, in any message
+ARGUMENTS = [
     (r"labels=\[\.\.\.\]", "--labels"),
     (r"\blabels=", "--labels"),
     (r"dropna=True", "--dropna"),
+    (r"renormalize=True", "--renormalize"),
     (r"\bproba=", "--proba"),
     (r"\bpred=", "--pred"),
-    (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
-    (r"renormalize=True", "--renormalize"),
-    (r"\bby= names", "--by names"),
-    (r"\bproba lists", "--proba lists"),
-    (r"rename it, e\.g\. df\.rename\(columns=\{.*?\}\)", "rename that column in the file"),
 ]
+OPTIONS = PHRASES + ARGUMENTS
 
 
 class UsageError(Exception):
     """A mistake in the command line or the input file: reported in one line, exit code 2."""
+
+
+class OutputError(UsageError):
+    """Standard output cannot be written (a full disk, a closed device): reported in one line, exit code 2."""
+
+
+def plugin_failure(metric: str | None, plugin: str | None, cause: BaseException | None, builtin: bool) -> str:
+    """What the command says when a metric's kernel fails (an ``ordframe.PluginError``)."""
+    error = "" if cause is None else f" with {type(cause).__name__}" + (f": {cause}" if str(cause) else "")
+    where = f"metric {metric!r}" + ("" if builtin or plugin is None else f" (plugin {plugin!r})")
+    if builtin:
+        return f"{where} failed{error}; this is a bug in ordframe: please report it, with the file that gives it"
+    return (
+        f"{where} failed{error}; this is a fault of the plugin: report it to its authors. Meanwhile leave it out: "
+        "name the metrics you want with --metrics (ordframe metrics lists them)"
+    )
 
 
 def for_the_command_line(message: str) -> str:

@@ -13,7 +13,6 @@ import difflib
 import importlib
 import os
 import threading
-import warnings
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from types import MappingProxyType
@@ -21,6 +20,7 @@ from types import MappingProxyType
 import pandas as pd
 import pluggy
 
+from ordframe._core.messages import warn
 from ordframe._registry import hookspecs
 from ordframe._registry.metric import Metric
 
@@ -37,6 +37,29 @@ BUILTIN_MODULES = (
 
 class PluginLoadWarning(UserWarning):
     """A plugin could not be loaded and was skipped, or was loaded under another name."""
+
+
+class PluginError(RuntimeError):
+    """A metric's kernel failed: the error names the metric and the plugin that registered it.
+
+    The kernel's own exception is chained (``__cause__``). A kernel's
+    ``ValueError`` or ``TypeError`` (how a kernel rejects bad parameters) stays
+    a ``ValueError`` or ``TypeError`` that names the metric and the plugin; any
+    other exception (a bug in the kernel, such as an ``IndexError``) becomes a
+    ``PluginError``. ``metric`` and ``plugin`` hold the two names
+    (``plugin`` is None if the metric is no longer registered).
+    """
+
+    def __init__(self, message: str, metric: str | None = None, plugin: str | None = None) -> None:
+        super().__init__(message)
+        self.metric = metric
+        self.plugin = plugin
+
+    def __reduce__(self):  # pickles (for dask's worker processes) with its names
+        return type(self), (str(self), self.metric, self.plugin)
+
+
+PluginError.__module__ = "ordframe"  # shown, and pickled, under its public name
 
 
 class _Registry:
@@ -95,15 +118,14 @@ class _Registry:
             if registered:
                 self.manager.unregister(name=name)
             failed[name] = f"{type(exc).__name__}: {exc}"
-            message = f"ordframe skipped plugin {name!r} ({ep.value}): {failed[name]}"
-            warnings.warn(message, PluginLoadWarning, stacklevel=2)
+            warn(f"ordframe skipped plugin {name!r} ({ep.value}): {failed[name]}", PluginLoadWarning)
             return
         if name != ep.name:
             message = (
                 f"ordframe plugin entry-point name {ep.name!r} is shared by two installed plugins; "
                 f"the second one ({ep.value}) is registered as {name!r}"
             )
-            warnings.warn(message, PluginLoadWarning, stacklevel=2)
+            warn(message, PluginLoadWarning)
 
     def refresh(self):
         """Rebuild the table from the registered plugins and publish it."""
@@ -235,6 +257,12 @@ def unregister(plugin: object) -> object:
         If no such plugin is registered (close names are suggested).
     """
     return _registry.unregister(plugin)
+
+
+def plugin_of(metric: Metric) -> str | None:
+    """The name of the plugin that registered ``metric`` (None if it is not registered, e.g. no longer)."""
+    entry = _registry.metrics.get(metric.name)
+    return entry[1] if entry is not None and (entry[0] is metric or entry[0] == metric) else None
 
 
 def get_metric(name: str) -> Metric:

@@ -51,7 +51,11 @@ class Metric:
     the kernel's own defaults.
 
     A kernel returns NaN for a matrix on which the metric is undefined; the
-    ``undefined`` text says when that happens and is shown to the user.
+    ``undefined`` text says when that happens and is shown to the user. A
+    kernel raises only for bad parameters (``ValueError`` or ``TypeError``,
+    which reach the user prefixed with the metric's and the plugin's names);
+    any other exception it raises reaches the user as an
+    :class:`ordframe.PluginError` naming both, with the kernel's exception chained.
 
     Parameters
     ----------
