@@ -261,3 +261,9 @@ def test_class_order_rule_precedence():
     assert list(class_order([y], labels=["a", "b"])) == ["a", "b"]
     assert list(class_order([y, labels_of("p", pd.Series(["a"]))])) == ["b", "a"]
     assert list(class_order([labels_of("y", pd.Series([3, 1])), labels_of("p", pd.Series([2.0]))])) == [1, 2, 3]
+
+
+def test_booleans_outside_the_classes_are_shown_as_booleans():
+    df = pd.DataFrame({"y": [True, False, True], "yhat": [False, False, True]})
+    with pytest.raises(ValueError, match=r"outside the classes \['False', 'True'\]: True \(2 rows\), False \(1 row\)"):
+        df.ordinal.mae("y", "yhat", labels=["False", "True"])

@@ -82,6 +82,8 @@ class Labels:
         """The labels as a pandas Series with a default index (for messages)."""
         if self.kind == "category":
             return pd.Series(pd.Categorical.from_codes(self.values, self.categories))
+        if self.kind == "int" and self.categories is not None:  # booleans, held as 0 and 1
+            return pd.Series(self.values.astype(bool))
         return pd.Series(self.values)
 
     @property
