@@ -174,17 +174,104 @@ class Groups:
 def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the position of its combination among those that occur (sorted); and those combinations' codes.
 
-    Codes are combined into one integer per row; when the product of sizes
-    would overflow, the partial combination is renumbered densely first.
+    The combinations are ordered by the columns' codes, first column first (the
+    order of the coordinates, as pandas' ``groupby(observed=True)`` sorts). The
+    per-row positions come in the narrowest signed integer type that holds them.
+    Nothing sorts the rows: when the product of the columns' sizes is at most
+    the number of rows, the combined codes mark a table of that size (two passes
+    in cache-sized blocks, no per-row temporaries); otherwise the combined code
+    is hashed (``pandas.factorize``) and only the distinct combinations are
+    sorted. The rows carry no missing group value (the front ends drop or refuse
+    them first).
     """
-    flat, size = np.zeros(len(columns[0].codes), np.int64), 1
+    n = len(columns[0].codes)
+    sizes = [len(c.coord) for c in columns]
+    space = math.prod(sizes)
+    if space <= max(n, _MIN_TABLE):
+        return _observed_by_table(columns, sizes, space, n)
+    return _observed_by_hash(columns, n)
+
+
+# The observed combinations are marked in a table over every combination when
+# it has at most this many entries, or at most one per row.
+_MIN_TABLE = 1 << 20
+# Rows are combined in blocks that stay in the CPU cache.
+_BLOCK_ROWS = 1 << 16
+
+
+def _narrowest(count: int) -> type[np.signedinteger]:
+    """The narrowest signed integer type that holds ``0 .. count``."""
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64) if count <= np.iinfo(t).max)
+
+
+def _combined(columns: list[GroupColumn], sizes: list[int], start: int, stop: int) -> np.ndarray:
+    """The row-major position of rows ``start:stop`` in a table of shape ``sizes`` (int64)."""
+    first = columns[0]
+    flat = np.subtract(first.codes[start:stop], first.offset, dtype=np.int64)
+    for column, size in zip(columns[1:], sizes[1:]):
+        flat *= size
+        flat += column.codes[start:stop]
+        if column.offset:
+            flat -= column.offset
+    return flat
+
+
+def _observed_by_table(
+    columns: list[GroupColumn], sizes: list[int], space: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    seen = np.zeros(space, bool)
+    for start in range(0, n, _BLOCK_ROWS):
+        seen[_combined(columns, sizes, start, min(n, start + _BLOCK_ROWS))] = True
+    occurring = np.flatnonzero(seen)
+    dtype = _narrowest(len(occurring))
+    table = np.cumsum(seen, dtype=dtype)
+    table -= 1
+    del seen
+    inverse = np.empty(n, dtype)
+    for start in range(0, n, _BLOCK_ROWS):
+        stop = min(n, start + _BLOCK_ROWS)
+        np.take(table, _combined(columns, sizes, start, stop), out=inverse[start:stop])
+    combos = np.stack(np.unravel_index(occurring, sizes), axis=1) if len(occurring) else np.zeros((0, len(sizes)))
+    return inverse, combos.astype(np.int64, copy=False)
+
+
+def _observed_by_hash(columns: list[GroupColumn], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes combined into one int64 per row (renumbered to the partial combinations that occur when the product of
+    sizes would overflow), hashed; the distinct combinations are sorted and decoded."""
+    flat = np.zeros(n, np.int64)
+    known = np.zeros((1, 0), np.int64)  # the combinations of the columns before the last renumbering
+    radices: list[int] = []  # the sizes of the columns combined since
+    size = 1
     for column in columns:
-        n = len(column.coord)
-        if size * n >= 2**62:
-            uniques, flat = np.unique(flat, return_inverse=True)
-            size = len(uniques)
-        flat = flat * n + (column.codes - column.offset)
-        size *= n
-    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-    combos = np.stack([c.codes[first] - c.offset for c in columns], axis=1)
-    return inverse.reshape(-1), combos
+        count = len(column.coord)
+        if size * count >= 2**62:
+            flat, uniques = _factorized_sorted(flat)
+            known = _decoded(uniques, known, radices)
+            radices, size = [], len(uniques)
+        flat *= count
+        flat += column.codes
+        if column.offset:
+            flat -= column.offset
+        radices.append(count)
+        size *= count
+    inverse, uniques = _factorized_sorted(flat)
+    del flat
+    combos = _decoded(uniques, known, radices)
+    return inverse.astype(_narrowest(len(uniques)), copy=False), combos
+
+
+def _factorized_sorted(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per value, its position among the sorted distinct values (int64); and those values. Hashes the values and
+    sorts only the distinct ones."""
+    codes, uniques = pd.factorize(flat)
+    order = np.argsort(uniques)
+    rank = np.empty(len(uniques), np.int64)
+    rank[order] = np.arange(len(uniques))
+    np.take(rank, codes, out=codes, mode="clip")
+    return codes.astype(np.int64, copy=False), uniques[order]
+
+
+def _decoded(uniques: np.ndarray, known: np.ndarray, radices: list[int]) -> np.ndarray:
+    """The codes per column of combined values ``uniques``: the position in ``known``, then one code per radix."""
+    parts = np.unravel_index(uniques, (len(known), *radices))
+    return np.concatenate([known[parts[0]], *(p[:, None] for p in parts[1:])], axis=1).astype(np.int64, copy=False)
