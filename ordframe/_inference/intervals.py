@@ -25,7 +25,6 @@ import json
 
 import numpy as np
 import xarray as xr
-from scipy.special import ndtr, ndtri
 
 from ordframe._bridge.apply import apply_confusion
 from ordframe._core.checks import check_level
@@ -124,6 +123,8 @@ def _quantiles(values: xr.DataArray, q: xr.DataArray) -> xr.DataArray:
 
 
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None):
+    from scipy.special import ndtr, ndtri  # imported when needed: it takes a fifth of `import ordframe`
+
     if cube is None:
         raise ValueError("method='bca' needs cube=, the confusion cube the replicates were drawn from")
     name = values.attrs.get("metric")

@@ -1,0 +1,165 @@
+"""Benchmark: the time of ``import ordframe`` against ``import pandas, xarray``, in fresh interpreters.
+
+Each run starts a new Python process that times its own import with
+``time.perf_counter`` (interpreter start-up is not counted; the process's
+whole wall time is reported beside it). The cases alternate run by run
+(``pass``, ``import pandas, xarray``, ``import ordframe``, ...), so a change
+in the machine's load hits all of them alike, and the minimum over
+``--runs`` is compared. Target (issue "benchmarks that cannot rot", import
+time): ``import ordframe`` at most 1.3x ``import pandas, xarray``.
+
+The ``import ordframe`` process also lists which heavy modules it loaded:
+``dask.dataframe``, ``matplotlib`` and ``scipy.stats`` must not be (checked:
+the script fails otherwise), ``scipy.sparse`` and ``scipy.special`` are
+reported. ``-X importtime`` of one more process gives the ordframe modules
+and the imports they pull in that take longest (cumulative, above pandas and
+xarray, which are imported first there).
+
+    python benchmarks/bench_import.py > benchmarks/results_import.md
+    python benchmarks/bench_import.py --smoke      # a few runs, the checks only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+from machine_info import machine
+
+CASES = {
+    "`python -c pass` (interpreter only)": "pass",
+    "`import pandas, xarray`": "import pandas, xarray",
+    "`import ordframe`": "import ordframe",
+}
+MUST_NOT_LOAD = ["dask.dataframe", "matplotlib", "scipy.stats"]
+REPORTED = ["dask", "scipy", "scipy.sparse", "scipy.special", "pluggy", "sklearn", "pyarrow"]
+TARGET = 1.3
+
+CHILD = """
+import sys, time, json
+start = time.perf_counter()
+{code}
+elapsed = time.perf_counter() - start
+print(json.dumps({{"seconds": elapsed, "modules": [m for m in {names!r} if m in sys.modules]}}))
+"""
+
+
+def run_once(code: str) -> tuple[float, float, list[str]]:
+    """(import seconds measured inside the process, wall seconds of the whole process, heavy modules loaded)."""
+    script = CHILD.format(code=code, names=MUST_NOT_LOAD + REPORTED)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result["seconds"], wall, result["modules"]
+
+
+def importtime_top(count: int) -> list[tuple[int, int, str]]:
+    """The slowest imports under ``import ordframe`` (after pandas and xarray): (cumulative us, self us, module)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import pandas, xarray; import ordframe"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:") and "|" in line]
+    rows = []
+    for line in lines[1:]:
+        own, cumulative, name = line.split(":", 1)[1].split("|")
+        rows.append((int(cumulative), int(own), name.rstrip()))
+    after = max(i for i, row in enumerate(rows) if row[2].strip() == "xarray") + 1
+    return sorted(rows[after:], reverse=True)[:count]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.0f} ms"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15, help="fresh processes per case (the minimum is compared)")
+    parser.add_argument("--top", type=int, default=15, help="rows of the -X importtime table")
+    parser.add_argument("--smoke", action="store_true", help="3 runs per case and the module checks, no report")
+    args = parser.parse_args(argv)
+    runs = 3 if args.smoke else args.runs
+
+    load_before = os.getloadavg()
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in CASES}
+    modules: dict[str, list[str]] = {}
+    for _ in range(runs):
+        for name, code in CASES.items():
+            inside, wall, loaded = run_once(code)
+            times[name].append((inside, wall))
+            modules[name] = loaded
+    load_after = os.getloadavg()
+
+    loaded = modules["`import ordframe`"]
+    bad = [m for m in MUST_NOT_LOAD if m in loaded]
+    if bad:
+        raise SystemExit(f"import ordframe loaded {bad}")
+    base = min(t for t, _ in times["`import pandas, xarray`"])
+    ours = min(t for t, _ in times["`import ordframe`"])
+    ratio = ours / base
+    if args.smoke:
+        print(
+            f"bench_import smoke: import ordframe {ms(ours)}, pandas + xarray {ms(base)} ({ratio:.2f}x); not loaded: {MUST_NOT_LOAD}"
+        )
+        return 0
+
+    out = ["# Benchmark: import time (`import ordframe` against `import pandas, xarray`)", ""]
+    out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine()]
+    out += [
+        f"| load average (1 min) before / after | {load_before[0]:.2f} / {load_after[0]:.2f} |",
+        "",
+        f"{runs} fresh processes per case, alternating case by case; each process times its own import "
+        "(`time.perf_counter`, interpreter start-up excluded) and the whole process's wall time is given beside it. "
+        "Minimum (median) over the runs.",
+        "",
+        f"| case | import time | whole process | / `import pandas, xarray` (target `import ordframe` <= {TARGET}) |",
+        "|---|---|---|---|",
+    ]
+    for name, pairs in times.items():
+        inside = sorted(t for t, _ in pairs)
+        wall = sorted(w for _, w in pairs)
+        share = "" if name.startswith("`python") else f"**{min(inside) / base:.2f}**"
+        if name == "`import ordframe`":
+            share += f" ({'met' if ratio <= TARGET else 'NOT met'})"
+        out.append(
+            f"| {name} | {ms(inside[0])} ({ms(inside[len(inside) // 2])}) | {ms(wall[0])} ({ms(wall[len(wall) // 2])}) "
+            f"| {share} |"
+        )
+    out += [
+        "",
+        f"`import ordframe` loads none of {', '.join(f'`{m}`' for m in MUST_NOT_LOAD)} (checked in every run). "
+        f"Of the other heavy modules it loads: {', '.join(f'`{m}`' for m in loaded) or 'none'} "
+        f"(looked for: {', '.join(f'`{m}`' for m in REPORTED)}). `import pandas, xarray` loads: "
+        f"{', '.join(f'`{m}`' for m in modules['`import pandas, xarray`']) or 'none'}.",
+        "",
+        "## Where the rest goes (`python -X importtime -c 'import pandas, xarray; import ordframe'`, one process)",
+        "",
+        "The slowest imports after pandas and xarray; `-X importtime` itself slows imports, so compare rows, not totals "
+        "with the table above.",
+        "",
+        "| module | cumulative | self |",
+        "|---|---|---|",
+    ]
+    for cumulative, own, name in importtime_top(args.top):
+        depth = (len(name) - len(name.lstrip())) // 2
+        out.append(f"| {'&nbsp;' * 2 * depth}`{name.strip()}` | {cumulative / 1e3:.1f} ms | {own / 1e3:.1f} ms |")
+    out += [
+        "",
+        "scipy (`sparse` for the paired bootstrap, `special` for BCa intervals, `stats` for the tests), dask's "
+        "DataFrame accessor, matplotlib (plots) and scikit-learn (the demo) are imported where they are used.",
+        "",
+        "Reproduce with `python benchmarks/bench_import.py > benchmarks/results_import.md` (`--runs`, `--top`).",
+    ]
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
