@@ -32,6 +32,7 @@ without it)::
 
     pip install -e ".[bench]" xskillscore
     python benchmarks/bench_confusion.py > benchmarks/results_confusion.md
+    python benchmarks/bench_confusion.py --smoke     # tiny sizes, the checks only (seconds)
 """
 
 from __future__ import annotations
@@ -192,7 +193,10 @@ def main(argv=None) -> None:
     parser.add_argument("--sklearn-repeats", type=int, default=1, help="runs of the scikit-learn loop")
     parser.add_argument("--peer-repeats", type=int, default=3, help="runs of each pandas and xskillscore peer")
     parser.add_argument("--seed", type=int, default=0, help="random number generator seed of the data")
+    parser.add_argument("--smoke", action="store_true", help="20,000 rows, one run of each: the checks only")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.rows, args.repeats, args.sklearn_repeats, args.peer_repeats = 20_000, 1, 1, 1
     assert args.repeats >= 1 and args.sklearn_repeats >= 1 and args.peer_repeats >= 1
     assert args.rows % (len(MODELS) * FOLDS) == 0, f"--rows must be a multiple of {len(MODELS) * FOLDS}"
 
@@ -267,6 +271,9 @@ def main(argv=None) -> None:
         peers.append(('xskillscore `Contingency(true, pred, edges, edges, dim="sample").table`', "arrays", t_peer))
     load_after = os.getloadavg()
 
+    if args.smoke:
+        print("bench_confusion smoke: every cube equals the bincount counts, scikit-learn's matrices and the peers'")
+        return
     best_bincount = min(t_bincount)
     out = ["# Benchmark: confusion cubes (`df.ordinal.confusion`)", ""]
     out += ["| machine | |", "|---|---|"] + [
