@@ -175,14 +175,19 @@ def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.n
     """Per row, the position of its combination among those that occur (sorted); and those combinations' codes.
 
     The combinations are ordered by the columns' codes, first column first (the
-    order of the coordinates, as pandas' ``groupby(observed=True)`` sorts). The
-    per-row positions come in the narrowest signed integer type that holds them.
-    Nothing sorts the rows: when the product of the columns' sizes is at most
-    the number of rows, the combined codes mark a table of that size (two passes
-    in cache-sized blocks, no per-row temporaries); otherwise the combined code
-    is hashed (``pandas.factorize``) and only the distinct combinations are
-    sorted. The rows carry no missing group value (the front ends drop or refuse
-    them first).
+    order of the coordinates, as pandas' ``groupby(observed=True)`` sorts).
+    Nothing sorts the rows, and the rows take at most one int64 column:
+
+    * when the product of the columns' sizes is at most the number of rows (or
+      ``_MIN_TABLE``), the combined codes, in the narrowest signed integer
+      type that holds them, mark a table of that size (cache-sized blocks, no
+      per-row temporaries), and are renumbered in place when some
+      combinations are absent;
+    * otherwise the combined code (one int64 column) is hashed, only the
+      distinct combinations are sorted, and each row's code is replaced in
+      place by its position.
+
+    The rows carry no missing group value (the front ends drop or refuse them first).
     """
     n = len(columns[0].codes)
     sizes = [len(c.coord) for c in columns]
@@ -219,25 +224,43 @@ def _combined(columns: list[GroupColumn], sizes: list[int], start: int, stop: in
 def _observed_by_table(
     columns: list[GroupColumn], sizes: list[int], space: int, n: int
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The combined codes (in the narrowest type that holds them) mark a table; then renumbered in place."""
+    dtype = _narrowest(max(space - 1, 0))  # holds every position in the table, and the cumsum below (< space)
+    inverse = np.empty(n, dtype)
     seen = np.zeros(space, bool)
     for start in range(0, n, _BLOCK_ROWS):
-        seen[_combined(columns, sizes, start, min(n, start + _BLOCK_ROWS))] = True
-    occurring = np.flatnonzero(seen)
-    dtype = _narrowest(len(occurring))
-    table = np.cumsum(seen, dtype=dtype)
-    table -= 1
-    del seen
-    inverse = np.empty(n, dtype)
-    for start in range(0, n, _BLOCK_ROWS):
         stop = min(n, start + _BLOCK_ROWS)
-        np.take(table, _combined(columns, sizes, start, stop), out=inverse[start:stop])
-    combos = np.stack(np.unravel_index(occurring, sizes), axis=1) if len(occurring) else np.zeros((0, len(sizes)))
-    return inverse, combos.astype(np.int64, copy=False)
+        flat = _combined(columns, sizes, start, stop)
+        seen[flat] = True
+        inverse[start:stop] = flat
+    occurring = np.flatnonzero(seen)
+    if len(occurring) < space:  # some combinations are absent: number those that occur
+        table = np.cumsum(seen, dtype=dtype)
+        table -= 1
+        for start in range(0, n, _BLOCK_ROWS):
+            block = inverse[start : start + _BLOCK_ROWS]
+            np.take(table, block, out=block, mode="clip")
+    return inverse, _unravelled(occurring, sizes)
+
+
+def _unravelled(flat: np.ndarray, sizes: list[int]) -> np.ndarray:
+    """The codes per column (int64, one row per value) of row-major positions ``flat`` in a table of shape ``sizes``."""
+    out = np.empty((len(flat), len(sizes)), np.int64)
+    rest = flat.astype(np.int64, copy=True)
+    for axis in range(len(sizes) - 1, 0, -1):
+        np.remainder(rest, sizes[axis], out=out[:, axis])
+        rest //= sizes[axis]
+    if len(sizes):
+        out[:, 0] = rest
+    return out
 
 
 def _observed_by_hash(columns: list[GroupColumn], n: int) -> tuple[np.ndarray, np.ndarray]:
     """Codes combined into one int64 per row (renumbered to the partial combinations that occur when the product of
-    sizes would overflow), hashed; the distinct combinations are sorted and decoded."""
+    sizes would overflow), hashed; the distinct combinations are sorted and decoded.
+
+    The combined codes are replaced in place by their positions, so the rows take one int64 column.
+    """
     flat = np.zeros(n, np.int64)
     known = np.zeros((1, 0), np.int64)  # the combinations of the columns before the last renumbering
     radices: list[int] = []  # the sizes of the columns combined since
@@ -245,7 +268,7 @@ def _observed_by_hash(columns: list[GroupColumn], n: int) -> tuple[np.ndarray, n
     for column in columns:
         count = len(column.coord)
         if size * count >= 2**62:
-            flat, uniques = _factorized_sorted(flat)
+            uniques = _ranked_in_place(flat)
             known = _decoded(uniques, known, radices)
             radices, size = [], len(uniques)
         flat *= count
@@ -254,21 +277,23 @@ def _observed_by_hash(columns: list[GroupColumn], n: int) -> tuple[np.ndarray, n
             flat -= column.offset
         radices.append(count)
         size *= count
-    inverse, uniques = _factorized_sorted(flat)
-    del flat
-    combos = _decoded(uniques, known, radices)
-    return inverse.astype(_narrowest(len(uniques)), copy=False), combos
+    uniques = _ranked_in_place(flat)
+    return flat, _decoded(uniques, known, radices)
 
 
-def _factorized_sorted(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per value, its position among the sorted distinct values (int64); and those values. Hashes the values and
-    sorts only the distinct ones."""
-    codes, uniques = pd.factorize(flat)
-    order = np.argsort(uniques)
-    rank = np.empty(len(uniques), np.int64)
-    rank[order] = np.arange(len(uniques))
-    np.take(rank, codes, out=codes, mode="clip")
-    return codes.astype(np.int64, copy=False), uniques[order]
+def _ranked_in_place(flat: np.ndarray) -> np.ndarray:
+    """Replace each value by its position among the sorted distinct values; return those values.
+
+    The distinct values are found by hashing (``pandas.unique``) and sorted;
+    the rows are then looked up in their hash table block by block, written
+    back in place (no second column of the rows' size).
+    """
+    uniques = np.sort(pd.unique(flat))
+    index = pd.Index(uniques)
+    for start in range(0, len(flat), _BLOCK_ROWS):
+        block = flat[start : start + _BLOCK_ROWS]
+        block[:] = index.get_indexer(block)
+    return uniques
 
 
 def _decoded(uniques: np.ndarray, known: np.ndarray, radices: list[int]) -> np.ndarray:
