@@ -25,7 +25,9 @@ pandas ``value_counts`` and ``groupby(...).size()`` over the four columns, and
 ``xskillscore.Contingency`` over the label arrays.
 
 Every cube (and every peer's table) is checked equal to the bincount counts.
-Fast timings are the minimum of ``--repeats`` runs, peers of ``--peer-repeats``;
+Times are process CPU time (``time.process_time``: every timed call is
+single-threaded, and other jobs on a shared machine disturb it far less than
+wall time). Fast timings are the minimum of ``--repeats`` runs, peers of ``--peer-repeats``;
 scikit-learn is slow and runs ``--sklearn-repeats`` times. Needs the ``bench``
 extra (scikit-learn); xskillscore is optional (its peer row is left out
 without it)::
@@ -129,9 +131,9 @@ def timed(func, repeats: int) -> tuple[list[float], object]:
     for _ in range(repeats):
         result = None
         gc.collect()
-        start = time.perf_counter()
+        start = time.process_time()
         result = func()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return times, result
 
 
@@ -284,7 +286,7 @@ def main(argv=None) -> None:
         "",
         f'Case: {args.rows:,} rows, K = {K} classes, `by=["model", "fold"]` with `model` a categorical of '
         f"{len(MODELS)} levels and `fold` an int64 column 0..{FOLDS - 1} ({len(MODELS) * FOLDS} groups). "
-        f"Fast timings: minimum (median) of {args.repeats} runs; scikit-learn: minimum of {args.sklearn_repeats} run(s). "
+        f"Process CPU time (every timed call is single-threaded). Fast timings: minimum (median) of {args.repeats} runs; scikit-learn: minimum of {args.sklearn_repeats} run(s). "
         "Every cube was checked equal to the bincount counts and to scikit-learn's matrices "
         "(the integer-label cases below as well).",
         "",

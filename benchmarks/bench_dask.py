@@ -54,6 +54,13 @@ def partition_counts(part: pd.DataFrame) -> np.ndarray:
     return np.bincount(code + part["yhat"].to_numpy(), minlength=CELLS)
 
 
+def warm() -> None:
+    import importlib
+
+    for module in ("dask.dataframe", "ordframe"):
+        importlib.import_module(module)
+
+
 def sum_arrays(*arrays):
     return np.sum(arrays, axis=0)
 
@@ -79,7 +86,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", type=int, default=10**8)
     parser.add_argument("--partitions", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--smoke", action="store_true", help="2 x 10^4 rows, one run of each: the checks only")
     args = parser.parse_args(argv)
@@ -99,6 +106,7 @@ def main(argv=None) -> int:
         ) as cluster,
         Client(cluster) as client,
     ):
+        client.run(warm)  # imports on the workers are not timed
         ddf = dd.from_map(partition, range(args.partitions), rows=per, seed=args.seed, enforce_metadata=False)
 
         def floor_counts():
