@@ -25,13 +25,16 @@ pandas ``value_counts`` and ``groupby(...).size()`` over the four columns, and
 ``xskillscore.Contingency`` over the label arrays.
 
 Every cube (and every peer's table) is checked equal to the bincount counts.
-Fast timings are the minimum of ``--repeats`` runs, peers of ``--peer-repeats``;
+Times are process CPU time (``time.process_time``: every timed call is
+single-threaded, and other jobs on a shared machine disturb it far less than
+wall time). Fast timings are the minimum of ``--repeats`` runs, peers of ``--peer-repeats``;
 scikit-learn is slow and runs ``--sklearn-repeats`` times. Needs the ``bench``
 extra (scikit-learn); xskillscore is optional (its peer row is left out
 without it)::
 
     pip install -e ".[bench]" xskillscore
     python benchmarks/bench_confusion.py > benchmarks/results_confusion.md
+    python benchmarks/bench_confusion.py --smoke     # tiny sizes, the checks only (seconds)
 """
 
 from __future__ import annotations
@@ -128,9 +131,9 @@ def timed(func, repeats: int) -> tuple[list[float], object]:
     for _ in range(repeats):
         result = None
         gc.collect()
-        start = time.perf_counter()
+        start = time.process_time()
         result = func()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return times, result
 
 
@@ -192,7 +195,10 @@ def main(argv=None) -> None:
     parser.add_argument("--sklearn-repeats", type=int, default=1, help="runs of the scikit-learn loop")
     parser.add_argument("--peer-repeats", type=int, default=3, help="runs of each pandas and xskillscore peer")
     parser.add_argument("--seed", type=int, default=0, help="random number generator seed of the data")
+    parser.add_argument("--smoke", action="store_true", help="20,000 rows, one run of each: the checks only")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.rows, args.repeats, args.sklearn_repeats, args.peer_repeats = 20_000, 1, 1, 1
     assert args.repeats >= 1 and args.sklearn_repeats >= 1 and args.peer_repeats >= 1
     assert args.rows % (len(MODELS) * FOLDS) == 0, f"--rows must be a multiple of {len(MODELS) * FOLDS}"
 
@@ -267,6 +273,9 @@ def main(argv=None) -> None:
         peers.append(('xskillscore `Contingency(true, pred, edges, edges, dim="sample").table`', "arrays", t_peer))
     load_after = os.getloadavg()
 
+    if args.smoke:
+        print("bench_confusion smoke: every cube equals the bincount counts, scikit-learn's matrices and the peers'")
+        return
     best_bincount = min(t_bincount)
     out = ["# Benchmark: confusion cubes (`df.ordinal.confusion`)", ""]
     out += ["| machine | |", "|---|---|"] + [
@@ -277,7 +286,7 @@ def main(argv=None) -> None:
         "",
         f'Case: {args.rows:,} rows, K = {K} classes, `by=["model", "fold"]` with `model` a categorical of '
         f"{len(MODELS)} levels and `fold` an int64 column 0..{FOLDS - 1} ({len(MODELS) * FOLDS} groups). "
-        f"Fast timings: minimum (median) of {args.repeats} runs; scikit-learn: minimum of {args.sklearn_repeats} run(s). "
+        f"Process CPU time (every timed call is single-threaded). Fast timings: minimum (median) of {args.repeats} runs; scikit-learn: minimum of {args.sklearn_repeats} run(s). "
         "Every cube was checked equal to the bincount counts and to scikit-learn's matrices "
         "(the integer-label cases below as well).",
         "",

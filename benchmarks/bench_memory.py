@@ -26,6 +26,7 @@ including memory numpy or pandas allocate outside Python's allocator) and the
 call's time.
 
     python benchmarks/bench_memory.py > benchmarks/results_memory.md
+    python benchmarks/bench_memory.py --smoke     # 10^5 rows, the checks only (seconds)
 """
 
 from __future__ import annotations
@@ -220,7 +221,15 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random number generator seed of the data")
     parser.add_argument("--top", type=int, default=8, help="allocations listed")
     parser.add_argument("--child", choices=["trace", "rss", "peak"], help=argparse.SUPPRESS)
+    parser.add_argument("--smoke", action="store_true", help="10^5 rows: the checks only (seconds)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.rows = 10**5
+        run_child(args, "rss")
+        run_child(args, "trace")
+        peak_allocations(args.rows, args.groups, args.seed, args.top)
+        print("bench_memory smoke: the cubes of both fresh processes equal per-group bincounts")
+        return
     assert args.rows % args.groups == 0, "--groups must divide --rows"
 
     if args.child == "peak":

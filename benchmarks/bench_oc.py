@@ -2,11 +2,16 @@
 
     python benchmarks/bench_oc.py                  # prints a markdown report
     python benchmarks/bench_oc.py --output benchmarks/results_oc.md
+    python benchmarks/bench_oc.py --smoke          # tiny sizes, the checks only (seconds)
 
-(a) oc and uoc on 10^5 stacked 5 x 5 matrices against per-matrix Python loops:
-    a port of the Matlab listing of Cardoso & Sousa (2011) for OC (Appendix B, the DP of Sec. 3.4)
-    and the same loop on eq. 28 for UOC. The loops are timed on a subset and
-    compared per matrix.
+(a) oc and uoc on 10^5 stacked 5 x 5 matrices against per-matrix Python loops.
+    The ratio that counts is against the strongest loop: a plain DP in Python
+    floats on nested lists (the stack's one ``tolist()`` included in its time,
+    the |r - c| ** gamma table computed once per K).
+    A port of the Matlab listing of Cardoso & Sousa (2011) for OC (Appendix B,
+    the DP of Sec. 3.4; numpy scalar indexing, about 4x slower than the plain
+    DP) and the same loop on eq. 28 for UOC are shown beside it. The loops are
+    timed on a subset and compared per matrix; all give the kernels' values.
 (b) auoc (exact, from the breakpoints of the envelope) against the 1000-point
     trapezoid over beta of the vectorised uoc that published code uses, also
     compared per matrix (the trapezoid runs on a subset).
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import platform
 import subprocess
 import time
@@ -87,6 +93,73 @@ def uoc_loop(cm, beta=0.75, gamma=1.0):
     return err[k - 1, k - 1]
 
 
+@functools.cache
+def distances(k: int, gamma: float) -> list[list[float]]:
+    """|r - c| ** gamma for a K x K matrix, as nested lists (computed once per K, shared by every matrix)."""
+    return [[abs(r - c) ** gamma for c in range(k)] for r in range(k)]
+
+
+def oc_plain_dp(cm, beta=0.75, gamma=1.0):
+    """The same DP as the Matlab listing in plain Python floats on nested lists: one pass for N and the
+    dispersion, one over the cells keeping two rows."""
+    k = len(cm)
+    dist = distances(k, gamma)
+    n = total = 0.0
+    for row, d in zip(cm, dist):
+        for v, w in zip(row, d):
+            n += v
+            total += v * w
+    return _path_dp(cm, dist, 1.0 / (total ** (1 / gamma) + n), beta / (n * (k - 1) ** gamma))
+
+
+def uoc_plain_dp(cm, beta=0.75, gamma=1.0):
+    """Eq. 28 with the plain DP: p = n / N_r on the K' observed rows."""
+    k = len(cm)
+    dist = distances(k, gamma)
+    p, kp, total = [], 0, 0.0
+    for row, d in zip(cm, dist):
+        size = sum(row)
+        if size > 0:
+            kp += 1
+            row = [v / size for v in row]
+            total += sum(v * w for v, w in zip(row, d))
+        else:
+            row = [0.0] * k
+        p.append(row)
+    return _path_dp(p, dist, 1.0 / (kp + kp ** (1 - 1 / gamma) * total ** (1 / gamma)), beta / kp)
+
+
+def _path_dp(values, dist, scale, weight):
+    """1 + min over monotone paths from (0, 0) to (K-1, K-1) of the sum of weight * v * dist - scale * v."""
+    k = len(values)
+    prev = None
+    for r in range(k):
+        row = [0.0] * k
+        vals, d = values[r], dist[r]
+        for c in range(k):
+            v = vals[c]
+            cost = v * (weight * d[c] - scale)
+            if prev is None:
+                row[c] = (1.0 if c == 0 else row[c - 1]) + cost
+            elif c == 0:
+                row[c] = prev[0] + cost
+            else:
+                a, b, e = prev[c], row[c - 1], prev[c - 1]
+                row[c] = (a if a < b and a < e else b if b < e else e) + cost
+        prev = row
+    return prev[-1]
+
+
+def in_lists(loop):
+    """A loop over the matrices of a stack converted once to nested lists (the conversion is part of its time)."""
+    return lambda counts: [loop(cm) for cm in counts.tolist()]
+
+
+def per(loop):
+    """A loop over the matrices of a stack, one numpy matrix at a time."""
+    return lambda counts: [loop(cm) for cm in counts]
+
+
 def auoc_trapezoid(counts, points=1000):
     """A_UOC as published code computes it: the trapezoid rule on a grid of beta."""
     betas = np.linspace(0.0, 1.0, points)
@@ -132,7 +205,7 @@ def machine():
     return f"{cpu}; Python {platform.python_version()}, numpy {np.__version__}; {datetime.date.today().isoformat()}"
 
 
-def main(quick=False, repeat=3):
+def main(quick=False, repeat=3, smoke=False):
     lines = [
         "# Benchmark: OC, UOC, A_UOC (`benchmarks/bench_oc.py`)",
         "",
@@ -144,31 +217,48 @@ def main(quick=False, repeat=3):
         "(c) flat time per matrix and O(K^2).",
         "",
     ]
-    m, subset = (10**4, 200) if quick else (10**5, 2000)
+    m, subset = (2000, 50) if smoke else (10**4, 200) if quick else (10**5, 2000)
     counts = stack(m, 5)
 
     lines += [
         "## (a) Vectorised kernels vs per-matrix Python loops",
         "",
         f"Vectorised kernels on {m:,} stacked matrices; the loops on the first {subset:,} "
-        "(time per matrix is what is compared).",
+        "(time per matrix is what is compared). The verdict is against the strongest loop, the plain DP "
+        "(Python floats on nested lists; the stack's one `tolist()` is in its time); the Matlab-listing port (numpy scalar indexing) "
+        "is the baseline of earlier reports.",
         "",
-        "| index | loop (us/matrix) | ordframe (us/matrix) | speed-up | max abs difference |",
-        "|---|---|---|---|---|",
+        "| index | loop | loop (us/matrix) | ordframe (us/matrix) | speed-up | target >= 50x | max abs difference |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for name, kernel, loop in (
-        ("oc (vs the Matlab listing of Cardoso & Sousa 2011)", oc, oc_matlab_port),
-        ("uoc (vs the eq. 28 loop)", uoc, uoc_loop),
+    for name, kernel, loops in (
+        (
+            "oc",
+            oc,
+            (("plain DP", in_lists(oc_plain_dp)), ("Matlab listing port (Cardoso & Sousa 2011)", per(oc_matlab_port))),
+        ),
+        (
+            "uoc",
+            uoc,
+            (("plain DP", in_lists(uoc_plain_dp)), ("eq. 28 port, same loop as the Matlab listing", per(uoc_loop))),
+        ),
     ):
-        slow = per_matrix(best_time(lambda: [loop(c) for c in counts[:subset]], repeat=repeat), subset)
         fast = per_matrix(best_time(kernel, counts, repeat=repeat), m)
-        diff = np.nanmax(np.abs(np.array([loop(c) for c in counts[:subset]]) - kernel(counts[:subset])))
-        lines.append(f"| {name} | {slow:.2f} | {fast:.3f} | {slow / fast:.0f}x | {diff:.1e} |")
+        values = kernel(counts[:subset])
+        for i, (label, loop) in enumerate(loops):
+            slow = per_matrix(best_time(loop, counts[:subset], repeat=repeat), subset)
+            diff = np.nanmax(np.abs(np.array(loop(counts[:subset])) - values))
+            assert diff < 1e-12, (name, label, diff)
+            verdict = ("met" if slow / fast >= 50 else "NOT met") if i == 0 else "(older baseline)"
+            lines.append(
+                f"| {name} | {label} | {slow:.2f} | {fast:.3f} | **{slow / fast:.0f}x** | {verdict} | {diff:.1e} |"
+            )
 
-    trap_m = 500 if quick else 10**4
+    trap_m = 50 if smoke else 500 if quick else 10**4
     trap = per_matrix(best_time(auoc_trapezoid, counts[:trap_m], repeat=repeat), trap_m)
     exact = per_matrix(best_time(auoc, counts, repeat=repeat), m)
     error = np.nanmax(np.abs(auoc_trapezoid(counts[:trap_m]) - auoc(counts[:trap_m])))
+    assert error < 1e-6, error
     lines += [
         "",
         "## (b) Exact A_UOC vs the 1000-point trapezoid",
@@ -190,7 +280,7 @@ def main(quick=False, repeat=3):
         "| matrices | oc (us/matrix) | uoc (us/matrix) | auoc (us/matrix) |",
         "|---|---|---|---|",
     ]
-    for size in (10**3, 10**4, 10**5) if quick else (10**3, 10**4, 10**5, 10**6):
+    for size in (10**3,) if smoke else (10**3, 10**4, 10**5) if quick else (10**3, 10**4, 10**5, 10**6):
         big = stack(size, 5, seed=1)
         cells = [per_matrix(best_time(f, big, repeat=repeat), size) for f in (oc, uoc, auoc)]
         lines.append(f"| {size:,} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
@@ -202,8 +292,8 @@ def main(quick=False, repeat=3):
         "| K | matrices | oc (us/matrix) | oc / K^2 (ns) | uoc (us/matrix) | uoc / K^2 (ns) |",
         "|---|---|---|---|---|---|",
     ]
-    for k in (3, 5, 10, 20, 30, 40, 50):
-        size = max(200, (2 * 10**5 if not quick else 2 * 10**4) * 25 // (k * k))
+    for k in (3, 10) if smoke else (3, 5, 10, 20, 30, 40, 50):
+        size = max(200, (2 * 10**5 if not (quick or smoke) else 2 * 10**4) * 25 // (k * k))
         big = stack(size, k, seed=2)
         t_oc = per_matrix(best_time(oc, big, repeat=repeat), size)
         t_uoc = per_matrix(best_time(uoc, big, repeat=repeat), size)
@@ -217,10 +307,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", help="write the markdown report to this file")
     parser.add_argument("--quick", action="store_true", help="smaller stacks (a smoke test)")
+    parser.add_argument("--smoke", action="store_true", help="tiny stacks, one repeat: the checks only (seconds)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     with np.errstate(all="ignore"):
-        report = main(quick=args.quick, repeat=args.repeat)
+        report = main(quick=args.quick, repeat=1 if args.smoke else args.repeat, smoke=args.smoke)
+    if args.smoke:
+        print("bench_oc smoke: the kernels equal the plain-DP and ported loops; auoc equals the trapezoid to 1e-6")
+        raise SystemExit(0)
     print(report)
     if args.output:
         with open(args.output, "w") as f:

@@ -1,12 +1,14 @@
 """Per-sample RPS: ordframe against one numpy.cumsum pass and against dlordinal's per-sample loop.
 
 Run: python benchmarks/bench_rps.py [--n 10000000] [--k 5] [--loop-n 1000000]
+     python benchmarks/bench_rps.py --smoke      # tiny sizes, the checks only (seconds)
 
 Rows (best of --repeat runs, float64 throughout):
 
 * ``numpy.cumsum`` -- the baseline: one cumulative sum over the (n, K) array.
 * ``kernel`` -- ordframe.metrics.proba.rps through the proba bridge's blocked
-  kernel (what every accessor call runs after validation).
+  kernel (``ordframe._bridge.apply._proba_kernel``: what every accessor call
+  runs after validation).
 * ``accessor`` -- ``proba.ordinal.rps(true, dim=[])``: label encoding,
   validation of every row (range, sums, NaN) and the kernel.
 * ``accessor mean`` -- ``proba.ordinal.rps(true)``, the mean over samples.
@@ -30,9 +32,9 @@ import time
 
 import numpy as np
 import xarray as xr
-from ordframe.proba import _blocked_kernel
 
 import ordframe
+from ordframe._bridge.apply import _proba_kernel, prepare
 from ordframe.metrics.proba import rps
 
 
@@ -49,6 +51,14 @@ def dlordinal_rps(y_true, y_proba):
         else:
             total += 1
     return total / len(y_true)
+
+
+def numpy_rps(proba, true):
+    """The baseline's values: per-sample RPS from cumulative sums, normalised by K - 1."""
+    k = proba.shape[1]
+    cdf = np.cumsum(proba, axis=1)[:, :-1]
+    step = (np.arange(k - 1)[None, :] >= true[:, None]).astype(np.float64)
+    return ((cdf - step) ** 2).sum(axis=1) / (k - 1)
 
 
 def best(fn, repeat):
@@ -74,20 +84,27 @@ def main():
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--loop-n", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one repeat: the checks only")
     args = parser.parse_args()
+    if args.smoke:
+        args.n, args.loop_n, args.repeat = 20_000, 2_000, 1
     n, k = args.n, args.k
 
     proba, true = data(n, k)
     proba_da = xr.DataArray(proba, dims=("sample", "class"), coords={"class": np.arange(k)})
     true_da = xr.DataArray(true, dims="sample")
-    kernel = _blocked_kernel(ordframe.get_metric("rps"), {"normalize": True})
+    metric = ordframe.get_metric("rps")
+    kernel = _proba_kernel(metric, prepare(metric, {"normalize": True}, k))
+    expected = numpy_rps(proba, true)
+    np.testing.assert_allclose(kernel(proba, true), expected, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(proba_da.ordinal.rps(true_da, dim=[]).values, expected, rtol=1e-12, atol=1e-15)
 
     rows = {}
     rows["numpy.cumsum"] = best(lambda: np.cumsum(proba, axis=-1), args.repeat)
     rows["kernel"] = best(lambda: kernel(proba, true), args.repeat)
     rows["accessor"] = best(lambda: proba_da.ordinal.rps(true_da, dim=[]), args.repeat)
     rows["accessor mean"] = best(lambda: proba_da.ordinal.rps(true_da), args.repeat)
-    assert np.allclose(kernel(proba, true), rps(proba, true))
+    np.testing.assert_allclose(kernel(proba, true), rps(proba, true), rtol=1e-12, atol=1e-15)
 
     m = args.loop_n
     small, small_true = proba[:m], true[:m]
@@ -113,6 +130,9 @@ def main():
 
     cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
     model = next((line.split(":", 1)[1].strip() for line in cpu if line.startswith("Model name")), platform.processor())
+    if args.smoke:
+        print(f"bench_rps smoke: n = {n:,}; kernel and accessor equal the numpy cumsum RPS; dlordinal port agrees")
+        return
     print(f"# per-sample RPS, n = {n:,}, K = {k}, float64")
     print(
         f"date {datetime.date.today()}, {model}, {os.cpu_count()} CPUs, numpy {np.__version__}, "

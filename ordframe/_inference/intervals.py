@@ -36,7 +36,6 @@ import json
 
 import numpy as np
 import xarray as xr
-from scipy.special import ndtr, ndtri
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
 from ordframe._core.checks import check_level
@@ -299,6 +298,8 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
 
 
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
+    from scipy.special import ndtr, ndtri  # imported when needed: it takes a fifth of `import ordframe`
+
     if cube is None:
         raise ValueError("method='bca' needs cube=, the confusion cube the replicates were drawn from")
     metric = _metric_of(name, values.attrs)

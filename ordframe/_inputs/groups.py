@@ -174,20 +174,132 @@ class Groups:
 def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the position of its combination among those that occur (sorted); and those combinations' codes.
 
-    Codes are combined into one integer per row; when the product of sizes
-    would overflow, the partial combination is renumbered densely first.
+    The combinations are ordered by the columns' codes, first column first (the
+    order of the coordinates, as pandas' ``groupby(observed=True)`` sorts).
+    Nothing sorts the rows, and the rows take at most one int64 column:
+
+    * when the product of the columns' sizes is at most the number of rows (or
+      ``_MIN_TABLE``), the combined codes, in the narrowest signed integer
+      type that holds them, mark a table of that size (cache-sized blocks, no
+      per-row temporaries), and are renumbered in place when some
+      combinations are absent;
+    * otherwise the combined code (one int64 column) is hashed, only the
+      distinct combinations are sorted, and each row's code is replaced in
+      place by its position.
+
+    The rows carry no missing group value (the front ends drop or refuse them first).
     """
-    flat, size = np.zeros(len(columns[0].codes), np.int64), 1
+    n = len(columns[0].codes)
+    sizes = [len(c.coord) for c in columns]
+    space = math.prod(sizes)
+    if space <= max(n, _MIN_TABLE):
+        return _observed_by_table(columns, sizes, space, n)
+    return _observed_by_hash(columns, n)
+
+
+# The observed combinations are marked in a table over every combination when
+# it has at most this many entries, or at most one per row.
+_MIN_TABLE = 1 << 20
+# Rows are combined in blocks that stay in the CPU cache.
+_BLOCK_ROWS = 1 << 16
+
+
+def _narrowest(count: int) -> type[np.signedinteger]:
+    """The narrowest signed integer type that holds ``0 .. count``."""
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64) if count <= np.iinfo(t).max)
+
+
+def _combined(columns: list[GroupColumn], sizes: list[int], start: int, stop: int) -> np.ndarray:
+    """The row-major position of rows ``start:stop`` in a table of shape ``sizes`` (int64)."""
+    first = columns[0]
+    flat = np.subtract(first.codes[start:stop], first.offset, dtype=np.int64)
+    for column, size in zip(columns[1:], sizes[1:]):
+        flat *= size
+        flat += column.codes[start:stop]
+        if column.offset:
+            flat -= column.offset
+    return flat
+
+
+def _observed_by_table(
+    columns: list[GroupColumn], sizes: list[int], space: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The combined codes (in the narrowest type that holds them) mark a table; then renumbered in place."""
+    dtype = _narrowest(max(space - 1, 0))  # holds every position in the table, and the cumsum below (< space)
+    inverse = np.empty(n, dtype)
+    seen = np.zeros(space, bool)
+    for start in range(0, n, _BLOCK_ROWS):
+        stop = min(n, start + _BLOCK_ROWS)
+        flat = _combined(columns, sizes, start, stop)
+        seen[flat] = True
+        inverse[start:stop] = flat
+    occurring = np.flatnonzero(seen)
+    if len(occurring) < space:  # some combinations are absent: number those that occur
+        table = np.cumsum(seen, dtype=dtype)
+        table -= 1
+        for start in range(0, n, _BLOCK_ROWS):
+            block = inverse[start : start + _BLOCK_ROWS]
+            np.take(table, block, out=block, mode="clip")
+    return inverse, _unravelled(occurring, sizes)
+
+
+def _unravelled(flat: np.ndarray, sizes: list[int]) -> np.ndarray:
+    """The codes per column (int64, one row per value) of row-major positions ``flat`` in a table of shape ``sizes``."""
+    out = np.empty((len(flat), len(sizes)), np.int64)
+    rest = flat.astype(np.int64, copy=True)
+    for axis in range(len(sizes) - 1, 0, -1):
+        np.remainder(rest, sizes[axis], out=out[:, axis])
+        rest //= sizes[axis]
+    if len(sizes):
+        out[:, 0] = rest
+    return out
+
+
+def _observed_by_hash(columns: list[GroupColumn], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes combined into one int64 per row (renumbered to the partial combinations that occur when the product of
+    sizes would overflow), hashed; the distinct combinations are sorted and decoded.
+
+    The combined codes are replaced in place by their positions, so the rows take one int64 column.
+    """
+    flat = np.zeros(n, np.int64)
+    known = np.zeros((1, 0), np.int64)  # the combinations of the columns before the last renumbering
+    radices: list[int] = []  # the sizes of the columns combined since
+    size = 1
     for column in columns:
-        n = len(column.coord)
-        if size * n >= 2**62:
-            uniques, flat = np.unique(flat, return_inverse=True)
-            size = len(uniques)
-        flat = flat * n + (column.codes - column.offset)
-        size *= n
-    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-    combos = np.stack([c.codes[first] - c.offset for c in columns], axis=1)
-    return inverse.reshape(-1), combos
+        count = len(column.coord)
+        if size * count >= 2**62:
+            uniques = _ranked_in_place(flat)
+            known = _decoded(uniques, known, radices)
+            radices, size = [], len(uniques)
+        flat *= count
+        flat += column.codes
+        if column.offset:
+            flat -= column.offset
+        radices.append(count)
+        size *= count
+    uniques = _ranked_in_place(flat)
+    return flat, _decoded(uniques, known, radices)
+
+
+def _ranked_in_place(flat: np.ndarray) -> np.ndarray:
+    """Replace each value by its position among the sorted distinct values; return those values.
+
+    The distinct values are found by hashing (``pandas.unique``) and sorted;
+    the rows are then looked up in their hash table block by block, written
+    back in place (no second column of the rows' size).
+    """
+    uniques = np.sort(pd.unique(flat))
+    index = pd.Index(uniques)
+    for start in range(0, len(flat), _BLOCK_ROWS):
+        block = flat[start : start + _BLOCK_ROWS]
+        block[:] = index.get_indexer(block)
+    return uniques
+
+
+def _decoded(uniques: np.ndarray, known: np.ndarray, radices: list[int]) -> np.ndarray:
+    """The codes per column of combined values ``uniques``: the position in ``known``, then one code per radix."""
+    parts = np.unravel_index(uniques, (len(known), *radices))
+    return np.concatenate([known[parts[0]], *(p[:, None] for p in parts[1:])], axis=1).astype(np.int64, copy=False)
 
 
 def occurring(column: GroupColumn) -> GroupColumn:

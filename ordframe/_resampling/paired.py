@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy import sparse
 
 from ordframe._bridge.apply import apply_confusion, labelled
 from ordframe._bridge.scores import frame_scores
@@ -41,6 +41,9 @@ from ordframe._core.progress import chunks
 from ordframe._inputs.frame import FrameRows, frame_rows
 from ordframe._inputs.groups import Groups, occurring
 from ordframe._registry.request import evaluation_request
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 # Pattern counts of at most this many (replicate, pattern) pairs are held at once.
 CHUNK_CELLS = 1 << 23
@@ -258,6 +261,7 @@ def bootstrap_evaluate(
         dropna=dropna,
         renormalize=renormalize,
     )
+
     rows, k, units = paired.rows, len(paired.rows.classes), len(paired.truth)
     places = paired.n_strata * paired.n_models
     predictions = rows.predicted().array()[paired.table]
@@ -347,6 +351,8 @@ def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
 
 def _cells(stratum, truth, predictions, k: int, n_strata: int) -> sparse.csr_matrix:
     """Which cube cell each unit (a pattern or a sample) adds to, for every model: a (units, cells) 0/1 matrix."""
+    from scipy import sparse  # imported when needed: it takes a third of `import ordframe`
+
     units, n_models = predictions.shape
     cell = ((stratum[:, None] * n_models + np.arange(n_models)) * k + truth[:, None]) * k + predictions
     return sparse.csr_matrix(
