@@ -673,8 +673,8 @@ def test_reads_while_another_thread_registers_and_unregisters(restore_registry):
 def test_a_reserved_name_is_refused(name):
     with pytest.raises(
         ValueError,
-        match=rf"metric name '{name}' is reserved for the .ordinal accessor method "
-        rf"'{name}'; choose another name, e.g. 'my_{name}'",
+        match=rf"metric name '{name}' is reserved: ordframe has a function or .ordinal accessor method of that "
+        rf"name; choose another name, e.g. 'my_{name}'",
     ):
         metric(name)
 
@@ -686,7 +686,7 @@ def test_registering_a_reserved_name_names_the_metric_and_the_plugin(restore_reg
             return [metric("score")]
 
     before = snapshot()
-    with pytest.raises(ValueError, match=r"plugin 'scorer': metric name 'score' is reserved for the .ordinal accessor"):
+    with pytest.raises(ValueError, match=r"plugin 'scorer': metric name 'score' is reserved: ordframe has a function"):
         ordframe.register(Scorer(), name="scorer")
     assert snapshot() == before
 
@@ -695,6 +695,11 @@ def test_registering_a_reserved_name_names_the_metric_and_the_plugin(restore_reg
 def test_every_accessor_method_is_a_reserved_name(accessor):
     public = {name for name in dir(accessor) if not name.startswith("_")}
     assert public - RESERVED_NAMES == set(), "add new accessor methods to ordframe._registry.metric.RESERVED_NAMES"
+
+
+def test_every_function_and_submodule_of_ordframe_is_a_reserved_name():
+    public = {name for name in ordframe.__all__ if name.islower()} | {"metrics", "plot", "sklearn", "datasets"}
+    assert public - RESERVED_NAMES == set(), "add new functions to ordframe._registry.metric.RESERVED_NAMES"
 
 
 # Metric fields: checks and pickling

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -103,7 +103,8 @@ def labels_of(name: Hashable, data) -> Labels:
 def _labels_of(name: Hashable, data) -> Labels:
     dtype = data.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        codes = np.asarray(data.array.codes if isinstance(data, pd.Series) else pd.Categorical(data).codes)
+        categorical = data.array if isinstance(data, pd.Series) else pd.Categorical(data)  # a Series': no copy
+        codes = np.asarray(cast(pd.Categorical, categorical).codes)
         missing = codes < 0 if codes.size and codes.min() < 0 else None
         return Labels(name, codes, "category", missing, dtype.categories, bool(dtype.ordered))
     if isinstance(dtype, np.dtype):

@@ -45,7 +45,7 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     whole = block >= n
     step = BLOCK_ROWS if whole else block
     kind = np.float64 if weights is not None else np.int64
-    out = None if whole else np.zeros(total, kind)
+    out = np.zeros(0 if whole else total, kind)
     m = min(n, step)
     index_buf, code_buf = np.empty(m, dtype), np.empty(m, dtype)
     cells = np.empty(n if whole else m, np.intp)
