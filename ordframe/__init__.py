@@ -17,6 +17,7 @@ import wrapt as _wrapt
 from ordframe import datasets
 from ordframe._accessors import pandas as _pandas_accessor  # noqa: F401  (registers df.ordinal)
 from ordframe._accessors import xarray as _xarray_accessor  # noqa: F401  (registers da.ordinal)
+from ordframe._accessors.accumulator import Accumulator
 from ordframe._accessors.dask import register as _register_dask
 from ordframe._accessors.functions import metric_function as _metric_function
 from ordframe._core.messages import DroppedRowsWarning, LabelWarning
@@ -57,6 +58,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "METRIC_SETS",
+    "Accumulator",
     "DegenerateIntervalWarning",
     "DroppedRowsWarning",
     "LabelWarning",

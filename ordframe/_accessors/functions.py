@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ordframe._accessors.base import _method
 from ordframe._bridge.apply import apply_confusion, as_scalar
-from ordframe._bridge.scores import frame_scores
+from ordframe._bridge.scores import frame_mean
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
 from ordframe._registry.metric import Metric
@@ -58,7 +58,7 @@ def metric_function(metric: Metric):
         rows = frame_rows(
             frame, TRUE, proba=proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize
         )
-        return as_scalar(rows.mean(frame_scores(metric, rows, params), metric.name), metric, rows.empty)
+        return as_scalar(frame_mean(metric, rows, params, metric.name), metric, rows.empty)
 
     call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
     return _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)

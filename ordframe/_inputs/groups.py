@@ -139,6 +139,12 @@ class Groups:
         )
         check_allocation(math.prod(self.sizes) * cells_per_group * itemsize, what, hint)
 
+    def combinations(self) -> list[tuple]:
+        """The values of each group, in the order of a result's leading axes (``observed=True``)."""
+        if not self.columns:
+            return [()]
+        return list(zip(*(c.coord[codes] for c, codes in zip(self.columns, self._combos.T))))
+
     def labelled(
         self,
         values: np.ndarray,

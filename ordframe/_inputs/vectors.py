@@ -21,9 +21,12 @@ def proba_column(k: int) -> str:
     return f"y_proba[:, {k}]"
 
 
-def vectors_frame(y_true, y_pred=None, *, y_proba=None, sample_weight=None) -> tuple[pd.DataFrame, list[str]]:
+def vectors_frame(
+    y_true, y_pred=None, *, y_proba=None, sample_weight=None, groups=None
+) -> tuple[pd.DataFrame, list[str]]:
     """The given vectors as the columns ``y_true``, ``y_pred``, ``sample_weight``, and ``y_proba``'s
-    columns ``y_proba[:, k]`` (listed second, in order)."""
+    columns ``y_proba[:, k]`` (listed second, in order); ``groups`` maps more column names to one value
+    per sample, or to one value for all."""
     columns = {TRUE: _vector(y_true, TRUE)}
     if y_pred is not None:
         columns[PRED] = _vector(y_pred, PRED)
@@ -31,16 +34,19 @@ def vectors_frame(y_true, y_pred=None, *, y_proba=None, sample_weight=None) -> t
     if y_proba is not None:
         table = _table(y_proba)
         proba = [proba_column(k) for k in range(table.shape[1])]
-        columns.update(zip(proba, (table.iloc[:, k] for k in range(table.shape[1]))))
+        columns.update(zip(proba, _table_columns(table)))
     if sample_weight is not None:
         columns[WEIGHTS] = _vector(sample_weight, WEIGHTS)
+    n = len(columns[TRUE])
+    for name, value in (groups or {}).items():
+        columns[name] = pd.Series(value, index=pd.RangeIndex(n)) if np.ndim(value) == 0 else _vector(value, name)
     lengths = {name: len(values) for name, values in columns.items() if not name.startswith("y_proba")}
     if y_proba is not None:
         lengths["y_proba"] = len(table)
     if len(set(lengths.values())) > 1:
         shown = ", ".join(f"{name} has {n}" for name, n in lengths.items())
         raise ValueError(f"the arguments have different numbers of samples ({shown}); give one value per sample")
-    frame = pd.DataFrame({name: values.reset_index(drop=True) for name, values in columns.items()}, copy=False)
+    frame = pd.DataFrame({name: getattr(values, "array", values) for name, values in columns.items()})
     return frame, proba
 
 
@@ -60,22 +66,29 @@ def _vector(values, name: str) -> pd.Series:
             f"{name} must be 1-D (one value per sample), got shape {array.shape}; flatten it, or use "
             "the .ordinal accessor of a DataArray for labels along several dims"
         )
-    return pd.Series(array, copy=False)
+    return pd.Series(array)
 
 
-def _table(values) -> pd.DataFrame:
-    """The class probabilities ``(samples, classes)`` as a DataFrame with positional columns."""
+def _table_columns(table: np.ndarray | pd.DataFrame) -> list:
+    """The columns of a probability table, positionally (a DataFrame's keep their dtypes)."""
+    if isinstance(table, pd.DataFrame):
+        return [table.iloc[:, k].array for k in range(table.shape[1])]
+    return [table[:, k] for k in range(table.shape[1])]
+
+
+def _table(values) -> np.ndarray | pd.DataFrame:
+    """The class probabilities ``(samples, classes)``: a 2-D array, or a DataFrame used by position."""
     if _is_polars(values):
         values = values.to_numpy()
     if isinstance(values, pd.DataFrame):
-        return values.set_axis(range(values.shape[1]), axis=1).reset_index(drop=True)
+        return values
     if isinstance(values, xr.DataArray):
         values = values.values
     array = np.asarray(values)
     if array.ndim != 2:
         hint = "; for two classes give both columns, e.g. numpy.column_stack([1 - p, p])" if array.ndim == 1 else ""
         raise ValueError(f"y_proba must be 2-D (samples, classes), got shape {array.shape}{hint}")
-    return pd.DataFrame(array)
+    return array
 
 
 def _polars_series(series) -> pd.Series:
