@@ -13,6 +13,7 @@ import xarray as xr  # noqa: E402
 import ordframe  # noqa: E402
 import ordframe.plot as oplot  # noqa: E402
 from ordframe import friedman  # noqa: E402
+from ordframe.plot._critical_difference import _cliques  # noqa: E402
 
 CLASSES = ["low", "mid", "high"]
 
@@ -285,9 +286,9 @@ def test_critical_difference(ranks):
 
 
 def test_critical_difference_cliques():
-    assert oplot._cliques(np.array([1.0, 1.5, 2.0, 4.0, 4.2]), 1.2) == [(0, 2), (3, 4)]
-    assert oplot._cliques(np.array([1.0, 3.0, 5.0]), 1.0) == []
-    assert oplot._cliques(np.array([1.0, 2.0, 2.9, 3.5]), 2.0) == [(0, 2), (1, 3)]
+    assert _cliques(np.array([1.0, 1.5, 2.0, 4.0, 4.2]), 1.2) == [(0, 2), (3, 4)]
+    assert _cliques(np.array([1.0, 3.0, 5.0]), 1.0) == []
+    assert _cliques(np.array([1.0, 2.0, 2.9, 3.5]), 2.0) == [(0, 2), (1, 3)]
 
 
 def test_critical_difference_bad_arguments(ranks):
