@@ -190,6 +190,62 @@ def test_retention_lines(curves):
     assert ax.get_xlim() == (1.0, 0.5)
 
 
+def many_curves(models, scores):
+    rng = np.random.default_rng(3)
+    n = 200
+    df = pd.DataFrame({"y": rng.integers(0, 3, n), "model": rng.choice([f"m{i}" for i in range(models)], n)})
+    df[["p0", "p1", "p2"]] = rng.dirichlet([1, 1, 1], n)
+    return df.ordinal.aursc("y", ["p0", "p1", "p2"], by="model", score=scores)
+
+
+def drawn_lines(ax):
+    return [line for line in ax.get_lines() if line.get_gid()]
+
+
+@pytest.mark.parametrize(
+    "models, scores",
+    [(4, ["rps", "brier", "log_score"]), (12, "rps"), (20, "rps"), (10, ["rps", "brier", "log_score", "sarps"])],
+)
+def test_retention_curves_never_share_colour_and_line_style(models, scores):
+    curves = many_curves(models, scores)
+    fig = oplot.retention(curves)
+    (ax,) = fig.axes
+    lines = drawn_lines(ax)
+    assert len(lines) == curves["curve"].size // curves.sizes["retained"]
+    pairs = [(matplotlib.colors.to_hex(line.get_color()), line.get_linestyle()) for line in lines]
+    assert len(set(pairs)) == len(pairs)
+    if not isinstance(scores, str):  # a model keeps its colour across scores, a score its line style
+        for line in lines:
+            parts = dict(part.split("=") for part in line.get_gid().split(", "))
+            same_model = [other for other in lines if f"model={parts['model']}" in other.get_gid()]
+            assert {other.get_color() for other in same_model} == {line.get_color()}
+
+
+@pytest.mark.parametrize("given_axes", [False, True])
+def test_retention_legend_sits_outside_the_axes(given_axes):
+    curves = many_curves(4, ["rps", "brier", "log_score"])
+    if given_axes:
+        fig, ax = plt.subplots(figsize=(10, 4), layout="constrained")
+        oplot.retention(curves, ax=ax)
+    else:
+        fig = oplot.retention(curves)
+        (ax,) = fig.axes
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert len(ax.get_legend().get_texts()) == 12
+    assert not legend.overlaps(ax.get_window_extent())
+    figure = fig.bbox
+    assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1 and figure.y0 <= legend.y0 and legend.y1 <= figure.y1
+
+
+def test_line_styles_are_distinct_up_to_forty():
+    from ordframe.plot._styles import line_styles
+
+    for sizes in ([40], [8, 5], [5, 8], [11, 3], [2, 2, 2, 5]):
+        styles = line_styles(sizes)
+        assert len({(s["color"], s["linestyle"]) for s in styles}) == len(styles) == int(np.prod(sizes))
+
+
 def test_retention_bad_input(curves):
     with pytest.raises(TypeError, match="aursc"):
         oplot.retention(curves["curve"])

@@ -47,3 +47,9 @@ def new_axes(n: int, axes, *, width: float = 4.0, height: float = 3.6) -> tuple[
         raise ValueError(f"this plot has {n} panel(s) but {len(given)} axes were given; pass {n} axes or none")
     fig = given[0].get_figure()
     return fig, given
+
+
+def legend_outside(ax: Axes, handles=None, labels=None, **kwargs):
+    """A legend to the right of ``ax``, outside it, so that it covers no data; a constrained layout makes room."""
+    args = () if handles is None else (handles, labels)
+    return ax.legend(*args, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)

@@ -1,4 +1,4 @@
-"""Retained-samples curves (Galdran 2023) and their areas, one line per model and score."""
+"""Retained-samples curves (Galdran 2023) and their areas, one line per model and score, told apart at a glance."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import numpy as np
 import xarray as xr
 
 from ordframe._core.checks import direction_text
-from ordframe.plot._figures import new_axes
+from ordframe._core.dims import RETAINED_DIM
+from ordframe.plot._figures import legend_outside, new_axes
 from ordframe.plot._stacks import line_labels
+from ordframe.plot._styles import line_styles
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -18,8 +20,10 @@ if TYPE_CHECKING:
 def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     """The retained-samples curves of ``df.ordinal.aursc(...)`` / ``proba.ordinal.aursc(...)``, one line each.
 
-    x is the fraction of samples kept (the worst under the score removed first), from 1 down; the legend gives
-    each curve's area (AURSC).
+    x is the fraction of samples kept (the worst under the score removed first), from 1 down; the legend, to
+    the right of the axes, gives each curve's area (AURSC). Every curve has its own pair of colour and line
+    style (up to 40 curves): with two dims, such as models and scores, the longer one sets the colour and
+    the shorter one the line style, so a model keeps its colour across scores.
 
     Parameters
     ----------
@@ -47,23 +51,19 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
             f"and 'aursc'), got {type(curves).__name__}"
         )
     curve = curves["curve"]
-    if "retained" not in curve.dims:
-        raise ValueError(f"'curve' needs a 'retained' dim, got dims {tuple(curve.dims)}")
-    others = [d for d in curve.dims if d != "retained"]
-    lines, labels = line_labels(curve.transpose(..., "retained"), others)
-    areas, _ = line_labels(curves["aursc"].broadcast_like(curve.isel(retained=0, drop=True)), others)
-    retained = curve["retained"].values
+    if RETAINED_DIM not in curve.dims:
+        raise ValueError(f"'curve' needs a {RETAINED_DIM!r} dim, got dims {tuple(curve.dims)}")
+    others = [d for d in curve.dims if d != RETAINED_DIM]
+    lines, labels = line_labels(curve.transpose(..., RETAINED_DIM), others)
+    areas, _ = line_labels(curves["aursc"].broadcast_like(curve.isel({RETAINED_DIM: 0}, drop=True)), others)
+    retained = curve[RETAINED_DIM].values
     order = np.argsort(retained)[::-1]
-    fig, (axis,) = new_axes(1, ax, width=6.0, height=4.0)
-    for i, label in enumerate(labels):
-        name = label or "curve"
-        axis.plot(
-            retained[order],
-            lines.values[i][order],
-            lw=1.8,
-            label=f"{name}: AURSC = {float(areas.values[i]):.3f}",
-            gid=name,
-        )
+    entries = [f"{label or 'curve'}: AURSC = {float(area):.3f}" for label, area in zip(labels, areas.values)]
+    width = 5.5 + 0.065 * max(len(e) for e in entries)  # inches: the axes, and the legend beside them
+    fig, (axis,) = new_axes(1, ax, width=width, height=4.0)
+    styles = line_styles([curve.sizes[d] for d in others])
+    for i, (label, entry) in enumerate(zip(labels, entries)):
+        axis.plot(retained[order], lines.values[i][order], lw=1.8, label=entry, gid=label or "curve", **styles[i])
     axis.set_xlim(retained.max(), retained.min())
     metric = curves.attrs.get("metric", curve.attrs.get("metric", "metric"))
     score = curves.attrs.get("score")
@@ -73,6 +73,6 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     )
     axis.set_ylabel(f"{metric} on the retained samples" + (f"\n({direction})" if direction else ""))
     axis.set_title("Retention curves: does the score find the bad predictions?")
-    axis.legend(fontsize=8)
+    legend_outside(axis, fontsize=8, handlelength=3.0)  # long enough handles to show the line style
     axis.grid(alpha=0.3)
     return fig
