@@ -87,16 +87,6 @@ def test_confusion_cell_numbers_shrink_to_fit_their_cells():
     assert max(widths) < cell  # four digits inside a cell of a 9 x 9 matrix
 
 
-def test_cost_plane_labels_of_close_points_do_not_overlap():
-    one = [[30, 8, 2], [6, 25, 9], [1, 7, 32]]
-    cube = xr.DataArray([one, one, one], dims=("model", "true", "pred"), coords={"model": ["a", "bb", "ccc"]})
-    fig = oplot.cost_plane(cube)  # three models on the same point
-    fig.canvas.draw()
-    boxes = [t.get_window_extent() for t in fig.axes[0].texts]
-    assert [t.get_text() for t in fig.axes[0].texts] == ["a", "bb", "ccc"]
-    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
-
-
 def test_confusion_col_and_extra_dims(cube):
     both = xr.concat([cube, cube], dim="fold")
     with pytest.raises(ValueError, match="pass col="):
@@ -149,9 +139,83 @@ def test_cost_plane_points(cube):
         (point,) = by_gid(ax, name)
         assert point.get_xdata()[0] == pytest.approx(float(accuracy.sel(model=name)))
         assert point.get_ydata()[0] == pytest.approx(float(mc.sel(model=name)))
-        assert point.get_label() == f"{name}: d = {float(d.sel(model=name)):.3f}"
+        chance = float(cube.ordinal.chance_distance().sel(model=name))
+        assert point.get_label() == f"{name}: d = {float(d.sel(model=name)):.3f}, chance distance = {chance:.3f}"
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("Acc + MC = 1" in t for t in labels) and any("ideal" in t for t in labels)
+
+
+def test_cost_plane_chance_line_calls_no_side_worse(cube):
+    """George, Lu & Chang (2016): the ideal point lies on the line; the tie-break rewards distance on either side."""
+    fig = oplot.cost_plane(cube)
+    (ax,) = fig.axes
+    (line,) = by_gid(ax, "chance_line")
+    np.testing.assert_array_equal(line.get_xydata(), [[0, 1], [1, 0]])  # through the ideal point (1, 0)
+    assert "either side" in line.get_label() and "random chance" in line.get_label()
+    assert not ax.collections and not ax.patches  # no shaded half-plane
+    words = " ".join(t.get_text() for t in ax.get_legend().get_texts()) + ax.get_title()
+    assert "worse" not in words and "no better than chance" not in words
+
+
+def label_boxes(fig):
+    """The boxes of the labels' text (an Annotation's own box would include its leader line)."""
+    fig.canvas.draw()
+    return [matplotlib.text.Text.get_window_extent(t) for t in fig.axes[0].texts]
+
+
+def crowded_cube(n=12):
+    rng = np.random.default_rng(5)
+    base = np.array([[30, 8, 2], [6, 25, 9], [1, 7, 32]])
+    matrices = [np.clip(base + rng.integers(-3, 4, (3, 3)), 0, None) for _ in range(n)]
+    names = ["logistic", "ridge", "hgb", "frank_hall", "mord_at", "mord_it", "svm", "knn", "tree", "forest", "lda"]
+    names = (names + [f"model {i}" for i in range(n)])[:n]
+    return xr.DataArray(matrices, dims=("model", "true", "pred"), coords={"model": names})
+
+
+@pytest.mark.parametrize("case", ["same point", "crowded", "twenty"])
+def test_cost_plane_labels_do_not_collide(case):
+    if case == "same point":
+        one = [[30, 8, 2], [6, 25, 9], [1, 7, 32]]
+        cube = xr.DataArray([one] * 3, dims=("model", "true", "pred"), coords={"model": ["a", "bb", "ccc"]})
+    else:
+        cube = crowded_cube(12 if case == "crowded" else 20)
+    fig = oplot.cost_plane(cube)
+    ax = fig.axes[0]
+    names = [str(v) for v in cube["model"].values]
+    assert [t.get_text() for t in ax.texts] == names
+    boxes = label_boxes(fig)
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    frame = ax.get_window_extent()
+    points = ax.transData.transform([t.xy for t in ax.texts])
+    for box in boxes:
+        assert inside(box, frame)
+        assert not any(box.contains(x, y) for x, y in points)  # no label covers a point
+    # each label is anchored at its own model's point
+    accuracy, mc = cube.ordinal.accuracy().values, cube.ordinal.mc().values
+    np.testing.assert_allclose([t.xy for t in ax.texts], np.column_stack([accuracy, mc]))
+    legend = ax.get_legend()
+    assert len(legend.get_texts()) == len(names) + 2 and inside(legend.get_window_extent(), fig.bbox)
+    assert not legend.get_window_extent().overlaps(frame)
+    # point markers: no two models share colour and marker
+    points = [line for line in ax.get_lines() if line.get_gid() in names]
+    styles = {(matplotlib.colors.to_hex(p.get_color()), p.get_marker()) for p in points}
+    assert len(styles) == len(names)
+
+
+def test_cost_plane_placement_is_deterministic():
+    first = [t.xyann for t in oplot.cost_plane(crowded_cube()).axes[0].texts]
+    second = [t.xyann for t in oplot.cost_plane(crowded_cube()).axes[0].texts]
+    assert first == second
+
+
+def test_segments_crossing_a_box():
+    from ordframe.plot._placement import _crossed
+
+    box = np.array([0.0, 0.0, 1.0, 1.0])
+    segments = np.array(
+        [[-1, 0.5, 2, 0.5], [0.5, -1, 0.5, 2], [2, 2, 3, 3], [-1, -1, 2, 2], [-1, 2, 2, 5], [0.2, 0.2, 0.3, 0.3]]
+    )
+    assert _crossed(box, segments).tolist() == [True, True, False, True, False, True]
 
 
 def test_cost_plane_dim(cube):
@@ -221,9 +285,13 @@ def test_retention_curves_never_share_colour_and_line_style(models, scores):
             assert {other.get_color() for other in same_model} == {line.get_color()}
 
 
-@pytest.mark.parametrize("given_axes", [False, True])
-def test_retention_legend_sits_outside_the_axes(given_axes):
-    curves = many_curves(4, ["rps", "brier", "log_score"])
+def inside(box, frame):
+    return frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+
+
+@pytest.mark.parametrize("given_axes, models, scores", [(False, 4, 3), (True, 4, 3), (False, 10, 4)])
+def test_retention_legend_sits_outside_the_axes(given_axes, models, scores):
+    curves = many_curves(models, ["rps", "brier", "log_score", "sarps"][:scores])
     if given_axes:
         fig, ax = plt.subplots(figsize=(10, 4), layout="constrained")
         oplot.retention(curves, ax=ax)
@@ -232,10 +300,9 @@ def test_retention_legend_sits_outside_the_axes(given_axes):
         (ax,) = fig.axes
     fig.canvas.draw()
     legend = ax.get_legend().get_window_extent()
-    assert len(ax.get_legend().get_texts()) == 12
+    assert len(ax.get_legend().get_texts()) == models * scores
     assert not legend.overlaps(ax.get_window_extent())
-    figure = fig.bbox
-    assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1 and figure.y0 <= legend.y0 and legend.y1 <= figure.y1
+    assert inside(legend, fig.bbox)  # the whole legend is on the figure
 
 
 def test_line_styles_are_distinct_up_to_forty():

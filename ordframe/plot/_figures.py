@@ -53,3 +53,8 @@ def legend_outside(ax: Axes, handles=None, labels=None, **kwargs):
     """A legend to the right of ``ax``, outside it, so that it covers no data; a constrained layout makes room."""
     args = () if handles is None else (handles, labels)
     return ax.legend(*args, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+
+
+def legend_height(entries: int, fontsize: float = 8.0) -> float:
+    """Inches that a one-column legend of ``entries`` lines of ``fontsize`` points needs, margins included."""
+    return entries * fontsize * 1.7 / 72 + 0.6

@@ -9,7 +9,7 @@ import xarray as xr
 
 from ordframe._core.checks import direction_text
 from ordframe._core.dims import RETAINED_DIM
-from ordframe.plot._figures import legend_outside, new_axes
+from ordframe.plot._figures import legend_height, legend_outside, new_axes
 from ordframe.plot._stacks import line_labels
 from ordframe.plot._styles import line_styles
 
@@ -60,7 +60,7 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     order = np.argsort(retained)[::-1]
     entries = [f"{label or 'curve'}: AURSC = {float(area):.3f}" for label, area in zip(labels, areas.values)]
     width = 5.5 + 0.065 * max(len(e) for e in entries)  # inches: the axes, and the legend beside them
-    fig, (axis,) = new_axes(1, ax, width=width, height=4.0)
+    fig, (axis,) = new_axes(1, ax, width=width, height=max(4.0, legend_height(len(entries))))
     styles = line_styles([curve.sizes[d] for d in others])
     for i, (label, entry) in enumerate(zip(labels, entries)):
         axis.plot(retained[order], lines.values[i][order], lw=1.8, label=entry, gid=label or "curve", **styles[i])

@@ -1,7 +1,7 @@
-"""Line styles that tell many curves apart: every curve gets its own pair of colour and dash pattern.
+"""Styles that tell many curves or points apart: each gets its own pair of colour and dash pattern (or marker).
 
-Ten colours (matplotlib's ``tab10``) times four dash patterns give 40
-distinct pairs. Curves along two dims (say 4 models x 3 scores) take their
+Ten colours (matplotlib's ``tab10``) times four dash patterns (or markers)
+give 40 distinct pairs. Curves along two dims (say 4 models x 3 scores) take their
 colour from one dim and their dash pattern from the other, so that a model
 keeps its colour and a score its pattern; otherwise curve i takes colour
 i mod 10 and pattern i div 10.
@@ -16,6 +16,7 @@ from typing import Any
 COLOURS: tuple[str, ...] = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")
 COLOURS += ("tab:brown", "tab:pink", "tab:gray", "tab:olive", "tab:cyan")
 DASHES = ("-", "--", "-.", ":")
+MARKERS = ("o", "s", "^", "D")
 
 
 def line_styles(sizes: Sequence[int]) -> list[dict[str, Any]]:
@@ -37,4 +38,11 @@ def line_styles(sizes: Sequence[int]) -> list[dict[str, Any]]:
             ]
     return [
         {"color": COLOURS[i % len(COLOURS)], "linestyle": DASHES[(i // len(COLOURS)) % len(DASHES)]} for i in range(n)
+    ]
+
+
+def marker_styles(n: int) -> list[dict[str, Any]]:
+    """``color`` and ``marker`` of ``n`` points: point i takes colour i mod 10 and marker i div 10 (distinct up to 40)."""
+    return [
+        {"color": COLOURS[i % len(COLOURS)], "marker": MARKERS[(i // len(COLOURS)) % len(MARKERS)]} for i in range(n)
     ]
