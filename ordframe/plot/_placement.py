@@ -80,7 +80,7 @@ def place_labels(
     (all in data coordinates). ``gap`` is the distance (points) between a marker and
     the nearest label position, ``step`` the distance between rings.
     """
-    fig = ax.get_figure()
+    fig = ax.figure.canvas.figure  # the whole figure, also when ax is in a subfigure
     fig.draw_without_rendering()  # the final layout: the axes' size and position in pixels
     scale = fig.dpi / 72.0  # pixels per point
     frame = ax.get_window_extent()
@@ -120,7 +120,7 @@ def place_labels(
                 break
         assert best is not None
         ring, dx, dy, box = best
-        leader = {"arrowprops": {"arrowstyle": "-", "color": colour, "lw": 0.7, "shrinkA": 0, "shrinkB": 4}}
+        leader = {"arrowstyle": "-", "color": colour, "lw": 0.7, "shrinkA": 0, "shrinkB": 4}
         label = ax.annotate(
             text,
             (float(point[0]), float(point[1])),
@@ -130,7 +130,7 @@ def place_labels(
             va="center",
             fontsize=fontsize,
             color=colour,
-            **(leader if ring > 0 else {}),
+            arrowprops=leader if ring > 0 else None,
         )
         label.set_in_layout(False)  # a label must not make the layout shrink the axes it was placed for
         labels.append(label)
