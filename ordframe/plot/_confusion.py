@@ -30,6 +30,9 @@ def confusion(
 ) -> Figure:
     """Heatmaps of confusion matrices (rows = true class), counts in the cells, with the optimal OC or UOC path.
 
+    For one matrix made from predictions, an estimator or a cross-validation, see
+    [`ConfusionDisplay`][ordframe.plot.ConfusionDisplay].
+
     Parameters
     ----------
     cube : xarray.DataArray

@@ -1,6 +1,7 @@
 """One confusion matrix drawn on one Axes: coloured cells, the counts in them and an optimal OC / UOC path.
 
-Used by ``ordframe.plot.confusion`` for each panel.
+Shared by ``ordframe.plot.confusion`` (one panel per matrix of a cube) and
+``ordframe.plot.ConfusionDisplay``.
 """
 
 from __future__ import annotations
@@ -90,6 +91,17 @@ def cell_texts(counts: np.ndarray, values_format: str | None) -> list[list[str]]
     return [[format(n, values_format) for n in row] for row in counts]
 
 
+def names_collide(ax: Axes, labels: Sequence[str]) -> bool:
+    """Whether the longest class name, written level, would be wider than 90% of a cell (a character is ~0.6 em)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.pyplot import rcParams
+
+    ax.apply_aspect()
+    cell = ax.bbox.width / len(labels) * 72 / ax.figure.dpi  # points
+    size = FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
+    return max(map(len, labels)) * 0.6 * size > 0.9 * cell
+
+
 @dataclass
 class MatrixArtists:
     """What ``draw_matrix`` added to the Axes."""
@@ -135,8 +147,7 @@ def draw_matrix(
                 style = {"ha": "center", "va": "center", "fontsize": fontsize, "zorder": 4}
                 style["color"] = "white" if dark else "black"
                 texts[r, c] = ax.text(c, r, printed[r][c], **{**style, **(text_kw or {})})
-    slanted = sum(map(len, labels)) > 4 * k  # long class names would run into each other
-    rotation = (45 if slanted else 0) if xticks_rotation is None else xticks_rotation
+    rotation = (45 if names_collide(ax, labels) else 0) if xticks_rotation is None else xticks_rotation
     ha = "center" if rotation in (0, 90, "horizontal", "vertical") else "right"
     ax.set_xticks(range(k), labels, rotation=rotation, ha=ha)
     ax.set_yticks(range(k), labels)
