@@ -323,11 +323,14 @@ class ConfusionDisplay:
         cv_results : dict
             The output of ``sklearn.model_selection.cross_validate(estimator, X, y, return_estimator=True,
             return_indices=True)``.
-        X, y : array-like or DataFrame
-            The data given to ``cross_validate``.
-        labels, sample_weight, dropna, display_labels, **plot_kwargs
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions]; ``sample_weight``
-            has one weight per sample of ``X``.
+        X : array-like or DataFrame
+            The samples given to ``cross_validate``; each fold's rows are taken by position.
+        y : array-like
+            Their true labels, as given to ``cross_validate``.
+        sample_weight : array-like, optional
+            One weight per sample of ``X`` (finite, >= 0).
+        labels, dropna, display_labels, **plot_kwargs
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
 
         Returns
         -------
