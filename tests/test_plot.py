@@ -87,6 +87,14 @@ def test_confusion_cell_numbers_shrink_to_fit_their_cells():
     assert max(widths) < cell  # four digits inside a cell of a 9 x 9 matrix
 
 
+def test_confusion_panels_share_one_font_size():
+    rng = np.random.default_rng(0)
+    small, large = rng.integers(0, 10, (9, 9)), rng.integers(1000, 2000, (9, 9))
+    fig = oplot.confusion(xr.DataArray([small, large], dims=("model", "true", "pred")))
+    sizes = {t.get_fontsize() for ax in fig.axes if ax.get_images() for t in ax.texts}
+    assert len(sizes) == 1 and sizes.pop() < 9  # the size at which the four digits of the large panel fit
+
+
 def test_confusion_col_and_extra_dims(cube):
     both = xr.concat([cube, cube], dim="fold")
     with pytest.raises(ValueError, match="pass col="):

@@ -11,7 +11,14 @@ import xarray as xr
 from ordframe._bridge.apply import check_cube, cube_classes
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
 from ordframe.plot._figures import new_axes
-from ordframe.plot._heatmap import PATH_STYLE, check_path_arguments, draw_matrix, index_paths, shares_of_rows
+from ordframe.plot._heatmap import (
+    PATH_STYLE,
+    cell_texts,
+    check_path_arguments,
+    draw_matrix,
+    index_paths,
+    shares_of_rows,
+)
 from ordframe.plot._stacks import coord_values, label_text, squeeze_except, stack_dim
 
 if TYPE_CHECKING:
@@ -80,6 +87,7 @@ def confusion(
         shown, vmax, bar_label = counts, max(float(np.nanmax(counts)), 1.0), "number of samples"
     paths = index_paths(cube, path, beta, n) if path is not None else None
     labels = [label_text(v) for v in coord_values(cube, TRUE)]
+    characters = max(len(t) for panel in counts for row in cell_texts(panel, None) for t in row)  # one font size
     image = None
     for i, ax in enumerate(panel_axes):
         drawn = draw_matrix(
@@ -91,6 +99,7 @@ def confusion(
             cmap=cmap,
             path_cells=None if paths is None else paths.of(i),
             path_name=path or "oc",
+            characters=characters,
         )
         image = drawn.image
         if i == 0 or axes is not None:

@@ -126,6 +126,7 @@ def draw_matrix(
     xticks_rotation: float | str | None = None,
     im_kw: dict | None = None,
     text_kw: dict | None = None,
+    characters: int | None = None,
 ) -> MatrixArtists:
     """Draw one K x K matrix on ``ax``: ``shown`` as colours, ``counts`` as numbers, the path's cells joined.
 
@@ -139,7 +140,8 @@ def draw_matrix(
     texts = None
     if include_values:
         printed = cell_texts(counts, values_format)
-        fontsize = cell_fontsize(ax, k, max(len(t) for row in printed for t in row))
+        longest = max(len(t) for row in printed for t in row) if characters is None else characters
+        fontsize = cell_fontsize(ax, k, longest)
         texts = np.empty((k, k), dtype=object)
         for r in range(k):
             for c in range(k):
