@@ -107,6 +107,16 @@ def test_confusion_col_and_extra_dims(cube):
     assert len([ax for ax in fig.axes if ax.get_images()]) == 2
 
 
+@pytest.mark.parametrize("n, rows", [(1, [1]), (4, [4]), (5, [3, 2]), (6, [3, 3]), (7, [4, 3]), (9, [3, 3, 3])])
+def test_panels_fill_even_rows(n, rows):
+    from ordframe.plot._figures import new_axes
+
+    fig, axes = new_axes(n, None)
+    tops = [round(ax.get_position().y1, 3) for ax in axes]
+    assert [tops.count(top) for top in sorted(set(tops), reverse=True)] == rows
+    assert len(fig.axes) == n
+
+
 def test_confusion_on_given_axes(cube):
     fig, axes = plt.subplots(1, 3)
     assert oplot.confusion(cube, axes=axes) is fig

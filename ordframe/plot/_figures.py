@@ -29,12 +29,13 @@ def pyplot():
 def new_axes(n: int, axes, *, width: float = 4.0, height: float = 3.6) -> tuple[Figure, list[Axes]]:
     """``n`` axes: the ones given (one Axes or a sequence of ``n``), or a new figure of up to 4 per row.
 
-    A new figure has matplotlib's constrained layout, so labels, legends and colour bars fit inside it.
+    The rows of a new figure are as even as they can be (5 panels: 3 + 2, not 4 + 1), and it has matplotlib's
+    constrained layout, so labels, legends and colour bars fit inside it.
     """
     plt = pyplot()
     if axes is None:
-        ncols = min(n, 4)
-        nrows = -(-n // ncols)
+        nrows = -(-n // 4)
+        ncols = -(-n // nrows)
         fig, grid = plt.subplots(
             nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False, layout="constrained"
         )
