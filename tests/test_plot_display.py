@@ -167,6 +167,28 @@ def test_same_class_order_as_the_accessor():
     assert display.confusion_matrix.dtype == np.float64
 
 
+def test_polars_enum_gives_the_class_order():
+    pl = pytest.importorskip("polars")
+    order = pl.Enum(["high", "mid", "low"])
+    true = pl.Series(["low", "high", "mid", "mid"], dtype=order)
+    pred = pl.Series(["mid", "high", "mid", "low"], dtype=order)
+    display = ConfusionDisplay.from_predictions(true, pred)
+    assert display.display_labels == ["high", "mid", "low"]
+    np.testing.assert_array_equal(display.confusion_matrix.values, [[1, 0, 0], [0, 1, 1], [0, 1, 0]])
+    # cross-validation on polars data: the rows of every fold taken by position
+    results = {"estimator": [Echo(), Echo()], "indices": {"test": [np.array([0, 1]), np.array([2, 3])]}}
+    frame = pl.DataFrame({"label": pred})
+    display = ConfusionDisplay.from_cv_results(results, frame, true)
+    np.testing.assert_array_equal(display.confusion_matrix.values, [[1, 0, 0], [0, 1, 1], [0, 1, 0]])
+
+
+class Echo:
+    """Predicts the one column of its data (a polars or pandas frame)."""
+
+    def predict(self, X):
+        return np.asarray(X.to_numpy()).ravel()
+
+
 def test_missing_labels_dropped_on_request():
     with pytest.warns(ordframe.DroppedRowsWarning, match="1 "):
         display = ConfusionDisplay.from_predictions([0, 1, None, 2], [0, 1, 1, 2], dropna=True)
@@ -178,8 +200,8 @@ def test_missing_labels_dropped_on_request():
     [
         ([0, 1, 2], [0, 1], {}, ValueError, "y_true has 3, y_pred has 2"),
         ([0, 1], [0, 1], {"sample_weight": [1.0]}, ValueError, "sample_weight has 1"),
-        (np.zeros((3, 1)), [0, 1, 2], {}, ValueError, r"shape \(3, 1\); pass \.ravel\(\)"),
-        (pd.DataFrame({"a": [0, 1]}), [0, 1], {}, TypeError, "one of its columns"),
+        (np.zeros((3, 1)), [0, 1, 2], {}, ValueError, r"y_true must be 1-D .*shape \(3, 1\)"),
+        (pd.DataFrame({"a": [0, 1]}), [0, 1], {}, TypeError, "got DataFrame"),
         ([0, 1], [0, 1], {"sample_weight": [1.0, -1.0]}, ValueError, "negative"),
     ],
 )

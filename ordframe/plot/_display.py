@@ -226,11 +226,12 @@ class ConfusionDisplay:
         Parameters
         ----------
         y_true, y_pred : array-like
-            One label per sample: lists, numpy arrays, pandas Series (an ordered Categorical gives the class
-            order), xarray DataArrays.
+            One label per sample, matched by position: lists, numpy arrays, pandas or polars Series (an
+            ordered Categorical or a polars Enum gives the class order).
         labels : list, optional
-            The classes in order, lowest first. Without it, the order is that of an ordered Categorical, or
-            the sorted numbers seen; text labels need ``labels=`` (as for `df.ordinal.confusion`).
+            The classes in order, lowest first. Without it, the order is that of an ordered Categorical (or
+            polars Enum), or the sorted numbers seen; text labels need ``labels=`` (as for
+            `df.ordinal.confusion` and `ordframe.oc(y_true, y_pred)`).
         sample_weight : array-like, optional
             One weight per sample (finite, >= 0): the matrix holds sums of weights.
         dropna : bool

@@ -1,10 +1,11 @@
 """Confusion cubes from what scikit-learn users hold: label vectors, a fitted estimator, ``cross_validate``'s dict.
 
-Every cube is counted by the DataFrame front end (``frame_rows``), the one
-that ``df.ordinal.confusion`` uses, so the class order (``labels=``, an
-ordered Categorical, sorted numbers, else an error), the missing-value rules
-and every error message are the same; the columns are named after the
-arguments (``y_true``, ``y_pred``, ``sample_weight``).
+The vectors become the columns ``y_true``, ``y_pred`` and ``sample_weight``
+of a DataFrame (``_inputs/vectors.py``, as for ``ordframe.oc(y_true, y_pred)``)
+that the DataFrame front end (``frame_rows``) counts, the one that
+``df.ordinal.confusion`` uses: the class order (``labels=``, an ordered
+Categorical or polars Enum, sorted numbers, else an error), the missing-value
+rules and every error message are the same, and name the arguments.
 """
 
 from __future__ import annotations
@@ -13,26 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 
 from ordframe._core.dims import FOLD_DIM
 from ordframe._inputs.frame import frame_rows
-
-
-def _column(values: Any, name: str) -> pd.Series:
-    """``values`` as a Series in sample order (a pandas Series by position, its dtype and categories kept)."""
-    if isinstance(values, pd.Series):
-        return values.reset_index(drop=True)
-    if isinstance(values, (pd.Index, pd.Categorical)):
-        return pd.Series(values)
-    if isinstance(values, pd.DataFrame):
-        raise TypeError(f"{name} must hold one value per sample (1-D), got a DataFrame; pass one of its columns")
-    array = np.asarray(values.values if isinstance(values, xr.DataArray) else values)
-    if array.ndim != 1:
-        hint = "; pass .ravel() of a column vector" if array.ndim == 2 and array.shape[1] == 1 else ""
-        raise ValueError(f"{name} must hold one value per sample (1-D), got an array of shape {array.shape}{hint}")
-    return pd.Series(array)
+from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
 
 
 def prediction_cube(
@@ -45,23 +31,16 @@ def prediction_cube(
     fold: np.ndarray | None = None,
 ) -> xr.DataArray:
     """The confusion cube ``(true, pred)`` of two label vectors, or ``(fold, true, pred)`` with one fold per sample."""
-    columns = {"y_true": _column(y_true, "y_true"), "y_pred": _column(y_pred, "y_pred")}
-    if sample_weight is not None:
-        columns["sample_weight"] = _column(sample_weight, "sample_weight")
-    sizes = {name: len(column) for name, column in columns.items()}
-    if len(set(sizes.values())) > 1:
-        shown = ", ".join(f"{name} has {n}" for name, n in sizes.items())
-        raise ValueError(f"y_true, y_pred and sample_weight need one value per sample: {shown}")
-    frame = pd.DataFrame(columns)
+    frame, _ = vectors_frame(y_true, y_pred, sample_weight=sample_weight)
     if fold is not None:
         frame[FOLD_DIM] = fold
     return frame_rows(
         frame,
-        "y_true",
-        "y_pred",
+        TRUE,
+        PRED,
         by=None if fold is None else FOLD_DIM,
         labels=labels,
-        weights=None if sample_weight is None else "sample_weight",
+        weights=None if sample_weight is None else WEIGHTS,
         dropna=dropna,
     ).cube()
 
@@ -119,19 +98,14 @@ def cv_cube(
         raise ValueError(
             f"cv_results has {len(estimators)} estimator(s) and {len(tests)} test fold(s); they must pair up"
         )
-    true, pred, folds, weights = [], [], [], []
-    for i, (estimator, rows) in enumerate(zip(estimators, tests)):
-        rows = np.asarray(rows)
-        true.append(_column(take_rows(y, rows), "y"))
-        pred.append(_column(predict(estimator, take_rows(X, rows)), f"the predictions of fold {i}"))
-        folds.append(np.full(len(rows), i))
-        if sample_weight is not None:
-            weights.append(_column(take_rows(sample_weight, rows), "sample_weight"))
+    tests = [np.asarray(rows) for rows in tests]
+    rows = np.concatenate(tests)  # every fold's test samples, fold after fold
+    predicted = np.concatenate([predict(estimator, take_rows(X, test)) for estimator, test in zip(estimators, tests)])
     return prediction_cube(
-        pd.concat(true, ignore_index=True),
-        pd.concat(pred, ignore_index=True),
+        take_rows(y, rows),
+        predicted,
         labels=labels,
-        sample_weight=None if sample_weight is None else pd.concat(weights, ignore_index=True),
+        sample_weight=None if sample_weight is None else take_rows(sample_weight, rows),
         dropna=dropna,
-        fold=np.concatenate(folds),
+        fold=np.repeat(np.arange(len(tests)), [len(test) for test in tests]),
     )
