@@ -129,12 +129,14 @@ def test_a_cut_last_line_is_left_out_of_the_sample():
         ("y,yhat\n1,1\n", ["--sep", "::"], "--sep '::': give one character, e.g. --sep ';' or --sep tab"),
         ("y,yhat\n1,1\n", ["--decimal", "12"], "--decimal '12': give the one character that starts the decimals"),
         ("y,yhat\n1,1\n0,1,3\n", [], "cannot read {path} as CSV separated by ',': Error tokenizing data"),
+        ("\n\n", [], "{path} is empty: there is nothing to score"),
+        ("y,yhat\n1,1\n", ["--out", "{path}/x.csv"], "cannot write {path}/x.csv: {path} is not an existing folder"),
     ],
 )
 def test_separator_errors_are_one_line(capsys, tmp_path, text, argv, message):
     path = tmp_path / "f.csv"
     path.write_text(text)
-    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", *argv)
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", *[a.format(path=path) for a in argv])
     assert code == 2 and message.format(path=path) in one_line(err)
 
 

@@ -103,6 +103,8 @@ def _read_stream(stream: IO[bytes], name: str, options: dict, columns: tuple) ->
 
 def _parse(source: IO[bytes] | Path, name: str, start: bytes, parquet: bool, options: dict, columns: tuple):
     """The file as a DataFrame; ``start``, its first bytes, tells the CSV separator when ``options`` has none."""
+    if not start.strip():
+        raise UsageError(f"{name} is empty: there is nothing to score")
     if parquet:
         given = [f"--{option}" for option, default in (("sep", None), ("decimal", ".")) if options[option] != default]
         if given:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import warnings
+from pathlib import Path
 
 import pandas as pd
 import xarray as xr
@@ -197,6 +198,9 @@ def score(args, out) -> int:
         raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
     to_file = args.out is not None and args.out != STDIN  # "-": standard output
     fmt = output_format(args.out if to_file else None, args.format)
+    folder = Path(args.out).parent if to_file else None
+    if folder is not None and not folder.is_dir():  # said before the file is read and scored
+        raise UsageError(f"cannot write {args.out}: {folder} is not an existing folder")
     metrics = requested_metrics(args)
     columns = tuple(c for c in (args.true, args.pred, *(args.proba or []), *(args.by or [])) if c is not None)
     df = read_predictions(args.file, sep=separator(args.sep), decimal=decimal_mark(args.decimal), columns=columns)
