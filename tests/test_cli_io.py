@@ -190,6 +190,15 @@ def test_bad_metric_parameters_are_one_line(capsys, tmp_path, frame, metrics, me
     assert code == 2 and out == "" and message in one_line(err)
 
 
+def test_metrics_lists_each_metric_s_parameters_in_the_syntax_of_metrics(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run(capsys, "metrics")
+    assert code == 0 and "Parameters (defaults): oc[beta=0.75, gamma=1.0]." in out
+    assert "Parameters (defaults): amae[missing=skip]." in out and "Give parameters in --metrics as" in out
+    mae = next(line for line in out.splitlines() if line.startswith("mae "))
+    assert "Parameters" not in mae
+
+
 def test_a_cost_matrix_from_a_json_or_toml_file(capsys, tmp_path, frame, monkeypatch):
     path = tmp_path / "p.csv"
     frame.to_csv(path, index=False)

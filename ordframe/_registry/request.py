@@ -59,7 +59,7 @@ def parse_metric(text: str, *, argument: str = "metrics=", read: Callable[[str, 
         raise ValueError(f"{where}: write a metric as {SPEC_FORM}")
     name, inside = match.groups()
     params: dict[str, Any] = {}
-    shown: list[str] = []
+    files: dict[str, str] = {}
     for item in _top_level_split(inside or "", where):
         key, equals, raw = (part.strip() for part in item.partition("="))
         if not equals or not key.isidentifier():
@@ -72,12 +72,22 @@ def parse_metric(text: str, *, argument: str = "metrics=", read: Callable[[str, 
                     f"{where}: a value read from a file ({raw}) is for the command line; in Python pass the value "
                     f"itself: ({name!r}, {{{key!r}: ...}})"
                 )
-            params[key], text_value = read(raw[1:], key), raw
+            params[key], files[key] = read(raw[1:], key), raw
         else:
-            value = params[key] = _literal(raw, key, where)
-            text_value = value if isinstance(value, str) and _WORD.fullmatch(value) else repr(value)
-        shown.append(f"{key}={text_value}")
-    return MetricSpec(name, params, f"{name}[{', '.join(shown)}]" if shown else name)
+            params[key] = _literal(raw, key, where)
+    return MetricSpec(name, params, metric_label(name, params, shown=files))
+
+
+def metric_label(name: str, params: Mapping[str, Any], *, shown: Mapping[str, str] = MappingProxyType({})) -> str:
+    """``name[parameter=value, ...]`` as :func:`parse_metric` reads it back (``shown``: a value's text, if given)."""
+    if not params:
+        return name
+    texts = [f"{key}={shown[key] if key in shown else _text(value)}" for key, value in params.items()]
+    return f"{name}[{', '.join(texts)}]"
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) and _WORD.fullmatch(value) else repr(value)
 
 
 def _top_level_split(text: str, where: str) -> list[str]:
