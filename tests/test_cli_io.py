@@ -130,6 +130,7 @@ def test_a_cut_last_line_is_left_out_of_the_sample():
         ("y,yhat\n1,1\n", ["--decimal", "12"], "--decimal '12': give the one character that starts the decimals"),
         ("y,yhat\n1,1\n0,1,3\n", [], "cannot read {path} as CSV separated by ',': Error tokenizing data"),
         ("\n\n", [], "{path} is empty: there is nothing to score"),
+        ("y,yhat\n1,1\n", ["--decimal", ","], "--decimal ',' is also the separator of {path}"),
         ("y,yhat\n1,1\n", ["--out", "{path}/x.csv"], "cannot write {path}/x.csv: {path} is not an existing folder"),
     ],
 )

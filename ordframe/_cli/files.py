@@ -116,6 +116,11 @@ def _parse(source: IO[bytes] | Path, name: str, start: bytes, parquet: bool, opt
         except (ValueError, OSError) as exc:
             raise UsageError(f"cannot read {name} as Parquet: {str(exc).splitlines()[0]}") from None
     sep = options["sep"] or detect_separator(start, name, columns, whole=len(start) < SAMPLE_BYTES)
+    if options["decimal"] == sep:
+        raise UsageError(
+            f"--decimal {sep!r} is also the separator of {name}: a file with decimal commas is separated by "
+            "something else (give it with --sep, e.g. --sep ';')"
+        )
     try:
         frame = pd.read_csv(source, sep=sep, decimal=options["decimal"], low_memory=False)  # one type per column
     except (ValueError, OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
