@@ -105,13 +105,12 @@ class FrameRows:
         if self.prune_classes:
             labels = None if self.weights is None else [self.true.array(), pred.array()]
             counts, classes = drop_absent_classes(counts, classes, labels)
-        if self.part:
-            return self.groups.labelled(counts, CUBE_DIMS, {TRUE: classes, PRED: classes}, name="count")
-        check_two(classes)
-        if self.pred_name is not None:
-            warn_predicted_only(counts, classes, self.pred_name)
-            if self.groups.columns:
-                warn_classes_differ(counts, classes, self.groups.names)
+        if not self.part:  # a part of a frame: the whole is checked and warned about
+            check_two(classes)
+            if self.pred_name is not None:
+                warn_predicted_only(counts, classes, self.pred_name)
+                if self.groups.columns:
+                    warn_classes_differ(counts, classes, self.groups.names)
         rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
         coords = {TRUE: classes, PRED: classes}
         return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
