@@ -4,12 +4,12 @@ Every function returns the matplotlib ``Figure`` and draws on new axes unless
 ``ax=`` (or ``axes=``) is given. matplotlib is imported only when a function
 is called, so ``import ordframe.plot`` works without it.
 
-- :func:`confusion`: heatmaps of confusion matrices with the optimal OC / UOC path.
-- :func:`cost_plane`: George, Lu & Chang (2016)'s accuracy-cost plane.
-- :func:`retention`: retained-samples curves and their area (AURSC).
-- :func:`beta_profile`: OC or UOC against its ``beta`` parameter.
-- :func:`distribution`: box plots of bootstrap or fold values per model.
-- :func:`critical_difference`: Demšar (2006)'s critical-difference diagram.
+- [`confusion`][confusion]: heatmaps of confusion matrices with the optimal OC / UOC path.
+- [`cost_plane`][cost_plane]: George, Lu & Chang (2016)'s accuracy-cost plane.
+- [`retention`][retention]: retained-samples curves and their area (AURSC).
+- [`beta_profile`][beta_profile]: OC or UOC against its ``beta`` parameter.
+- [`distribution`][distribution]: box plots of bootstrap or fold values per model.
+- [`critical_difference`][critical_difference]: Demšar (2006)'s critical-difference diagram.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def confusion(
     normalize : None or "true"
         ``"true"`` colours each cell by its share of the true class (its row); the counts stay in the cells.
     path : "oc", "uoc" or None
-        Draw the optimal path of that index (:func:`ordframe.oc_path` / :func:`ordframe.uoc_path`) and give its
+        Draw the optimal path of that index ([`ordframe.oc_path`][ordframe.oc_path] / [`ordframe.uoc_path`][ordframe.uoc_path]) and give its
         value in the title; ``None`` draws no path.
     beta : float, optional
         The index's ``beta`` (default: the metric's default).
@@ -560,7 +560,7 @@ def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
 
 
 def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, ax=None) -> Figure:
-    """Demšar (2006)'s critical-difference diagram from the Dataset of :func:`ordframe.friedman`.
+    """Demšar (2006)'s critical-difference diagram from the Dataset of [`ordframe.friedman`][ordframe.friedman].
 
     The models sit at their average rank (1 = best) on an axis 1..k; the bar at the top has the length of the
     Nemenyi critical difference (CD), and a thick line joins models whose average ranks differ by less than CD

@@ -23,9 +23,9 @@ from ordframe._registry.request import METRIC_SETS
 
 
 class Output:
-    """Standard output for the commands: a write that fails (``> /dev/full``) is an :class:`OutputError`.
+    """Standard output for the commands: a write that fails (``> /dev/full``) is an ``OutputError``.
 
-    A closed pipe (``BrokenPipeError``) is left to :func:`main`, which ends quietly.
+    A closed pipe (``BrokenPipeError``) is left to ``main``, which ends quietly.
     """
 
     def __init__(self, stream) -> None:

@@ -1,12 +1,12 @@
 """A per-class report of a confusion cube, like scikit-learn's ``classification_report``, but ordinal.
 
-:func:`report_cube` computes, for every matrix of a cube at once, the
+``report_cube`` computes, for every matrix of a cube at once, the
 per-true-class ``support``, ``recall`` (sensitivity), ``precision`` and
 ``class_mae`` (the MAE of the class's samples, on index distances) along a
 ``class`` dim, and the overall indices (by default the ``report`` set of ``ordframe.METRIC_SETS``)
 as variables without that dim, each with its metric attrs. The result is an
 ``xarray.Dataset``: aggregate or select it with xarray.
-:func:`format_report` prints it as a table, one block per group.
+``format_report`` prints it as a table, one block per group.
 """
 
 from __future__ import annotations
