@@ -3,9 +3,10 @@
 The pages draw matplotlib figures into the page as inline SVG (markdown-exec).
 Their alt text is given where the figure is saved, as the SVG's description:
 ``fig.savefig(buffer, format="svg", metadata={"Description": "..."})``. This
-hook makes every inline SVG an image with that text as its label
-(``role="img" aria-label="..."``), which screen readers read out, and logs a
-warning (an error under ``mkdocs build --strict``) for an SVG without one.
+hook makes such an SVG an image with that text as its label
+(``role="img" aria-label="..."``), which screen readers read out; an SVG that
+already has an ``aria-label`` keeps it. Any other SVG is logged as a warning
+(an error under ``mkdocs build --strict``).
 """
 
 import html
@@ -21,6 +22,8 @@ DESCRIPTION = re.compile(r"<dc:description>(.*?)</dc:description>", re.S)
 def on_page_content(content: str, page, **kwargs) -> str:
     def label(match: re.Match) -> str:
         attributes, body = match.groups()
+        if "aria-label=" in attributes:
+            return match.group(0)
         described = DESCRIPTION.search(body)
         if described is None:
             log.warning(

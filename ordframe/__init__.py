@@ -5,7 +5,9 @@ and ``xarray.DataArray``, and on ``dask.dataframe.DataFrame`` once dask's
 DataFrame support is imported (before or after ordframe).
 
 The layers live in private subpackages (see the architecture page of the
-docs); their public names are re-exported here. Public submodules:
+docs); their public names are re-exported here, and every registered metric
+is a function like ``sklearn.metrics``: ``ordframe.oc(y_true, y_pred)``.
+Public submodules:
 ``ordframe.metrics`` (the numpy kernels), ``ordframe.plot``,
 ``ordframe.sklearn`` and ``ordframe.datasets``.
 """
@@ -15,7 +17,9 @@ import wrapt as _wrapt
 from ordframe import datasets
 from ordframe._accessors import pandas as _pandas_accessor  # noqa: F401  (registers df.ordinal)
 from ordframe._accessors import xarray as _xarray_accessor  # noqa: F401  (registers da.ordinal)
+from ordframe._accessors.accumulator import Accumulator
 from ordframe._accessors.dask import register as _register_dask
+from ordframe._accessors.functions import metric_function as _metric_function
 from ordframe._core.messages import DroppedRowsWarning, LabelWarning
 from ordframe._core.options import set_options
 from ordframe._diagnostics.oc_paths import oc_path, uoc_path
@@ -26,6 +30,7 @@ from ordframe._inference.friedman import friedman
 from ordframe._inference.george import george_rank
 from ordframe._inference.intervals import DegenerateIntervalWarning, ci
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
+from ordframe._registry import manager as _registry
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.manager import PluginError, PluginLoadWarning, get_metric, list_metrics, register, unregister
 from ordframe._registry.metric import Metric
@@ -36,16 +41,24 @@ from ordframe.metrics.cost import george_cost
 _wrapt.register_post_import_hook(_register_dask, "dask.dataframe")
 
 
-def __getattr__(name: str) -> str:
+def __getattr__(name: str):
+    """``__version__``, and every registered metric as a function like ``sklearn.metrics`` (``ordframe.oc``)."""
     if name == "__version__":  # read from the installed package's metadata: one source
         from importlib.metadata import version
 
         return version("ordframe")
+    if not name.startswith("_") and name in _registry.metric_names():
+        return _metric_function(get_metric(name))
     raise AttributeError(f"module 'ordframe' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_registry.metric_names()))
 
 
 __all__ = [
     "METRIC_SETS",
+    "Accumulator",
     "DegenerateIntervalWarning",
     "DroppedRowsWarning",
     "LabelWarning",

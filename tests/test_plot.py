@@ -13,6 +13,7 @@ import xarray as xr  # noqa: E402
 import ordframe  # noqa: E402
 import ordframe.plot as oplot  # noqa: E402
 from ordframe import friedman  # noqa: E402
+from ordframe.plot._critical_difference import _cliques  # noqa: E402
 
 CLASSES = ["low", "mid", "high"]
 
@@ -86,14 +87,12 @@ def test_confusion_cell_numbers_shrink_to_fit_their_cells():
     assert max(widths) < cell  # four digits inside a cell of a 9 x 9 matrix
 
 
-def test_cost_plane_labels_of_close_points_do_not_overlap():
-    one = [[30, 8, 2], [6, 25, 9], [1, 7, 32]]
-    cube = xr.DataArray([one, one, one], dims=("model", "true", "pred"), coords={"model": ["a", "bb", "ccc"]})
-    fig = oplot.cost_plane(cube)  # three models on the same point
-    fig.canvas.draw()
-    boxes = [t.get_window_extent() for t in fig.axes[0].texts]
-    assert [t.get_text() for t in fig.axes[0].texts] == ["a", "bb", "ccc"]
-    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+def test_confusion_panels_share_one_font_size():
+    rng = np.random.default_rng(0)
+    small, large = rng.integers(0, 10, (9, 9)), rng.integers(1000, 2000, (9, 9))
+    fig = oplot.confusion(xr.DataArray([small, large], dims=("model", "true", "pred")))
+    sizes = {t.get_fontsize() for ax in fig.axes if ax.get_images() for t in ax.texts}
+    assert len(sizes) == 1 and sizes.pop() < 9  # the size at which the four digits of the large panel fit
 
 
 def test_confusion_col_and_extra_dims(cube):
@@ -106,6 +105,16 @@ def test_confusion_col_and_extra_dims(cube):
     assert len([ax for ax in fig.axes if ax.get_images()]) == 3
     fig = oplot.confusion(both.sum("model"))
     assert len([ax for ax in fig.axes if ax.get_images()]) == 2
+
+
+@pytest.mark.parametrize("n, rows", [(1, [1]), (4, [4]), (5, [3, 2]), (6, [3, 3]), (7, [4, 3]), (9, [3, 3, 3])])
+def test_panels_fill_even_rows(n, rows):
+    from ordframe.plot._figures import new_axes
+
+    fig, axes = new_axes(n, None)
+    tops = [round(ax.get_position().y1, 3) for ax in axes]
+    assert [tops.count(top) for top in sorted(set(tops), reverse=True)] == rows
+    assert len(fig.axes) == n
 
 
 def test_confusion_on_given_axes(cube):
@@ -148,9 +157,83 @@ def test_cost_plane_points(cube):
         (point,) = by_gid(ax, name)
         assert point.get_xdata()[0] == pytest.approx(float(accuracy.sel(model=name)))
         assert point.get_ydata()[0] == pytest.approx(float(mc.sel(model=name)))
-        assert point.get_label() == f"{name}: d = {float(d.sel(model=name)):.3f}"
+        chance = float(cube.ordinal.chance_distance().sel(model=name))
+        assert point.get_label() == f"{name}: d = {float(d.sel(model=name)):.3f}, chance distance = {chance:.3f}"
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("Acc + MC = 1" in t for t in labels) and any("ideal" in t for t in labels)
+
+
+def test_cost_plane_chance_line_calls_no_side_worse(cube):
+    """George, Lu & Chang (2016): the ideal point lies on the line; the tie-break rewards distance on either side."""
+    fig = oplot.cost_plane(cube)
+    (ax,) = fig.axes
+    (line,) = by_gid(ax, "chance_line")
+    np.testing.assert_array_equal(line.get_xydata(), [[0, 1], [1, 0]])  # through the ideal point (1, 0)
+    assert "either side" in line.get_label() and "random chance" in line.get_label()
+    assert not ax.collections and not ax.patches  # no shaded half-plane
+    words = " ".join(t.get_text() for t in ax.get_legend().get_texts()) + ax.get_title()
+    assert "worse" not in words and "no better than chance" not in words
+
+
+def label_boxes(fig):
+    """The boxes of the labels' text (an Annotation's own box would include its leader line)."""
+    fig.canvas.draw()
+    return [matplotlib.text.Text.get_window_extent(t) for t in fig.axes[0].texts]
+
+
+def crowded_cube(n=12):
+    rng = np.random.default_rng(5)
+    base = np.array([[30, 8, 2], [6, 25, 9], [1, 7, 32]])
+    matrices = [np.clip(base + rng.integers(-3, 4, (3, 3)), 0, None) for _ in range(n)]
+    names = ["logistic", "ridge", "hgb", "frank_hall", "mord_at", "mord_it", "svm", "knn", "tree", "forest", "lda"]
+    names = (names + [f"model {i}" for i in range(n)])[:n]
+    return xr.DataArray(matrices, dims=("model", "true", "pred"), coords={"model": names})
+
+
+@pytest.mark.parametrize("case", ["same point", "crowded", "twenty"])
+def test_cost_plane_labels_do_not_collide(case):
+    if case == "same point":
+        one = [[30, 8, 2], [6, 25, 9], [1, 7, 32]]
+        cube = xr.DataArray([one] * 3, dims=("model", "true", "pred"), coords={"model": ["a", "bb", "ccc"]})
+    else:
+        cube = crowded_cube(12 if case == "crowded" else 20)
+    fig = oplot.cost_plane(cube)
+    ax = fig.axes[0]
+    names = [str(v) for v in cube["model"].values]
+    assert [t.get_text() for t in ax.texts] == names
+    boxes = label_boxes(fig)
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    frame = ax.get_window_extent()
+    points = ax.transData.transform([t.xy for t in ax.texts])
+    for box in boxes:
+        assert inside(box, frame)
+        assert not any(box.contains(x, y) for x, y in points)  # no label covers a point
+    # each label is anchored at its own model's point
+    accuracy, mc = cube.ordinal.accuracy().values, cube.ordinal.mc().values
+    np.testing.assert_allclose([t.xy for t in ax.texts], np.column_stack([accuracy, mc]))
+    legend = ax.get_legend()
+    assert len(legend.get_texts()) == len(names) + 2 and inside(legend.get_window_extent(), fig.bbox)
+    assert not legend.get_window_extent().overlaps(frame)
+    # point markers: no two models share colour and marker
+    points = [line for line in ax.get_lines() if line.get_gid() in names]
+    styles = {(matplotlib.colors.to_hex(p.get_color()), p.get_marker()) for p in points}
+    assert len(styles) == len(names)
+
+
+def test_cost_plane_placement_is_deterministic():
+    first = [t.xyann for t in oplot.cost_plane(crowded_cube()).axes[0].texts]
+    second = [t.xyann for t in oplot.cost_plane(crowded_cube()).axes[0].texts]
+    assert first == second
+
+
+def test_segments_crossing_a_box():
+    from ordframe.plot._placement import _crossed
+
+    box = np.array([0.0, 0.0, 1.0, 1.0])
+    segments = np.array(
+        [[-1, 0.5, 2, 0.5], [0.5, -1, 0.5, 2], [2, 2, 3, 3], [-1, -1, 2, 2], [-1, 2, 2, 5], [0.2, 0.2, 0.3, 0.3]]
+    )
+    assert _crossed(box, segments).tolist() == [True, True, False, True, False, True]
 
 
 def test_cost_plane_dim(cube):
@@ -187,6 +270,65 @@ def test_retention_lines(curves):
         np.testing.assert_allclose(line.get_ydata(), curve.values)
         assert line.get_label().endswith(f"AURSC = {float(curves['aursc'].sel(sel)):.3f}")
     assert ax.get_xlim() == (1.0, 0.5)
+
+
+def many_curves(models, scores):
+    rng = np.random.default_rng(3)
+    n = 200
+    df = pd.DataFrame({"y": rng.integers(0, 3, n), "model": rng.choice([f"m{i}" for i in range(models)], n)})
+    df[["p0", "p1", "p2"]] = rng.dirichlet([1, 1, 1], n)
+    return df.ordinal.aursc("y", ["p0", "p1", "p2"], by="model", score=scores)
+
+
+def drawn_lines(ax):
+    return [line for line in ax.get_lines() if line.get_gid()]
+
+
+@pytest.mark.parametrize(
+    "models, scores",
+    [(4, ["rps", "brier", "log_score"]), (12, "rps"), (20, "rps"), (10, ["rps", "brier", "log_score", "sarps"])],
+)
+def test_retention_curves_never_share_colour_and_line_style(models, scores):
+    curves = many_curves(models, scores)
+    fig = oplot.retention(curves)
+    (ax,) = fig.axes
+    lines = drawn_lines(ax)
+    assert len(lines) == curves["curve"].size // curves.sizes["retained"]
+    pairs = [(matplotlib.colors.to_hex(line.get_color()), line.get_linestyle()) for line in lines]
+    assert len(set(pairs)) == len(pairs)
+    if not isinstance(scores, str):  # a model keeps its colour across scores, a score its line style
+        for line in lines:
+            parts = dict(part.split("=") for part in line.get_gid().split(", "))
+            same_model = [other for other in lines if f"model={parts['model']}" in other.get_gid()]
+            assert {other.get_color() for other in same_model} == {line.get_color()}
+
+
+def inside(box, frame):
+    return frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+
+
+@pytest.mark.parametrize("given_axes, models, scores", [(False, 4, 3), (True, 4, 3), (False, 10, 4)])
+def test_retention_legend_sits_outside_the_axes(given_axes, models, scores):
+    curves = many_curves(models, ["rps", "brier", "log_score", "sarps"][:scores])
+    if given_axes:
+        fig, ax = plt.subplots(figsize=(10, 4), layout="constrained")
+        oplot.retention(curves, ax=ax)
+    else:
+        fig = oplot.retention(curves)
+        (ax,) = fig.axes
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert len(ax.get_legend().get_texts()) == models * scores
+    assert not legend.overlaps(ax.get_window_extent())
+    assert inside(legend, fig.bbox)  # the whole legend is on the figure
+
+
+def test_line_styles_are_distinct_up_to_forty():
+    from ordframe.plot._styles import line_styles
+
+    for sizes in ([40], [8, 5], [5, 8], [11, 3], [2, 2, 2, 5]):
+        styles = line_styles(sizes)
+        assert len({(s["color"], s["linestyle"]) for s in styles}) == len(styles) == int(np.prod(sizes))
 
 
 def test_retention_bad_input(curves):
@@ -285,9 +427,9 @@ def test_critical_difference(ranks):
 
 
 def test_critical_difference_cliques():
-    assert oplot._cliques(np.array([1.0, 1.5, 2.0, 4.0, 4.2]), 1.2) == [(0, 2), (3, 4)]
-    assert oplot._cliques(np.array([1.0, 3.0, 5.0]), 1.0) == []
-    assert oplot._cliques(np.array([1.0, 2.0, 2.9, 3.5]), 2.0) == [(0, 2), (1, 3)]
+    assert _cliques(np.array([1.0, 1.5, 2.0, 4.0, 4.2]), 1.2) == [(0, 2), (3, 4)]
+    assert _cliques(np.array([1.0, 3.0, 5.0]), 1.0) == []
+    assert _cliques(np.array([1.0, 2.0, 2.9, 3.5]), 2.0) == [(0, 2), (1, 3)]
 
 
 def test_critical_difference_bad_arguments(ranks):

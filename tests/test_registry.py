@@ -673,8 +673,8 @@ def test_reads_while_another_thread_registers_and_unregisters(restore_registry):
 def test_a_reserved_name_is_refused(name):
     with pytest.raises(
         ValueError,
-        match=rf"metric name '{name}' is reserved for the .ordinal accessor method "
-        rf"'{name}'; choose another name, e.g. 'my_{name}'",
+        match=rf"metric name '{name}' is reserved: ordframe has a function or .ordinal accessor method of that "
+        rf"name; choose another name, e.g. 'my_{name}'",
     ):
         metric(name)
 
@@ -686,7 +686,7 @@ def test_registering_a_reserved_name_names_the_metric_and_the_plugin(restore_reg
             return [metric("score")]
 
     before = snapshot()
-    with pytest.raises(ValueError, match=r"plugin 'scorer': metric name 'score' is reserved for the .ordinal accessor"):
+    with pytest.raises(ValueError, match=r"plugin 'scorer': metric name 'score' is reserved: ordframe has a function"):
         ordframe.register(Scorer(), name="scorer")
     assert snapshot() == before
 
@@ -695,6 +695,11 @@ def test_registering_a_reserved_name_names_the_metric_and_the_plugin(restore_reg
 def test_every_accessor_method_is_a_reserved_name(accessor):
     public = {name for name in dir(accessor) if not name.startswith("_")}
     assert public - RESERVED_NAMES == set(), "add new accessor methods to ordframe._registry.metric.RESERVED_NAMES"
+
+
+def test_every_function_and_submodule_of_ordframe_is_a_reserved_name():
+    public = {name for name in ordframe.__all__ if name.islower()} | {"metrics", "plot", "sklearn", "datasets"}
+    assert public - RESERVED_NAMES == set(), "add new functions to ordframe._registry.metric.RESERVED_NAMES"
 
 
 # Metric fields: checks and pickling
@@ -825,3 +830,58 @@ def test_parameters_give_a_signature():
     assert m.parameters == [width, power]
     assert str(inspect.Signature(m.parameters)) == "(*, width=1, power=2.0)"
     assert metric("x").parameters == []
+
+
+# Metrics named with their parameters: "oc[beta=0.25]", as ordframe reproduce prints them
+
+
+def test_a_metric_named_with_parameters_is_computed_with_them_and_called_so():
+    result = CUBE.ordinal.evaluate(metrics=["oc[beta=0.25]", "oc[beta=0.75, gamma=2]", "amae[missing=zero]", "oc"])
+    assert list(result.data_vars) == ["oc[beta=0.25]", "oc[beta=0.75, gamma=2]", "amae[missing=zero]", "oc"]
+    xr.testing.assert_equal(result["oc[beta=0.25]"], CUBE.ordinal.oc(beta=0.25).rename("oc[beta=0.25]"))
+    xr.testing.assert_equal(result["oc[beta=0.75, gamma=2]"].variable, CUBE.ordinal.oc(gamma=2).variable)
+    xr.testing.assert_equal(result["amae[missing=zero]"].variable, CUBE.ordinal.amae(missing="zero").variable)
+    renamed = CUBE.ordinal.evaluate(metrics={"oc_25": "oc[beta=0.25]"})["oc_25"]
+    xr.testing.assert_equal(renamed.variable, result["oc[beta=0.25]"].variable)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "params", "label"),
+    [
+        ("oc", "oc", {}, "oc"),
+        (" oc [ beta = .25 , gamma=2 ] ", "oc", {"beta": 0.25, "gamma": 2}, "oc[beta=0.25, gamma=2]"),
+        ("amae[missing='zero']", "amae", {"missing": "zero"}, "amae[missing=zero]"),
+        ("d[cost=[[0, 1], [2, 0]]]", "d", {"cost": [[0, 1], [2, 0]]}, "d[cost=[[0, 1], [2, 0]]]"),
+        ("x[text='a, b]', flag=True, none=None]", "x", {"text": "a, b]", "flag": True, "none": None}, None),
+        ("oc[]", "oc", {}, "oc"),
+    ],
+)
+def test_parse_metric(text, name, params, label):
+    from ordframe._registry.request import parse_metric
+
+    spec = parse_metric(text)
+    assert (spec.name, spec.params) == (name, params)
+    assert spec.label == (label or spec.label) and parse_metric(spec.label) == spec  # the label reads back
+
+
+@pytest.mark.parametrize(
+    ("metrics", "error", "message"),
+    [
+        (["oc[beta]"], ValueError, r"metrics= 'oc\[beta\]': 'beta' is not parameter=value; write name\[parameter"),
+        (["oc[beta=0.25"], ValueError, r"a quote or bracket is not closed|write a metric as"),
+        (["oc[beta=1]]"], ValueError, r"write a metric as|closes a bracket that was not opened"),
+        (["oc[beta=__import__('os')]"], ValueError, r"cannot read the value of beta, .__import__\('os'\).: give a"),
+        (["oc[beta=1, beta=2]"], ValueError, r"gives beta more than once"),
+        (["oc[beta=0.25]", "oc[beta=.25]"], ValueError, r"names \['oc\[beta=0.25\]'\] more than once"),
+        (
+            ["oc[bta=1]"],
+            TypeError,
+            r"metric 'oc' got unknown parameter\(s\) \['bta'\]; its parameters are: beta, gamma",
+        ),
+        (["ocx[beta=1]"], KeyError, r"no metric named 'ocx'"),
+        (["d[cost=@costs.json]"], ValueError, r"a value read from a file \(@costs.json\) is for the command line"),
+    ],
+)
+def test_a_metric_named_with_parameters_that_cannot_be_read(metrics, error, message):
+    with pytest.raises(error, match=message):
+        CUBE.ordinal.evaluate(metrics=metrics)

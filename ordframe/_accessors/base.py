@@ -12,10 +12,17 @@ import inspect
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import Metric
 
+FRONT_END = "(the front-end arguments are those of ``confusion``/``evaluate``)"
+GROUPED = (
+    "float or xarray.DataArray\n    A float for one matrix or sample set (NaN with a RuntimeWarning when "
+    "undefined), else one value per group"
+)
 
-def _method(func, metric: Metric, call: str):
-    """``func`` named, documented and signed as the accessor method of ``metric``: its ``**params`` become
-    the metric's own keyword parameters with their defaults."""
+
+def _method(func, metric: Metric, call: str, arguments: str = FRONT_END, returns: str = GROUPED):
+    """``func`` named, documented and signed as the accessor method (or function) of ``metric``: its
+    ``**params`` become the metric's own keyword parameters with their defaults. ``arguments`` documents
+    the others, ``returns`` the result."""
     signature = inspect.signature(func)
     given = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     clash = sorted(set(metric.defaults) & {p.name for p in given})
@@ -29,10 +36,8 @@ def _method(func, metric: Metric, call: str):
     func.__signature__ = signature.replace(parameters=[*given, *metric.parameters])
     func.__doc__ = (
         f"{metric.description}\n\n{call}\n\n"
-        f"Parameters\n----------\n(the front-end arguments are those of ``confusion``/``evaluate``){params}\n\n"
-        f"Returns\n-------\nfloat or xarray.DataArray\n    A float for one matrix or sample set (NaN with a "
-        f"RuntimeWarning when undefined), else one value per group; {metric.direction}, "
-        f"bounds {metric.bounds}.\n\n"
+        f"Parameters\n----------\n{arguments}{params}\n\n"
+        f"Returns\n-------\n{returns}; {metric.direction}, bounds {metric.bounds}.\n\n"
         f"References\n----------\n{metric.reference or 'none given'}"
     )
     return func

@@ -12,7 +12,7 @@ import xarray as xr
 from ordframe._accessors.base import _method, _OrdinalAccessor
 from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.evaluate import evaluate_frame
-from ordframe._bridge.scores import frame_scores
+from ordframe._bridge.scores import frame_mean
 from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.retention import frame_aursc
@@ -504,7 +504,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                 renormalize=renormalize,
                 observed=observed,
             )
-            result = rows.mean(frame_scores(metric, rows, params), metric.name)
+            result = frame_mean(metric, rows, params, metric.name)
             return as_scalar(result, metric, rows.empty)
 
         return _method(method, metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, ...)")

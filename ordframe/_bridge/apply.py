@@ -110,9 +110,9 @@ def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = N
     params = metric.params(dict(given))
     params = {name: _align_param(name, value, classes, metric) for name, value in params.items()}
     if metric.kind == "confusion":
-        _confusion_kernel(metric, params)(np.ones((1, k, k)))
+        confusion_kernel(metric, params)(np.ones((1, k, k)))
     else:
-        _proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
+        proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
     return params
 
 
@@ -181,7 +181,8 @@ def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exce
     return PluginError(f"{what} failed with {error}; {advice}", metric.name, plugin)
 
 
-def _confusion_kernel(metric: Metric, params: dict):
+def confusion_kernel(metric: Metric, params: dict):
+    """``metric``'s kernel on counts ``(..., K, K)``, its inputs and output checked (``params`` prepared)."""
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
 
     def kernel(counts):
@@ -191,7 +192,9 @@ def _confusion_kernel(metric: Metric, params: dict):
     return kernel
 
 
-def _proba_kernel(metric: Metric, params: dict):
+def proba_kernel(metric: Metric, params: dict):
+    """``metric``'s kernel on probabilities ``(..., K)`` and class codes ``(...)``, in blocks, its output
+    checked (``params`` prepared); a negative code (a dropped sample) scores NaN."""
     plugin = plugin_of(metric)
 
     def kernel(proba, true):
@@ -218,7 +221,7 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping) -> xr.Da
     params = prepare(metric, given, cube.sizes[TRUE], classes)
     counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
     result = xr.apply_ufunc(
-        _confusion_kernel(metric, params),
+        confusion_kernel(metric, params),
         counts,
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",
@@ -234,7 +237,7 @@ def apply_proba(
     """One score per sample of the ``proba`` metric (lazy for dask-backed inputs); NaN for dropped samples."""
     params = prepare(metric, given, len(classes), classes)
     scores = xr.apply_ufunc(
-        _proba_kernel(metric, params),
+        proba_kernel(metric, params),
         proba,
         codes,
         input_core_dims=[[class_dim], []],

@@ -12,7 +12,7 @@ import pandas as pd
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion
-from ordframe._bridge.scores import array_scores, frame_scores, mean_scores
+from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._inputs.arrays import array_cube
@@ -34,7 +34,7 @@ def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
             cube = rows.cube() if cube is None else cube
             variables[out] = apply_confusion(metric, cube, params)
         else:
-            variables[out] = rows.mean(frame_scores(metric, rows, params), out)
+            variables[out] = frame_mean(metric, rows, params, out)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
 
 

@@ -47,9 +47,19 @@ def no_weight(scores: xr.DataArray, weights: xr.DataArray | None) -> bool:
 
 def frame_scores(metric: Metric, rows: FrameRows, params) -> np.ndarray:
     """One score per kept DataFrame row."""
+    return _frame_scores(metric, rows, params).values
+
+
+def frame_mean(metric: Metric, rows: FrameRows, params, name: str) -> xr.DataArray:
+    """The (weighted) mean score per group of a DataFrame's rows, with the metric's attrs."""
+    scores = _frame_scores(metric, rows, params)
+    return rows.mean(scores.values, name).assign_attrs(scores.attrs)
+
+
+def _frame_scores(metric: Metric, rows: FrameRows, params) -> xr.DataArray:
     proba = xr.DataArray(rows.proba, dims=("row", "class"))
     codes = xr.DataArray(rows.true.array(), dims="row")
-    scores = apply_proba(metric, proba, codes, rows.classes, params).values
+    scores = apply_proba(metric, proba, codes, rows.classes, params)
     if rows.unscored is not None:
-        scores = np.where(rows.unscored, np.nan, scores)  # a group without probabilities has no score
+        scores = scores.where(~rows.unscored)  # a group without probabilities has no score
     return scores

@@ -11,13 +11,17 @@ then evaluates every test set at once (one cube per data set, model and
 repetition), averages over repetitions with xarray, ranks the models over the
 data sets (Friedman test, Demšar 2006) and compares them within each data
 set with the corrected resampled t-test (Nadeau & Bengio 2003). It prints a
-summary and writes the results (netCDF and CSV) to a folder. Needs
-scikit-learn (``pip install "ordframe[demo]"``).
+summary and writes the results (netCDF and CSV) to a folder, which is
+checked before the training starts. Needs scikit-learn (``pip install
+"ordframe[demo]"``). A progress bar on standard error follows the training
+when it runs in a terminal and takes more than a couple of seconds.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import sys
+import tempfile
 import textwrap
 import time
 import warnings
@@ -29,6 +33,8 @@ import xarray as xr
 
 from ordframe import datasets
 from ordframe._bridge.evaluate import evaluate_frame
+from ordframe._cli.wording import UsageError
+from ordframe._core.progress import chunks
 from ordframe._inference.friedman import friedman
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
 from ordframe._inputs.frame import frame_rows
@@ -81,26 +87,34 @@ def _models():
     return {"logistic": logistic, "frank_hall": lambda: FrankHall(logistic), "rounded_ridge": RoundedRidge}
 
 
-def predictions(names: list[str], reps: int) -> dict[str, pd.DataFrame]:
-    """Per data set, the test-set predictions of every model and repetition (class codes)."""
+def predictions(names: list[str], reps: int, progress: bool | None = None) -> dict[str, pd.DataFrame]:
+    """Per data set, the test-set predictions of every model and repetition (class codes).
+
+    ``progress``: a bar over the train/test splits (``None``: in a terminal, for a run of more than a few seconds).
+    """
     from sklearn.model_selection import StratifiedShuffleSplit
 
+    data, jobs = {}, []
+    rows: dict[str, list[pd.DataFrame]] = {name: [] for name in names}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # tiny classes: sklearn's stratification warns
+        for name in names:
+            frame = datasets.load(name)
+            target = datasets.DATASETS[name].target
+            x, codes = frame.drop(columns=target).to_numpy(dtype=np.float64), frame[target].cat.codes.to_numpy()
+            data[name] = (x, codes, frame[target].cat.categories)
+            splits = StratifiedShuffleSplit(n_splits=reps, test_size=TEST_SIZE, random_state=0).split(x, codes)
+            jobs += [(name, rep, train, test) for rep, (train, test) in enumerate(splits)]
+        for start, _ in chunks(len(jobs), 1, progress=progress, desc="ordframe demo: training", unit="split"):
+            name, rep, train, test = jobs[start]
+            x, codes, _ = data[name]
+            for model, make in _models().items():
+                predicted = make().fit(x[train], codes[train]).predict(x[test])
+                rows[name].append(pd.DataFrame({"rep": rep, "model": model, "y": codes[test], "yhat": predicted}))
     out = {}
     for name in names:
-        frame = datasets.load(name)
-        target = datasets.DATASETS[name].target
-        codes = frame[target].cat.codes.to_numpy()
-        x = frame.drop(columns=target).to_numpy(dtype=np.float64)
-        rows = []
-        splits = StratifiedShuffleSplit(n_splits=reps, test_size=TEST_SIZE, random_state=0)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # tiny classes: sklearn's stratification warns
-            for rep, (train, test) in enumerate(splits.split(x, codes)):
-                for model, make in _models().items():
-                    predicted = make().fit(x[train], codes[train]).predict(x[test])
-                    rows.append(pd.DataFrame({"rep": rep, "model": model, "y": codes[test], "yhat": predicted}))
-        classes = frame[target].cat.categories
-        table = pd.concat(rows, ignore_index=True)
+        classes = data[name][2]
+        table = pd.concat(rows[name], ignore_index=True)
         table["y"] = pd.Categorical.from_codes(table["y"], categories=classes, ordered=True)
         table["yhat"] = pd.Categorical.from_codes(table["yhat"], categories=classes, ordered=True)
         out[name] = table
@@ -183,13 +197,28 @@ def summary(results: xr.Dataset) -> str:
     return "\n".join(lines)
 
 
+def results_folder(out: str) -> Path:
+    """The ``--out`` folder, created and checked for writing before anything is trained."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(
+            f"--out {out} is a file; the demo writes a folder of results (results.nc, results.csv, figures): "
+            "name a folder, e.g. --out ordframe-demo"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write the results there: {exc.strerror or exc}") from None
+    return folder
+
+
 def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=sys.stdout) -> int:
     """Train, evaluate, summarise and write the results; the exit code."""
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        print('ordframe demo needs scikit-learn: pip install "ordframe[demo]"', file=sys.stderr)
-        return 2
+    if importlib.util.find_spec("sklearn") is None:  # looked for, not imported: that takes a while
+        raise UsageError('the demo needs scikit-learn: pip install "ordframe[demo]"')
+    folder = results_folder(out)
     names = ["lev", "swd", "esl"] if quick else list(datasets.DATASETS)
     reps = 3 if quick else reps
     start = time.perf_counter()
@@ -198,12 +227,11 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
         f"({1 - TEST_SIZE:.0%} train, {TEST_SIZE:.0%} test) ...",
         file=stream,
     )
+    stream.flush()  # before the progress bar, which goes to standard error
     tables = predictions(names, reps)
     results = evaluate_all(tables)
     print(f"... done in {time.perf_counter() - start:.0f} s.\n", file=stream)
     print(summary(results), file=stream)
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
     results.to_netcdf(folder / "results.nc")
     results.to_dataframe().to_csv(folder / "results.csv")
     written = ["results.nc", "results.csv", *plots(tables, results, folder)]
@@ -211,6 +239,13 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
         f"\nResults written to {folder.resolve()}/:", *textwrap.wrap(", ".join(written), WIDTH), sep="\n  ", file=stream
     )
     return 0
+
+
+def demo(args, out) -> int:
+    """Run the demo (``ordframe demo``)."""
+    if args.reps < 2:
+        raise UsageError(f"--reps must be at least 2 (the intervals need two test sets), got {args.reps}")
+    return run(args.out, reps=args.reps, quick=args.quick, stream=out)
 
 
 def plots(tables: dict[str, pd.DataFrame], results: xr.Dataset, folder: Path) -> list[str]:

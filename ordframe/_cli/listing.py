@@ -6,6 +6,7 @@ import shutil
 import textwrap
 
 from ordframe._registry import manager as registry
+from ordframe._registry.request import metric_label
 
 
 def metrics(args, out) -> int:
@@ -24,13 +25,17 @@ def metrics(args, out) -> int:
     for row in table.itertuples(index=False):
         first = "  ".join(getattr(row, c).ljust(w) for c, w in zip(columns, widths)) + "  "
         description = row.description + ("" if row.plugin.startswith("ordframe.") else f" (plugin {row.plugin})")
+        defaults = dict(registry.get_metric(row.name).defaults)
+        if defaults:
+            description += f" Parameters (defaults): {metric_label(row.name, defaults)}."
         if indent == 4:
             print(first.rstrip(), file=out)
             first = " " * indent
         print(textwrap.fill(description, width, initial_indent=first, subsequent_indent=" " * indent), file=out)
     for row in failed.itertuples(index=False):
         print(f"plugin {row.plugin} {row.status}", file=out)
-    print(
-        "\n" + textwrap.fill("Parameters, bounds and references: ordframe.list_metrics() in Python.", width), file=out
+    advice = (
+        "Give parameters in --metrics as 'oc[beta=0.25]'. Bounds and references: ordframe.list_metrics() in Python."
     )
+    print("\n" + textwrap.fill(advice, width), file=out)
     return 0

@@ -4,72 +4,40 @@ Errors are one line on standard error and a non-zero exit code, never a
 traceback: 2 for a mistake in the command line or the input (and for an
 output that cannot be written), 1 when a metric's kernel fails (a fault of
 its plugin). A closed output pipe (``ordframe score ... | head``) ends quietly.
+
+The parser is built from light modules only; each command imports what it
+needs (pandas, xarray, the metrics) when it runs, so ``--help`` and
+``--version`` cost no more than the package's own import.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
 
-from ordframe import __version__
-from ordframe._cli.listing import metrics
-from ordframe._cli.reproduce import reproduce
-from ordframe._cli.score import FORMATS, score
+from ordframe._cli.console import Output, discard_stdout, say
+from ordframe._cli.formats import FORMATS, WRITES
 from ordframe._cli.wording import OutputError, UsageError, for_the_command_line, plugin_failure
-from ordframe._registry.manager import BUILTIN_MODULES, PluginError
 from ordframe._registry.request import METRIC_SETS
 
 
-class Output:
-    """Standard output for the commands: a write that fails (``> /dev/full``) is an ``OutputError``.
+class _Version(argparse.Action):
+    """``--version``: read from the installed package's metadata when asked, not when the parser is built."""
 
-    A closed pipe (``BrokenPipeError``) is left to ``main``, which ends quietly.
-    """
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
-    def __init__(self, stream) -> None:
-        self.stream = stream
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import version
 
-    def write(self, text: str) -> int:
-        return self._do(self.stream.write, text)
-
-    def flush(self) -> None:
-        self._do(self.stream.flush)
-
-    def isatty(self) -> bool:
-        return self.stream.isatty()
-
-    def _do(self, operation, *args):
-        try:
-            return operation(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
-
-
-def _discard_stdout() -> None:
-    """Point standard output at the null device, so that the interpreter's last flush of it cannot fail."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (AttributeError, OSError, ValueError):  # not a real file (captured in a test): nothing to protect
-        pass
-
-
-def demo(args, out) -> int:
-    """Run the demo (``ordframe demo``)."""
-    from ordframe._cli.demo import run
-
-    if args.reps < 2:
-        raise UsageError("--reps must be at least 2")
-    return run(args.out, reps=args.reps, quick=args.quick, stream=out)
+        print(f"ordframe {version('ordframe')}")
+        parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="ordframe", description="Order-aware evaluation of ordinal classifiers.")
-    main_parser.add_argument("--version", action="version", version=f"ordframe {__version__}")
+    main_parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = main_parser.add_subparsers(dest="command", required=True)
     scorer = commands.add_parser(
         "score",
@@ -79,7 +47,7 @@ def parser() -> argparse.ArgumentParser:
         "and 1 when a metric's kernel fails (a fault of its plugin).",
     )
     scorer.add_argument(
-        "file", help="a CSV or Parquet file with one row per prediction ('-': read it from standard input)"
+        "file", help="a CSV or Parquet file with one row per prediction ('-' or /dev/stdin: standard input)"
     )
     scorer.add_argument("--true", help="the column of true labels")
     scorer.add_argument("--pred", help="the column of predicted labels")
@@ -89,13 +57,23 @@ def parser() -> argparse.ArgumentParser:
         "--metrics",
         nargs="+",
         metavar="NAME",
-        help=f"metric names, or 'all' (default: {' '.join(METRIC_SETS['core'])}, and {' '.join(METRIC_SETS['core_proba'])} with --proba)",
+        help="metric names, with parameters as in 'oc[beta=0.25]' (quote it for the shell; a value from a file: "
+        "'d[cost=@costs.json]'), or 'all' "
+        f"(default: {' '.join(METRIC_SETS['core'])}, and {' '.join(METRIC_SETS['core_proba'])} with --proba)",
     )
     scorer.add_argument(
         "--labels",
         nargs="+",
         metavar="LABEL",
         help="the classes in order, lowest first (numbers for a numeric column, False True for a boolean one)",
+    )
+    scorer.add_argument(
+        "--sep",
+        metavar="SEP",
+        help="the CSV file's separator: one character, or 'tab' (default: found in the file: ',', ';' or tab)",
+    )
+    scorer.add_argument(
+        "--decimal", metavar="CHAR", help="the CSV file's decimal mark, e.g. ',' for 0,25 (default '.')"
     )
     scorer.add_argument("--bootstrap", type=int, metavar="N", help="add 95%% percentile intervals from N replicates")
     scorer.add_argument(
@@ -112,8 +90,8 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--format",
         choices=FORMATS,
-        help="output format (default: from the --out extension .csv/.json/.md/.parquet/.txt, else table); "
-        "parquet only to a .parquet file",
+        help=f"output format (default: what the --out file's extension names, of {WRITES}; else table); "
+        "parquet and netcdf go only to a file with their extension",
     )
     scorer.add_argument(
         "--out", metavar="FILE", help="write the result to FILE instead of standard output ('-': standard output)"
@@ -121,43 +99,67 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("reproduce", help="reproduce the published values of the papers ordframe implements")
     demo_parser = commands.add_parser("demo", help="three ordinal models on the bundled data sets, evaluated")
     demo_parser.add_argument("--reps", type=int, default=5, help="train/test splits per data set (default 5)")
-    demo_parser.add_argument("--out", default="ordframe-demo", help="folder for the results (default ordframe-demo)")
+    demo_parser.add_argument(
+        "--out", default="ordframe-demo", help="folder for the results, checked before training (default ordframe-demo)"
+    )
     demo_parser.add_argument("--quick", action="store_true", help="three data sets, three splits")
     commands.add_parser("metrics", help="list the registered metrics and plugins")
     return main_parser
 
 
+def command(name: str):
+    """The function that runs a command, imported when it runs."""
+    if name == "score":
+        from ordframe._cli.score import score
+
+        return score
+    if name == "demo":
+        from ordframe._cli.demo import demo
+
+        return demo
+    if name == "reproduce":
+        from ordframe._cli.reproduce import reproduce
+
+        return reproduce
+    from ordframe._cli.listing import metrics
+
+    return metrics
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
-    run = {"score": score, "reproduce": reproduce, "demo": demo, "metrics": metrics}[args.command]
     out = Output(sys.stdout)
 
     def show_warning(message, category, *_, **__):
-        print(f"ordframe {args.command}: warning: {for_the_command_line(str(message))}", file=sys.stderr)
+        say(f"ordframe {args.command}: warning: {for_the_command_line(str(message))}")
 
     def error(message: str) -> None:
-        print(f"ordframe {args.command}: error: {message}", file=sys.stderr)
+        say(f"ordframe {args.command}: error: {message}")
 
     try:
         with warnings.catch_warnings():
             warnings.showwarning = show_warning
-            code = run(args, out)
+            code = command(args.command)(args, out)
         out.flush()  # a full disk shows here, when the text was buffered
         return code
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
-        _discard_stdout()
+        discard_stdout()
         return 0
     except OutputError as exc:
         error(str(exc))
-        _discard_stdout()
+        discard_stdout()
         return 2
-    except PluginError as exc:
-        error(plugin_failure(exc.metric, exc.plugin, exc.__cause__, builtin=exc.plugin in BUILTIN_MODULES))
-        return 1
     except (UsageError, KeyError, ValueError, TypeError, MemoryError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         error(for_the_command_line(str(message)))
         return 2
+    except RuntimeError as exc:
+        from ordframe._registry.manager import BUILTIN_MODULES, PluginError
+
+        if not isinstance(exc, PluginError):
+            raise
+        error(plugin_failure(exc.metric, exc.plugin, exc.__cause__, builtin=exc.plugin in BUILTIN_MODULES))
+        return 1
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ from ordframe._core.checks import check_progress
 AUTO_SECONDS = 2.0
 
 
-def chunks(total: int, size: int, *, progress: bool | None = None, desc: str = "") -> Iterator[tuple[int, int]]:
+def chunks(
+    total: int, size: int, *, progress: bool | None = None, desc: str = "", unit: str = "replicate"
+) -> Iterator[tuple[int, int]]:
     """``(start, stop)`` of consecutive chunks of ``size`` items out of ``total``, with an optional progress bar."""
     progress = check_progress(progress)
     bar = None
@@ -28,7 +30,7 @@ def chunks(total: int, size: int, *, progress: bool | None = None, desc: str = "
             if bar is None and stop < total and _show(progress, time.perf_counter() - started, stop / total):
                 from tqdm.auto import tqdm
 
-                bar = tqdm(total=total, initial=stop, desc=desc, unit="replicate", leave=False)
+                bar = tqdm(total=total, initial=stop, desc=desc, unit=unit, leave=False)
             elif bar is not None:
                 bar.update(stop - start)
     finally:

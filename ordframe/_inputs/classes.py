@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -71,7 +71,7 @@ class Labels:
         """``(lowest, highest)`` of integer (not boolean) labels without missing values; else ``None``."""
         if self.kind != "int" or self.missing is not None or self.categories is not None or not len(self):
             return None
-        return int(self.values.min()), int(self.values.max())
+        return value_range(self.values)
 
     def take(self, keep: np.ndarray) -> Labels:
         """The labels at the positions where ``keep`` holds."""
@@ -103,7 +103,8 @@ def labels_of(name: Hashable, data) -> Labels:
 def _labels_of(name: Hashable, data) -> Labels:
     dtype = data.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        codes = np.asarray(pd.Categorical(data).codes)
+        categorical = data.array if isinstance(data, pd.Series) else pd.Categorical(data)  # a Series': no copy
+        codes = np.asarray(cast(pd.Categorical, categorical).codes)
         missing = codes < 0 if codes.size and codes.min() < 0 else None
         return Labels(name, codes, "category", missing, dtype.categories, bool(dtype.ordered))
     if isinstance(dtype, np.dtype):
@@ -216,7 +217,8 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
     kept = [v for v in kept if v.size]
     if not kept:
         return pd.Index([], dtype=np.int64)
-    low, high = min(int(v.min()) for v in kept), max(int(v.max()) for v in kept)
+    ranges = [value_range(v) for v in kept]
+    low, high = min(low for low, _ in ranges), max(high for _, high in ranges)
     boolean = all(c.categories is not None for c in columns)
     if high - low < MAX_INT_SPAN:
         seen = np.zeros(high - low + 1, bool)
@@ -227,6 +229,16 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
     else:
         values = np.unique(np.concatenate([np.unique(v) for v in kept]))
     return pd.Index(values.astype(bool) if boolean else values)
+
+
+def value_range(values: np.ndarray) -> tuple[int, int]:
+    """``(lowest, highest)`` of non-empty integer ``values``, both read in one pass (block by block, in the CPU cache)."""
+    lows, highs = [], []
+    for start in range(0, len(values), BLOCK_ROWS):
+        block = values[start : start + BLOCK_ROWS]
+        lows.append(block.min())
+        highs.append(block.max())
+    return int(min(lows)), int(max(highs))
 
 
 def _mask(mask: np.ndarray) -> np.ndarray | None:
@@ -282,12 +294,11 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
     dtype = code_dtype(len(classes))
     if not len(classes):  # a part of a frame with no rows left: no label can have a code
         codes = np.full(len(column), -1, dtype)
+    elif column.kind == "category" and column.categories is not None and column.categories.equals(classes):
+        return column.values  # every category is a class: only missing values (-1) lack a code
     elif column.kind == "category" and column.categories is not None:
-        if column.categories.equals(classes):
-            codes = column.values
-        else:
-            table = np.append(classes.get_indexer(column.categories), -1).astype(dtype)  # code -1 -> last entry
-            codes = table[column.values]
+        table = np.append(classes.get_indexer(column.categories), -1).astype(dtype)  # code -1 -> last entry
+        codes = table[column.values]
     elif column.kind == "int" and (table_info := _integer_table(classes, dtype)) is not None:
         low, table = table_info
         codes = np.empty(len(column), dtype)

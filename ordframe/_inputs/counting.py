@@ -17,8 +17,7 @@ from ordframe._core.messages import LabelWarning, show, warn
 MIN_EXPECTED = 5
 
 
-# Rows are combined in blocks that stay in the CPU cache; a block is never
-# smaller than a few times the cube, so adding block counts stays cheap.
+# Rows are combined in blocks that stay in the CPU cache.
 BLOCK_ROWS = 1 << 17
 
 
@@ -38,13 +37,22 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     bound = sum(abs(o) * s for o, s in zip(offsets, strides)) + total
     dtype = next((t for t in (np.int16, np.int32) if bound < np.iinfo(t).max), np.int64)
     shift = (shift + 2**63) % 2**64 - 2**63
+    n = len(codes[0])
+    # Blocks are never smaller than a few times the cube, so adding block counts stays cheap. When that is
+    # the whole of the rows (many groups), one bincount runs over the cell index of every row, built block
+    # by block: the result, not the rows, is then what takes the memory.
     block = max(BLOCK_ROWS, 4 * total)
-    out = np.zeros(total, np.float64 if weights is not None else np.int64)
-    m = min(n := len(codes[0]), block)
-    index_buf, code_buf, cell_buf = np.empty(m, dtype), np.empty(m, dtype), np.empty(m, np.intp)
-    for start in range(0, n, block):  # cache blocking: a few dozen blocks, each vectorised
-        stop = min(n, start + block)
-        index, code_part, cell = index_buf[: stop - start], code_buf[: stop - start], cell_buf[: stop - start]
+    whole = block >= n
+    step = BLOCK_ROWS if whole else block
+    kind = np.float64 if weights is not None else np.int64
+    out = np.zeros(0 if whole else total, kind)
+    m = min(n, step)
+    index_buf, code_buf = np.empty(m, dtype), np.empty(m, dtype)
+    cells = np.empty(n if whole else m, np.intp)
+    for start in range(0, n, step):  # cache blocking: each block vectorised
+        stop = min(n, start + step)
+        index, code_part = index_buf[: stop - start], code_buf[: stop - start]
+        cell = cells[start:stop] if whole else cells[: stop - start]
         np.copyto(index, codes[0][start:stop], casting="unsafe")
         for size, code in zip(sizes[1:], codes[1:]):
             index *= dtype(size)
@@ -53,8 +61,10 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
         if shift:
             index -= dtype(shift)
         np.copyto(cell, index)
-        w = None if weights is None else weights[start:stop]
-        out += np.bincount(cell, weights=w, minlength=total)
+        if not whole:
+            out += np.bincount(cell, weights=None if weights is None else weights[start:stop], minlength=total)
+    if whole:
+        out = np.bincount(cells, weights=weights, minlength=total).astype(kind, copy=False)  # no rows: int64
     return out.reshape(sizes)
 
 
@@ -122,4 +132,6 @@ def drop_absent_classes(counts: np.ndarray, classes: pd.Index, codes=None) -> tu
         seen = (matrix.sum(axis=0) + matrix.sum(axis=1)) > 0
     else:
         seen = np.logical_or.reduce([np.bincount(c, minlength=k) > 0 for c in codes])
+    if seen.all():
+        return counts, classes
     return np.compress(seen, np.compress(seen, counts, axis=-1), axis=-2), classes[seen]

@@ -84,18 +84,23 @@ class FrameRows:
             raise TypeError("predicted labels (pred=) or class probabilities (proba=) are needed")
         return Codes(self.proba.argmax(axis=1))
 
-    def cube(self) -> xr.DataArray:
-        """The confusion cube ``(*groups, true, pred)`` of these rows."""
+    def counts(self) -> np.ndarray:
+        """The counts ``(*self.groups.sizes, K, K)`` of these rows over ``self.classes``, unlabelled."""
         k = len(self.classes)
         self.groups.check_size(k * k)
         codes, sizes, offsets = self.groups.counting()
         pred = self.predicted()
-        counts = count_cells(
+        return count_cells(
             [*codes, self.true.values, pred.values],
             [*sizes, k, k],
             offsets=[*offsets, self.true.offset, pred.offset],
             weights=self.weights,
         )
+
+    def cube(self) -> xr.DataArray:
+        """The confusion cube ``(*groups, true, pred)`` of these rows."""
+        counts = self.counts()
+        pred = self.predicted()
         classes = self.classes
         if self.prune_classes:
             labels = None if self.weights is None else [self.true.array(), pred.array()]

@@ -32,7 +32,7 @@ import xarray as xr
 
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.options import check_allocation
-from ordframe._inputs.classes import MAX_INT_SPAN
+from ordframe._inputs.classes import MAX_INT_SPAN, value_range
 
 # Integer group values spanning at most this many integers are coded by offset
 # (values no row has are dropped from the result); wider spans are renumbered.
@@ -56,10 +56,11 @@ def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         codes = np.asarray(series.array.codes)
-        return GroupColumn(name, codes, 0, dtype.categories, False, codes < 0 if (codes < 0).any() else None)
+        missing = codes < 0 if len(codes) and codes.min() < 0 else None
+        return GroupColumn(name, codes, 0, dtype.categories, False, missing)
     if isinstance(dtype, np.dtype) and dtype.kind in "iu" and dtype != np.uint64 and len(series):
         values = series.to_numpy()
-        low, high = int(values.min()), int(values.max())
+        low, high = value_range(values)
         if high - low < DENSE_INT_SPAN:
             return GroupColumn(name, values, low, pd.RangeIndex(low, high + 1), True, None)
         if high - low < MAX_INT_SPAN:  # a wide span: number the values that occur, through a table over it
@@ -137,6 +138,12 @@ class Groups:
             else ""
         )
         check_allocation(math.prod(self.sizes) * cells_per_group * itemsize, what, hint)
+
+    def combinations(self) -> list[tuple]:
+        """The values of each group, in the order of a result's leading axes (``observed=True``)."""
+        if not self.columns:
+            return [()]
+        return list(zip(*(c.coord[codes] for c, codes in zip(self.columns, self._combos.T))))
 
     def labelled(
         self,

@@ -23,7 +23,7 @@ def ordframe_metrics():
 
     Called once per plugin when the registry is (re)built. Every metric name
     must be unique across all plugins and not one of
-    ``ordframe.Metric.RESERVED_NAMES`` (the accessor's own methods); a kernel
+    ``ordframe.Metric.RESERVED_NAMES`` (ordframe's own functions and accessor methods); a kernel
     must follow the signature its ``kind`` prescribes (see [`ordframe.Metric`][ordframe.Metric]).
     If the hook of an entry-point plugin raises (anything but ``KeyboardInterrupt``),
     the plugin is skipped with a ``PluginLoadWarning`` and listed as failed.

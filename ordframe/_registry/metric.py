@@ -25,10 +25,15 @@ INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
 RESERVED_PARAMETERS = frozenset(
     {"true", "pred", "proba", "by", "labels", "weights", "dropna", "renormalize", "observed", "dim", "class_dim"}
     | {"metrics", "metric", "score", "n", "fractions"}
+    | {"y_true", "y_pred", "y_proba", "sample_weight"}  # the functions' (``ordframe.oc(y_true, y_pred)``)
 )
-#: Names of the ``.ordinal`` accessor methods, present or planned: no metric may be called so.
+#: Names of the ``.ordinal`` accessor methods, present or planned, and of ordframe's own functions and
+#: submodules (every metric is also a function ``ordframe.<name>``): no metric may be called so.
 RESERVED_NAMES = frozenset(
     {"confusion", "evaluate", "worst", "aursc", "report", "bootstrap", "compare", "plot", "metrics", "score"}
+    | {"bootstrap_cube", "ci", "corrected_ci", "corrected_ttest", "datasets", "format_report", "friedman"}
+    | {"george_cost", "george_rank", "get_metric", "hookimpl", "jackknife", "list_metrics", "oc_path"}
+    | {"register", "report_cube", "set_options", "sklearn", "unregister", "uoc_path"}
 )
 
 
@@ -60,7 +65,8 @@ class Metric:
     Parameters
     ----------
     name : str
-        A public Python identifier, not one of ``RESERVED_NAMES``; it becomes an accessor method.
+        A public Python identifier, not one of ``RESERVED_NAMES``; it becomes an accessor method and a
+        function ``ordframe.<name>``.
     kind : {"confusion", "proba"}
         What the kernel takes: a confusion cube's counts, or probabilities and true classes.
     func : callable
@@ -177,8 +183,8 @@ def _check_name(name):
         )
     if name in RESERVED_NAMES:
         raise ValueError(
-            f"metric name {name!r} is reserved for the .ordinal accessor method {name!r}; "
-            f"choose another name, e.g. 'my_{name}'"
+            f"metric name {name!r} is reserved: ordframe has a function or .ordinal accessor method of that "
+            f"name; choose another name, e.g. 'my_{name}'"
         )
 
 

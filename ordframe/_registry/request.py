@@ -2,15 +2,21 @@
 
 A request is ``{output name: (Metric, parameters)}``; everything below the
 accessors takes it in that form, so an argument is parsed in one place only.
+A metric named in text may carry its parameters, ``"oc[beta=0.25]"`` (the
+form ``ordframe reproduce`` prints); ``parse_metric`` reads it, for
+``metrics=`` and for the command line's ``--metrics`` alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ast
+import re
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ordframe._registry.manager import get_metric, metric_names
-from ordframe._registry.metric import Metric
+if TYPE_CHECKING:
+    from ordframe._registry.metric import Metric
 
 METRIC_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -23,8 +29,109 @@ METRIC_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 (added with probabilities) and ``report`` (the overall indices of a report)."""
 
 
+SPEC_FORM = "name[parameter=value, ...], e.g. oc[beta=0.25]"
+#: A value written without quotes that is read as text (``amae[missing=zero]``), as ``reproduce`` prints it.
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+class MetricSpec(NamedTuple):
+    """A metric named in text: its ``name``, the ``params`` given, and the ``label`` its result is called."""
+
+    name: str
+    params: dict[str, Any]
+    label: str
+
+
+def parse_metric(text: str, *, argument: str = "metrics=", read: Callable[[str, str], Any] | None = None) -> MetricSpec:
+    """``"oc[beta=0.25, gamma=2]"`` as ``MetricSpec("oc", {"beta": 0.25, "gamma": 2}, "oc[beta=0.25, gamma=2]")``.
+
+    Values are Python literals (numbers, quoted strings, ``True``/``False``/
+    ``None``, lists; ``ast.literal_eval``, nothing is executed); a word without
+    quotes is text. ``@FILE`` reads the value from a file with ``read(FILE,
+    parameter)``, which only the command line gives. The label writes the
+    values back in one way (``oc[beta=.25]`` is ``oc[beta=0.25]``, a file value
+    keeps its ``@FILE``), so two spellings of one request are seen as one.
+    ``argument`` names the argument in messages.
+    """
+    where = f"{argument} {text!r}"
+    match = re.fullmatch(r"\s*([^\[\]\s]*)\s*(?:\[(.*)\])?\s*", text, flags=re.DOTALL)
+    if match is None or not match.group(1):
+        raise ValueError(f"{where}: write a metric as {SPEC_FORM}")
+    name, inside = match.groups()
+    params: dict[str, Any] = {}
+    files: dict[str, str] = {}
+    for item in _top_level_split(inside or "", where):
+        key, equals, raw = (part.strip() for part in item.partition("="))
+        if not equals or not key.isidentifier():
+            raise ValueError(f"{where}: {item.strip()!r} is not parameter=value; write {SPEC_FORM}")
+        if key in params:
+            raise ValueError(f"{where} gives {key} more than once; give each parameter once")
+        if raw.startswith("@"):
+            if read is None:
+                raise ValueError(
+                    f"{where}: a value read from a file ({raw}) is for the command line; in Python pass the value "
+                    f"itself: ({name!r}, {{{key!r}: ...}})"
+                )
+            params[key], files[key] = read(raw[1:], key), raw
+        else:
+            params[key] = _literal(raw, key, where)
+    return MetricSpec(name, params, metric_label(name, params, shown=files))
+
+
+def metric_label(name: str, params: Mapping[str, Any], *, shown: Mapping[str, str] = MappingProxyType({})) -> str:
+    """``name[parameter=value, ...]`` as ``parse_metric`` reads it back (``shown``: a value's text, if given)."""
+    if not params:
+        return name
+    texts = [f"{key}={shown[key] if key in shown else _text(value)}" for key, value in params.items()]
+    return f"{name}[{', '.join(texts)}]"
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) and _WORD.fullmatch(value) else repr(value)
+
+
+def _top_level_split(text: str, where: str) -> list[str]:
+    """``text`` split at the commas outside brackets and quotes; empty for blank text."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote and text[i - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"{where}: {char!r} closes a bracket that was not opened; write {SPEC_FORM}")
+        elif char == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    if quote or depth:
+        raise ValueError(f"{where}: a quote or bracket is not closed; write {SPEC_FORM}")
+    items.append(text[start:])
+    if len(items) == 1 and not items[0].strip():
+        return []
+    return items
+
+
+def _literal(raw: str, key: str, where: str):
+    """A parameter's value: a Python literal, or a word without quotes as text."""
+    try:
+        return ast.literal_eval(raw)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        if _WORD.fullmatch(raw):
+            return raw
+    raise ValueError(
+        f"{where}: cannot read the value of {key}, {raw!r}: give a number, a word or quoted text, True, False, "
+        "None or a list such as [[0, 1], [1, 0]]"
+    )
+
+
 def default_metrics(*, probabilities: bool) -> list[str]:
     """Every registered confusion metric, and every probability metric when there are probabilities."""
+    from ordframe._registry.manager import metric_names  # imported when used: the command's parser stays light
+
     return metric_names("confusion") + (metric_names("proba") if probabilities else [])
 
 
@@ -35,9 +142,13 @@ def metric_request(
 
     ``None`` means every registered metric of ``kind`` with default parameters;
     otherwise a name, ``(name, {params})``, a list of names, or a dict mapping
-    output names to a name or ``(name, {params})``. ``require`` is the kind
-    every metric must have; ``argument`` names the argument in messages.
+    output names to a name or ``(name, {params})``. A name may carry
+    parameters, ``"oc[beta=0.25]"`` (see ``parse_metric``); in a list, its
+    result is called by that text. ``require`` is the kind every metric must
+    have; ``argument`` names the argument in messages.
     """
+    from ordframe._registry.manager import get_metric, metric_names
+
     if metrics is None:
         metrics = metric_names(kind)
     if isinstance(metrics, str):
@@ -52,13 +163,15 @@ def metric_request(
                 f"{argument}= must be a metric name, (name, {{params}}), a list of names, or a dict of output "
                 f"name -> name or (name, {{params}}), got {metrics!r}"
             )
-        repeated = sorted({m for m in metrics if list(metrics).count(m) > 1})
+        specs = [parse_metric(m, argument=f"{argument}=") for m in metrics]
+        labels = [spec.label for spec in specs]
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
         if repeated:
             raise ValueError(
                 f"{argument}= names {repeated} more than once; to compute one metric with different "
-                "parameters use a dict: {'oc_25': ('oc', {'beta': 0.25}), 'oc_75': 'oc'}"
+                "parameters name each variant once: ['oc[beta=0.25]', 'oc[beta=0.75]']"
             )
-        metrics = {name: name for name in metrics}
+        metrics = {spec.label: (spec.name, spec.params) for spec in specs}
     if not metrics:
         raise ValueError(f"{argument}= is empty; name at least one metric (ordframe.list_metrics() lists them)")
     request: dict[str, tuple[Metric, dict]] = {}
@@ -67,7 +180,7 @@ def metric_request(
             raise TypeError(f"{argument}= output names must be non-empty strings, got {output!r}")
         params: Mapping
         if isinstance(spec, str):
-            name, params = spec, {}
+            name, params, _ = parse_metric(spec, argument=f"{argument}=")
         elif isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], Mapping):
             name, params = spec
         else:

@@ -90,26 +90,26 @@ def _diagonals(k: int):
     return order, tuple(spans), position.reshape(k, k)
 
 
-def _gains(v: np.ndarray, gamma: float) -> np.ndarray:
-    """Benefits ``(M, K, K)`` -> ``(2, K*K, M)``: v and v |r - c|^gamma in anti-diagonal order, stack axis last."""
+def _gains(v: np.ndarray, gamma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Benefits ``(M, K, K)`` -> ``(2, K*K, M)``: v and v |r - c|^gamma in anti-diagonal order, stack axis last;
+    and their sums over each matrix ``(2, M)``."""
     m, k = v.shape[0], v.shape[-1]
     order = _diagonals(k)[0]
-    out = np.empty((2, k * k, m))
-    out[0] = np.take(v.reshape(m, k * k), order, axis=1).T
-    np.multiply(out[0], index_distance(k, gamma).ravel()[order, None], out=out[1])
-    return out
+    cells = np.empty((2, m, k * k))
+    np.take(v.reshape(m, k * k), order, axis=1, out=cells[0])
+    np.multiply(cells[0], index_distance(k, gamma).ravel()[order], out=cells[1])
+    return cells.transpose(0, 2, 1).copy(), cells.sum(axis=2)  # each matrix's cells are contiguous: same bits
 
 
-# The sums over a whole matrix below run over its trailing (contiguous) axes, so
-# every matrix gets the same bits whatever the stack it is computed in.
+# The sums over a whole matrix below run over its contiguous cells, so every
+# matrix gets the same bits whatever the stack it is computed in.
 
 
 def _oc_problem(counts, beta, gamma) -> _Problem:
     """Cardoso & Sousa eq. 7: v = n, D = N + (sum n d)^(1/gamma), mu = beta_raw = beta / (N (K-1)^gamma)."""
     k = counts.shape[-1]
-    n = total(counts)
-    norm = n + total(counts * index_distance(k, gamma)) ** (1 / gamma)
-    return _Problem(_gains(counts, gamma), norm, beta / (n * (k - 1) ** gamma))
+    gains, (n, spread) = _gains(counts, gamma)
+    return _Problem(gains, n + spread ** (1 / gamma), beta / (n * (k - 1) ** gamma))
 
 
 def _uoc_problem(counts, beta, gamma) -> _Problem:
@@ -120,8 +120,9 @@ def _uoc_problem(counts, beta, gamma) -> _Problem:
         rows += counts[..., c : c + 1]
     p = counts / np.where(rows > 0, rows, 1.0)  # an unobserved row stays all zeros
     kp = total(rows > 0).astype(np.float64)
-    norm = kp + kp ** (1 - 1 / gamma) * total(p * index_distance(counts.shape[-1], gamma)) ** (1 / gamma)
-    return _Problem(_gains(p, gamma), norm, beta / kp)
+    gains, (_, spread) = _gains(p, gamma)
+    norm = kp + kp ** (1 - 1 / gamma) * spread ** (1 / gamma)
+    return _Problem(gains, norm, beta / kp)
 
 
 # Move codes: the step that leads into a cell.

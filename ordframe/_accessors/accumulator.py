@@ -1,0 +1,231 @@
+"""Batches of predictions counted as they come, for training and evaluation loops (``ordframe.Accumulator``).
+
+Each batch goes through the DataFrame front end (its checks and messages) and
+leaves only counts: one confusion matrix per group of the batch and, for the
+probability metrics, the sums of their per-sample scores and of the weights.
+Those are added to a stack that grows when a new group appears, so memory
+does not grow with the number of samples, and two accumulators (one per
+worker) add up.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ordframe._bridge.apply import apply_confusion, labelled, prepare, proba_kernel
+from ordframe._core.dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
+from ordframe._inputs.classes import check_two, declared_order
+from ordframe._inputs.counting import count_cells
+from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.vectors import PRED as PRED_COLUMN
+from ordframe._inputs.vectors import TRUE as TRUE_COLUMN
+from ordframe._inputs.vectors import WEIGHTS, vectors_frame
+from ordframe._registry.request import default_metrics, metric_request
+
+
+class Accumulator:
+    """Confusion counts (and probability-score sums) of batches, along named group dims, at any time.
+
+    ``update`` takes one batch: labels, predicted labels and/or class
+    probabilities as anything ``numpy.asarray`` takes (lists, numpy, pandas or
+    polars Series, CPU tensors of PyTorch, JAX or TensorFlow), and group values
+    as keywords (``epoch=3``, one value for the batch, or one per sample).
+    ``cube()`` and ``evaluate()`` give what the accessors give for all the
+    samples seen so far; ``merge`` adds another accumulator's counts (one per
+    worker), and accumulators pickle.
+
+    Parameters
+    ----------
+    labels : sequence
+        The classes in order, lowest first (a batch need not have them all).
+    metrics : str, list or dict, optional
+        What ``evaluate`` computes, as ``metrics=`` of ``evaluate`` (default:
+        every confusion metric, and every probability metric once
+        probabilities are given). The probability metrics' per-sample scores
+        are summed as batches come, so they are fixed here.
+
+    Examples
+    --------
+    >>> import ordframe
+    >>> acc = ordframe.Accumulator(labels=[0, 1, 2], metrics=["accuracy", "mae"])
+    >>> for epoch in range(2):
+    ...     acc.update([0, 1, 2, 2], [0, 1, 1, 2], epoch=epoch, split="valid")
+    >>> acc.evaluate().accuracy.sel(split="valid").values
+    array([0.75, 0.75])
+    """
+
+    def __init__(self, labels, *, metrics=None):
+        self.classes = check_two(declared_order(labels))
+        self.metrics = metrics
+        self._request = metric_request(default_metrics(probabilities=True) if metrics is None else metrics, None)
+        k = len(self.classes)  # every parameter is checked now; the probability kernels' are prepared once
+        prepared = [(m, prepare(m, p, k, self.classes)) for m, p in self._request.values()]
+        self._prepared = [(m, p) for m, p in prepared if m.kind == "proba"]
+        self._proba_outputs = [out for out, (m, _) in self._request.items() if m.kind == "proba"]
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every batch (the classes, metrics and group dims are kept if set)."""
+        k = len(self.classes)
+        self._dims: tuple[str, ...] | None = None
+        self._probabilities: bool | None = None
+        self._slots: dict[tuple, int] = {}
+        self._counts = np.zeros((0, k, k), np.int64)
+        self._scores = np.zeros((0, len(self._prepared)))
+        self._weights = np.zeros(0)
+
+    def update(self, y_true, y_pred=None, *, y_proba=None, sample_weight=None, **groups) -> None:
+        """Add one batch: true labels, predicted labels and/or class probabilities ``(samples, classes)``.
+
+        Without ``y_pred`` the predicted class is the most probable one. Keywords
+        name group dims: one value for the whole batch, or one per sample.
+        """
+        layout = self._checked_layout(groups, y_proba is not None)
+        frame, proba = vectors_frame(y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups)
+        rows = frame_rows(
+            frame,
+            TRUE_COLUMN,
+            PRED_COLUMN if y_pred is not None else None,
+            proba=proba or None,
+            by=list(groups),
+            labels=self.classes,
+            weights=WEIGHTS if sample_weight is not None else None,
+            observed=True,
+        )
+        self._dims, self._probabilities = layout  # the batch is valid: its layout is the accumulator's
+        counts = rows.counts()
+        keys = rows.groups.combinations()
+        slots = self._slots_of(keys, tuple(groups))
+        if sample_weight is not None and self._counts.dtype.kind != "f":
+            self._counts = self._counts.astype(np.float64)  # weighted counts from now on
+        self._counts[slots] += counts.reshape(len(keys), *counts.shape[-2:])
+        if self._probabilities and self._prepared:
+            codes, sizes, offsets = rows.groups.counting()
+            weights = np.ones(len(rows.index)) if rows.weights is None else rows.weights
+            self._weights[slots] += _sums(codes, sizes, offsets, weights)
+            true = rows.true.array()
+            for i, (metric, params) in enumerate(self._prepared):
+                scores = proba_kernel(metric, params)(rows.proba, true)
+                self._scores[slots, i] += _sums(codes, sizes, offsets, weights * scores)
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        """Add the counts of ``other`` (another worker's) to these; returns ``self``."""
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"can only merge another Accumulator, got {type(other).__name__}")
+        if not (other.classes.equals(self.classes) and other._request.keys() == self._request.keys()):
+            raise ValueError(
+                "the accumulators differ in their classes or metrics "
+                f"({list(self.classes)}, {list(self._request)} vs {list(other.classes)}, {list(other._request)}); "
+                "create every worker's with the same labels= and metrics="
+            )
+        if other._dims is None:
+            return self
+        self._dims, self._probabilities = self._checked_layout(dict.fromkeys(other._dims), bool(other._probabilities))
+        slots = self._slots_of(list(other._slots), other._dims)
+        self._counts = self._counts.astype(np.result_type(self._counts, other._counts), copy=False)
+        self._counts[slots] += other._counts[: len(slots)]
+        self._scores[slots] += other._scores[: len(slots)]
+        self._weights[slots] += other._weights[: len(slots)]
+        return self
+
+    def __add__(self, other: Accumulator) -> Accumulator:
+        return copy.deepcopy(self).merge(other)
+
+    def __repr__(self) -> str:
+        dims = "no batch yet" if self._dims is None else f"dims {self._dims}, {len(self._slots)} group(s)"
+        return f"Accumulator(labels={list(self.classes)}, {dims})"
+
+    def cube(self, *, observed: bool = False) -> xr.DataArray:
+        """The confusion cube ``(*group dims, true, pred)`` of every sample so far.
+
+        ``observed=True`` stacks the group combinations seen into one dim
+        ``group``; otherwise every combination of the dims' values is there
+        (zeros where none was seen), values sorted.
+        """
+        counts = self._counts[: len(self._slots)]
+        return self._laid_out(counts, CUBE_DIMS, observed, fill=0).rename("count")
+
+    def evaluate(self, *, observed: bool = False) -> xr.Dataset:
+        """One variable per metric of ``metrics=``, over the group dims, for every sample so far.
+
+        A probability metric is the weighted mean of its per-sample scores.
+        """
+        if self._dims is None:
+            raise ValueError("no batch has been added yet: call update(...) first")
+        variables = {}
+        cube = None
+        for out, (metric, params) in self._request.items():
+            if metric.kind == "confusion":
+                cube = self.cube(observed=observed) if cube is None else cube
+                variables[out] = apply_confusion(metric, cube, params)
+            elif self._probabilities:
+                index = self._proba_outputs.index(out)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    mean = self._scores[: len(self._slots), index] / self._weights[: len(self._slots)]
+                prepared = self._prepared[index][1]
+                variables[out] = labelled(
+                    self._laid_out(mean, (), observed, fill=np.nan), metric, prepared, self.classes
+                )
+            elif self.metrics is not None:
+                raise ValueError(f"{out!r} needs class probabilities, and no batch gave y_proba")
+        return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+    def _checked_layout(self, groups: dict, probabilities: bool) -> tuple[tuple[str, ...], bool]:
+        """The group dims and whether there are probabilities: those of the first batch, which later ones keep."""
+        dims = tuple(groups)
+        clash = [d for d in dims if d in (TRUE, PRED, OBSERVED_DIM, TRUE_COLUMN, PRED_COLUMN, WEIGHTS)]
+        if clash:
+            raise ValueError(f"group dim(s) {clash} would clash with ordframe's own names; rename them")
+        if self._dims is None:
+            return dims, probabilities
+        if set(dims) != set(self._dims):
+            raise ValueError(
+                f"this batch has group dims {list(dims)}, earlier ones {list(self._dims)}; give every batch the "
+                "same group keywords"
+            )
+        if probabilities != self._probabilities:
+            had = "had" if self._probabilities else "had no"
+            raise ValueError(
+                f"earlier batches {had} class probabilities (y_proba=); give them with every batch or with none"
+            )
+        return self._dims, probabilities
+
+    def _slots_of(self, keys: list[tuple], dims: tuple) -> np.ndarray:
+        """The stack positions of group ``keys`` (values along ``dims``), growing the stack for new groups."""
+        order = [dims.index(d) for d in self._dims or ()]
+        slots = np.array([self._slots.setdefault(tuple(k[i] for i in order), len(self._slots)) for k in keys], int)
+        grow = len(self._slots) - len(self._counts)
+        if grow > 0:
+            grow = max(grow, len(self._counts))  # doubling: amortised O(1) per new group
+            k = len(self.classes)
+            self._counts = np.concatenate([self._counts, np.zeros((grow, k, k), self._counts.dtype)])
+            self._scores = np.concatenate([self._scores, np.zeros((grow, self._scores.shape[1]))])
+            self._weights = np.concatenate([self._weights, np.zeros(grow)])
+        return slots
+
+    def _laid_out(self, values: np.ndarray, dims: tuple, observed: bool, fill) -> xr.DataArray:
+        coords: dict[Hashable, pd.Index] = {TRUE: self.classes, PRED: self.classes} if dims else {}
+        if not self._dims:
+            return xr.DataArray(values[0], dims=dims, coords=coords)
+        index = pd.MultiIndex.from_tuples(list(self._slots), names=list(self._dims))
+        stacked = xr.DataArray(
+            values,
+            dims=(OBSERVED_DIM, *dims),
+            coords={**coords, **xr.Coordinates.from_pandas_multiindex(index, OBSERVED_DIM)},
+        )
+        if observed:
+            return stacked.sortby(OBSERVED_DIM)
+        dense = stacked.unstack(OBSERVED_DIM, fill_value=fill)
+        return dense.transpose(*self._dims, *dims)
+
+
+def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:
+    """Per group (in the order of the batch's cube), the sum of ``weights``."""
+    if not codes:
+        return np.array([weights.sum()])
+    return count_cells(codes, sizes, offsets=offsets, weights=weights)

@@ -1,0 +1,64 @@
+"""Every registered metric as a function like ``sklearn.metrics``: ``ordframe.oc(y_true, y_pred)``.
+
+The functions are made from the registry when asked for (``ordframe.<name>``),
+so a plugin's metric gets one too. The vectors go through the DataFrame front
+end as columns named after the arguments: the checks, the class order and the
+messages are those of ``df.ordinal``.
+"""
+
+from __future__ import annotations
+
+from ordframe._accessors.base import _method
+from ordframe._bridge.apply import apply_confusion, as_scalar
+from ordframe._bridge.scores import frame_mean
+from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
+from ordframe._registry.metric import Metric
+
+_COMMON = """labels : sequence, optional
+    The classes in order, lowest first. By default: the categories of an ordered
+    Categorical (a polars Enum), else the sorted numbers seen.
+sample_weight : array-like, optional
+    One non-negative weight per sample.
+dropna : bool, default False
+    Drop the samples with a missing value (they are an error otherwise); a warning says how many."""
+
+_LABEL_ARGUMENTS = f"""y_true, y_pred : array-like
+    True and predicted class labels, one per sample: lists, numpy arrays, pandas or polars
+    Series, matched by position.
+{_COMMON}"""
+
+_PROBA_ARGUMENTS = f"""y_true : array-like
+    True class labels, one per sample (lists, numpy arrays, pandas or polars Series).
+y_proba : array-like of shape (samples, classes)
+    Class probabilities, one column per class of ``labels`` in order.
+{_COMMON}
+renormalize : bool, default False
+    Rescale each row of probabilities to sum to 1 (rows that do not are an error otherwise)."""
+
+_RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric is undefined"
+
+
+def metric_function(metric: Metric):
+    """The function ``ordframe.<metric.name>`` of a registered metric."""
+    if metric.kind == "confusion":
+
+        def function(y_true, y_pred, *, labels=None, sample_weight=None, dropna=False, **params):
+            frame, _ = vectors_frame(y_true, y_pred, sample_weight=sample_weight)
+            weights = None if sample_weight is None else WEIGHTS
+            rows = frame_rows(frame, TRUE, PRED, labels=labels, weights=weights, dropna=dropna)
+            return as_scalar(apply_confusion(metric, rows.cube(), params), metric, rows.empty)
+
+        call = f"ordframe.{metric.name}(y_true, y_pred, *, labels=None, sample_weight=None, ...)"
+        return _method(function, metric, call, _LABEL_ARGUMENTS, _RETURNS)
+
+    def proba_function(y_true, y_proba, *, labels=None, sample_weight=None, dropna=False, renormalize=False, **params):
+        frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
+        weights = None if sample_weight is None else WEIGHTS
+        rows = frame_rows(
+            frame, TRUE, proba=proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize
+        )
+        return as_scalar(frame_mean(metric, rows, params, metric.name), metric, rows.empty)
+
+    call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
+    return _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)

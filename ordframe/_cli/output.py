@@ -1,0 +1,78 @@
+"""What ``ordframe score`` writes, in the format ``formats.output_format`` chose: text, Parquet or netCDF.
+
+Every format but netCDF holds the table: the ``--by`` columns, then one
+column per metric. netCDF keeps what a table cannot: each metric's attrs
+(its parameters, direction, bounds and classes), as the Python API gives them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import xarray as xr
+
+from ordframe._cli.files import PARQUET_HINT
+from ordframe._cli.wording import UsageError
+from ordframe._core.dims import OBSERVED_DIM
+
+
+def to_table(result: xr.Dataset) -> pd.DataFrame:
+    """One row per group: the ``--by`` columns first, then one column per variable."""
+    if not result.sizes:
+        return pd.DataFrame({name: [float(v)] for name, v in result.data_vars.items()})
+    return result.to_dataframe()[list(result.data_vars)].reset_index()
+
+
+def render(table: pd.DataFrame, fmt: str, width: int | None = None) -> str:
+    """The table (``by`` columns, then metrics) as text in ``fmt``; a ``table`` is wrapped at ``width``."""
+    if fmt == "csv":
+        return table.to_csv(index=False)
+    if fmt == "json":
+        records = json.loads(table.to_json(orient="records", date_format="iso"))
+        return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    rounded = table.round({c: 4 for c in table.columns if pd.api.types.is_float_dtype(table[c])})
+    if fmt == "markdown":
+        header = "| " + " | ".join(map(markdown_cell, rounded.columns)) + " |"
+        rows = ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rounded.itertuples(index=False)]
+        return "\n".join([header, "|" + "---|" * len(rounded.columns), *rows]) + "\n"
+    return rounded.to_string(index=False, line_width=width) + "\n"
+
+
+def markdown_cell(value) -> str:
+    """A value as the text of a Markdown table cell: ``\\`` and ``|`` escaped, line breaks as ``<br>``."""
+    text = str(value).replace("\\", "\\\\").replace("|", "\\|")
+    return text.replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>")
+
+
+def write_file(result: xr.Dataset, fmt: str, path: str) -> None:
+    """``result`` written to ``path`` in ``fmt``; a failure is a ``UsageError`` that names the file."""
+    try:
+        if fmt == "netcdf":
+            _netcdf(result).to_netcdf(path)
+        elif fmt == "parquet":
+            to_table(result).to_parquet(path, index=False)
+        else:
+            Path(path).write_text(render(to_table(result), fmt), encoding="utf-8")
+    except ImportError:  # pandas names a missing engine so
+        raise UsageError(f"cannot write {path}: writing Parquet needs pyarrow: {PARQUET_HINT}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except (ValueError, TypeError) as exc:  # a column the format cannot store
+        raise UsageError(f"cannot write {path} as {fmt}: {str(exc).splitlines()[0]}") from None
+
+
+def _netcdf(result: xr.Dataset) -> xr.Dataset:
+    """``result`` as netCDF can store it: the groups' MultiIndex (which it cannot) as one coordinate per column.
+
+    One ``--by`` column becomes the dim itself, as the Python API gives it.
+    """
+    if OBSERVED_DIM not in result.indexes or not isinstance(result.indexes[OBSERVED_DIM], pd.MultiIndex):
+        return result
+    levels = list(result.indexes[OBSERVED_DIM].names)
+    flat = result.reset_index(OBSERVED_DIM)
+    if len(levels) == 1:
+        (level,) = levels
+        return flat.drop_vars(level).rename({OBSERVED_DIM: level}).assign_coords({level: flat[level].to_numpy()})
+    return flat

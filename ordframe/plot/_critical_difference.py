@@ -1,0 +1,145 @@
+"""Demšar (2006)'s critical-difference diagram of the average ranks of ``ordframe.friedman``."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+import numpy as np
+import xarray as xr
+
+from ordframe.plot._figures import new_axes
+from ordframe.plot._stacks import coord_values, label_text
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
+    """Maximal runs ``(i, j)`` of the sorted ``ranks`` whose spread is below ``cd`` (at least two models)."""
+    found: list[tuple[int, int]] = []
+    for i in range(len(ranks)):
+        j = i
+        while j + 1 < len(ranks) and ranks[j + 1] - ranks[i] < cd:
+            j += 1
+        if j > i and (not found or j > found[-1][1]):
+            found.append((i, j))
+    return found
+
+
+def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, ax=None) -> Figure:
+    """Demšar (2006)'s critical-difference diagram from the Dataset of [`ordframe.friedman`][ordframe.friedman].
+
+    The models sit at their average rank (1 = best) on an axis 1..k; the bar at the top has the length of the
+    Nemenyi critical difference (CD), and a thick line joins models whose average ranks differ by less than CD
+    (not significantly different).
+
+    Parameters
+    ----------
+    result : xarray.Dataset
+        The output of ``ordframe.friedman``.
+    metric : str, optional
+        Which metric of ``result`` (needed when it has several).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import ordframe.plot
+    >>> from ordframe import friedman
+    >>> auc = xr.DataArray(
+    ...     [[0.70, 0.72, 0.75], [0.61, 0.66, 0.65], [0.80, 0.83, 0.86], [0.55, 0.57, 0.60], [0.91, 0.90, 0.95]],
+    ...     dims=("dataset", "model"),
+    ...     coords={"model": ["a", "b", "c"]},
+    ...     name="auc",
+    ...     attrs={"higher_is_better": 1},
+    ... )
+    >>> fig = ordframe.plot.critical_difference(friedman(auc))
+    >>> fig.axes[0].get_title()
+    'auc: average rank over 5 dataset values (1 = best; Friedman p = 0.041)\\nNemenyi CD = 1.482 at alpha = 0.05'
+    """
+    if not isinstance(result, xr.Dataset) or "average_rank" not in result or "critical_difference" not in result:
+        raise TypeError(
+            "critical_difference plots the Dataset of ordframe.friedman(...) (variables 'average_rank' and "
+            f"'critical_difference'), got {type(result).__name__}"
+        )
+    if "metric" in result.dims:
+        names = list(result["metric"].values)
+        if metric is None:
+            if len(names) != 1:
+                raise ValueError(f"result has several metrics {names}; pass metric= one of them")
+            metric = names[0]
+        if metric not in names:
+            raise ValueError(f"metric={metric!r} is not in the result; it has {names}")
+        result = result.sel(metric=metric)
+    rank = result["average_rank"]
+    model_dims = [d for d in rank.dims]
+    if len(model_dims) != 1:
+        raise ValueError(
+            f"average_rank has dims {tuple(rank.dims)}; select one element of the extra dims first so that only the "
+            "models remain"
+        )
+    (models,) = model_dims
+    cd = float(result["critical_difference"])
+    ranks = rank.values.astype(np.float64)
+    order = np.argsort(ranks, kind="stable")
+    names = [label_text(v) for v in coord_values(rank, models)[order]]
+    ranks = ranks[order]
+    k = len(ranks)
+    half = (k + 1) // 2
+    height = 1.0 + 0.35 * half
+    fig, (axis,) = new_axes(1, ax, width=7.0, height=height + 0.9)
+    # the rank axis at y = 0, models below it (negative y)
+    axis.plot([1, k], [0, 0], color="black", lw=1)
+    for r in range(1, k + 1):
+        axis.plot([r, r], [0, 0.08], color="black", lw=1)
+        axis.text(r, 0.12, str(r), ha="center", va="bottom", fontsize=9)
+    for tick in np.arange(1.5, k, 1.0):
+        axis.plot([tick, tick], [0, 0.04], color="black", lw=0.7)
+    # the CD bar above the axis, starting at rank 1
+    bar_y = 0.55
+    axis.plot([1, 1 + cd], [bar_y, bar_y], color="black", lw=1.5, gid="cd-bar")
+    for end in (1, 1 + cd):
+        axis.plot([end, end], [bar_y - 0.05, bar_y + 0.05], color="black", lw=1.5)
+    axis.text(1 + cd / 2, bar_y + 0.08, f"CD = {cd:.3f}", ha="center", va="bottom", fontsize=9)
+    # the models: the better half on the left, the rest on the right
+    step = 0.35
+    cliques = _cliques(ranks, cd)
+    first = -0.25 - step * max(len(cliques), 1) * 0.5
+    for i, (name, r) in enumerate(zip(names, ranks)):
+        left = i < half
+        row = i if left else k - 1 - i
+        y = first - step * row
+        x_text = 0.6 if left else k + 0.4
+        axis.plot([r, r, x_text], [0, y, y], color="black", lw=0.8, gid=f"model-{name}")
+        axis.text(
+            x_text + (-0.05 if left else 0.05),
+            y,
+            f"{name} ({r:.2f})",
+            ha="right" if left else "left",
+            va="center",
+            fontsize=9,
+        )
+    # cliques: thick lines just below the axis
+    for j, (a, b) in enumerate(cliques):
+        y = -0.12 - 0.5 * step * j
+        axis.plot([ranks[a] - 0.03, ranks[b] + 0.03], [y, y], color="black", lw=4, solid_capstyle="round", gid="clique")
+    axis.set_xlim(-0.9, k + 1.9)
+    axis.set_ylim(first - step * (half - 1) - 0.3, bar_y + 0.35)
+    axis.axis("off")
+    axis.set_title(_cd_title(result, metric, cd), fontsize=10)
+    return fig
+
+
+def _cd_title(result: xr.Dataset, metric, cd: float) -> str:
+    over, blocks = result.attrs.get("blocks_dim"), result.attrs.get("blocks")
+    head = f"{metric}: average rank" if metric is not None else "Average rank"
+    if over:
+        head += f" over {blocks} {over} values" if blocks else f" over {over}"
+    head += " (1 = best" + (f"; Friedman p = {float(result['p_value']):.3f})" if "p_value" in result else ")")
+    alpha = result.attrs.get("alpha")
+    tail = f"Nemenyi CD = {cd:.3f}" + (f" at alpha = {alpha:g}" if alpha is not None else "")
+    return f"{head}\n{tail}"

@@ -1,0 +1,163 @@
+"""ordframe.Accumulator: batches counted as they come give what the accessors give on all the samples at once."""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ordframe
+
+LABELS = [0, 1, 2, 3]
+PROBA = [f"p{k}" for k in LABELS]
+
+
+def data(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, n)
+    proba = rng.dirichlet(np.ones(4) * 0.7, n)
+    return pd.DataFrame(
+        {
+            "y": y,
+            "yhat": np.clip(y + rng.integers(-1, 2, n), 0, 3),
+            "site": rng.choice(["north", "south", "east"], n),
+            "epoch": np.arange(n) * 3 // max(n, 1),
+            "w": rng.uniform(0.1, 2.0, n),
+            **dict(zip(PROBA, proba.T)),
+        }
+    )
+
+
+def fed(df, acc, step=50, weights=False, proba=False, pred=True):
+    for start in range(0, len(df), step):
+        b = df.iloc[start : start + step]
+        acc.update(
+            b.y.to_numpy(),
+            b.yhat.to_numpy() if pred else None,
+            y_proba=b[PROBA].to_numpy() if proba else None,
+            sample_weight=b.w.to_numpy() if weights else None,
+            epoch=int(b.epoch.iloc[0]),  # one value per batch
+            site=b.site.to_numpy(),  # one value per sample
+        )
+    return acc
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_the_cube_of_batches_is_the_cube_of_all_rows(weights):
+    df = data()
+    acc = fed(df, ordframe.Accumulator(LABELS), weights=weights)
+    # weighted sums are added batch by batch: equal up to the order of the float additions
+    same = xr.testing.assert_allclose if weights else xr.testing.assert_identical
+    expected = df.ordinal.confusion("y", "yhat", by=["epoch", "site"], labels=LABELS, weights="w" if weights else None)
+    same(acc.cube(), expected)
+    assert acc.cube().dtype == expected.dtype
+    observed = df.ordinal.confusion(
+        "y", "yhat", by=["epoch", "site"], labels=LABELS, weights="w" if weights else None, observed=True
+    )
+    same(acc.cube(observed=True), observed)
+
+
+@pytest.mark.parametrize("pred", [True, False])
+def test_evaluate_equals_the_accessors_on_all_rows(pred):
+    df = data()
+    acc = fed(df, ordframe.Accumulator(LABELS), weights=True, proba=True, pred=pred)
+    expected = df.ordinal.evaluate(
+        "y", "yhat" if pred else None, proba=PROBA, by=["epoch", "site"], labels=LABELS, weights="w"
+    )
+    result = acc.evaluate()
+    assert list(result) == list(expected)
+    xr.testing.assert_allclose(result, expected.transpose(*result.dims), rtol=1e-12)
+    assert all(result[v].attrs == expected[v].attrs for v in result)  # metric, parameters, direction, classes
+
+
+def test_metrics_and_parameters_are_chosen_up_front():
+    df = data()
+    acc = fed(df, ordframe.Accumulator(LABELS, metrics={"oc_25": ("oc", {"beta": 0.25}), "rps": "rps"}), proba=True)
+    result = acc.evaluate()
+    assert list(result) == ["oc_25", "rps"]
+    expected = df.ordinal.oc("y", "yhat", by=["epoch", "site"], labels=LABELS, beta=0.25)
+    xr.testing.assert_allclose(result.oc_25, expected.transpose(*result.oc_25.dims).rename("oc_25"))
+    with pytest.raises(ValueError, match="'rps' needs class probabilities, and no batch gave y_proba"):
+        fed(df, ordframe.Accumulator(LABELS, metrics=["rps"])).evaluate()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 80), min_size=1, max_size=12), st.integers(0, 10**6))
+def test_any_split_into_batches_and_workers_gives_the_same_counts(sizes, seed):
+    df = data(n=sum(sizes), seed=seed)
+    workers = [ordframe.Accumulator(LABELS), ordframe.Accumulator(LABELS)]
+    start = 0
+    for i, size in enumerate(sizes):
+        b = df.iloc[start : start + size]
+        workers[i % 2].update(b.y.tolist(), pd.Series(b.yhat.to_numpy(), index=b.index[::-1]), site=b.site.to_numpy())
+        start += size
+    merged = workers[0] + workers[1]
+    whole = ordframe.Accumulator(LABELS)
+    whole.update(df.y, df.yhat, site=df.site)
+    xr.testing.assert_identical(merged.cube(), whole.cube())
+    xr.testing.assert_identical(pickle.loads(pickle.dumps(merged)).cube(), whole.cube())
+
+
+def test_merge_adds_in_place_and_reset_forgets():
+    df = data()
+    a, b = ordframe.Accumulator(LABELS), ordframe.Accumulator(LABELS)
+    fed(df.iloc[:300], a)
+    fed(df.iloc[300:], b)
+    assert a.merge(b) is a
+    xr.testing.assert_identical(a.cube(), fed(df, ordframe.Accumulator(LABELS)).cube())
+    a.reset()
+    with pytest.raises(ValueError, match="no batch has been added yet"):
+        a.evaluate()
+    assert "no batch yet" in repr(a)
+
+
+def test_without_groups_the_result_is_one_matrix():
+    acc = ordframe.Accumulator(["low", "mid", "high"], metrics=["accuracy"])
+    acc.update(["low", "mid"], ["low", "high"])
+    acc.update(["high"], ["high"])
+    assert acc.cube().dims == ("true", "pred")
+    assert acc.cube().dtype == np.int64
+    assert float(acc.evaluate().accuracy) == pytest.approx(2 / 3)
+
+
+def test_bad_batches_get_the_front_ends_errors():
+    acc = ordframe.Accumulator(LABELS)
+    with pytest.raises(ValueError, match=r"column 'y_true' has 1 value\(s\) outside the classes \[0, 1, 2, 3\]: 7"):
+        acc.update([0, 7], [0, 1])
+    with pytest.raises(ValueError, match=r"column 'y_pred' has 1 missing value\(s\)"):
+        acc.update([0, 1], [0, None])
+    with pytest.raises(ValueError, match=r"y_true has 2, y_pred has 3"):
+        acc.update([0, 1], [0, 1, 2])
+    acc.update([0, 1], [0, 1], epoch=1)
+    with pytest.raises(ValueError, match=r"this batch has group dims \['fold'\], earlier ones \['epoch'\]"):
+        acc.update([0, 1], [0, 1], fold=1)
+    with pytest.raises(ValueError, match="earlier batches had no class probabilities"):
+        acc.update([0, 1], y_proba=np.full((2, 4), 0.25), epoch=1)
+    with pytest.raises(ValueError, match=r"group dim\(s\) \['true'\] would clash"):
+        ordframe.Accumulator(LABELS).update([0, 1], [0, 1], true=1)
+    with pytest.raises(ValueError, match="differ in their classes or metrics"):
+        acc.merge(ordframe.Accumulator([0, 1, 2]))
+    with pytest.raises(ValueError, match="at least two classes"):
+        ordframe.Accumulator([0])
+    with pytest.raises((TypeError, ValueError), match="normalize"):  # checked when created, not at the first batch
+        ordframe.Accumulator(LABELS, metrics=("rps", {"normalize": "yes"}))
+    with pytest.raises(ValueError, match="beta must be a finite number"):
+        ordframe.Accumulator(LABELS, metrics=("oc", {"beta": -1}))
+
+
+def test_group_keywords_may_come_in_any_order():
+    acc = ordframe.Accumulator(LABELS, metrics=["accuracy"])
+    acc.update([0, 1], [0, 1], epoch=0, split="train")
+    acc.update([0, 1], [1, 1], split="valid", epoch=0)
+    assert acc.cube().dims == ("epoch", "split", "true", "pred")
+    np.testing.assert_allclose(acc.evaluate().accuracy.values, [[1.0, 0.5]])
+
+
+def test_tensors_are_taken_as_numpy_takes_them():
+    torch = pytest.importorskip("torch")
+    acc = ordframe.Accumulator(LABELS)
+    acc.update(torch.tensor([0, 1, 2]), torch.tensor([0, 2, 2]), y_proba=torch.full((3, 4), 0.25))
+    assert int(acc.cube().sum()) == 3
