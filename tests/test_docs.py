@@ -127,13 +127,15 @@ def _documented_objects():
         seen.add(id(obj))
         if inspect.ismodule(obj):
             for name, member in vars(obj).items():
+                exported = name in getattr(obj, "__all__", ())
                 defined_here = getattr(member, "__module__", None) == obj.__name__
                 is_submodule = inspect.ismodule(member) and member.__name__.startswith(obj.__name__ + ".")
-                if not name.startswith("_") and (defined_here or is_submodule):
+                if exported or not name.startswith("_") and (defined_here or is_submodule):
                     stack.append(member)
         elif inspect.isclass(obj):
             yield obj
-            stack += [m for n, m in vars(obj).items() if not n.startswith("_") and inspect.isfunction(m)]
+            methods = [getattr(m, "__func__", m) for n, m in vars(obj).items() if not n.startswith("_")]
+            stack += [m for m in methods if inspect.isfunction(m)]
         elif inspect.isfunction(obj):
             yield obj
 
@@ -153,7 +155,7 @@ def test_a_parameters_section_lists_every_parameter():
             continue
         entries = [line for _, body in sections for line in body.splitlines() if line and not line[0].isspace()]
         named = {name.strip().lstrip("*") for line in entries for name in line.split(" : ")[0].split(",")}
-        parameters = set(inspect.signature(obj).parameters) - {"self"}
+        parameters = set(inspect.signature(obj).parameters) - {"self", "cls"}
         untyped = [line for line in entries if "," in line and " : " not in line]
         if named != parameters or untyped:
             wrong[obj.__qualname__] = {
