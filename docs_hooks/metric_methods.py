@@ -1,11 +1,12 @@
-"""mkdocs hook: the API reference's table of metric methods, made from the registry when the site is built.
+"""mkdocs hook: the API reference's table of metric functions and methods, made from the registry when the site is built.
 
-Every registered metric is a method of the ``.ordinal`` accessors, looked up at
-call time, so no docstring lists them. ``<!-- metric methods -->`` on a page
-becomes the calls (read from the accessors' real signatures) and one row per
-built-in metric with its parameters and a link to its page under
-``docs/metrics/``: MkDocs then checks these links like any other (``--strict``
-fails for a built-in metric without a page).
+Every registered metric is a function, ``ordframe.oc(y_true, y_pred)``, and a
+method of the ``.ordinal`` accessors, both looked up at call time, so no
+docstring lists them. ``<!-- metric methods -->`` on a page becomes the calls
+(read from the real signatures) and one row per built-in metric with its
+parameters and a link to its page under ``docs/metrics/``: MkDocs then checks
+these links like any other (``--strict`` fails for a built-in metric without a
+page).
 """
 
 import inspect
@@ -18,27 +19,29 @@ import ordframe
 MARKER = "<!-- metric methods -->"
 BUILT_IN = "ordframe.metrics."
 
-# (where, the object the accessor is on, a built-in metric of each kind)
+# (on what, how the call is written, where the metric is looked up, a built-in metric of each kind)
 FRONT_ENDS = [
-    ("`df` a DataFrame: label columns", "df", pd.DataFrame(), "oc"),
-    ("`df` a DataFrame: probability columns", "df", pd.DataFrame(), "rps"),
-    ("`cube` a confusion cube, or `pred` labels against `true`", "cube", xr.DataArray([0]), "oc"),
-    ("`proba` a probability DataArray", "proba", xr.DataArray([0]), "rps"),
+    ("label vectors", "ordframe", ordframe, "oc"),
+    ("probability vectors", "ordframe", ordframe, "rps"),
+    ("`df` a DataFrame: label columns", "df.ordinal", pd.DataFrame().ordinal, "oc"),
+    ("`df` a DataFrame: probability columns", "df.ordinal", pd.DataFrame().ordinal, "rps"),
+    ("`cube` a confusion cube, or `pred` labels against `true`", "cube.ordinal", xr.DataArray([0]).ordinal, "oc"),
+    ("`proba` a probability DataArray", "proba.ordinal", xr.DataArray([0]).ordinal, "rps"),
 ]
 
 
-def _call(obj: str, method) -> str:
-    own = set(ordframe.get_metric(method.__name__).defaults)
-    signature = inspect.signature(method)
+def _call(prefix: str, function) -> str:
+    own = set(ordframe.get_metric(function.__name__).defaults)
+    signature = inspect.signature(function)
     kept = [p for name, p in signature.parameters.items() if name not in own]
     generic = signature.replace(parameters=kept)
-    return f"`{obj}.ordinal.<metric>{str(generic)[:-1]}, **params)`"
+    return f"`{prefix}.<metric>{str(generic)[:-1]}, **params)`"
 
 
 def _table() -> str:
     lines = ["| on | call |", "|---|---|"]
-    for where, obj, data, example in FRONT_ENDS:
-        lines.append(f"| {where} | {_call(obj, getattr(data.ordinal, example))} |")
+    for where, prefix, namespace, example in FRONT_ENDS:
+        lines.append(f"| {where} | {_call(prefix, getattr(namespace, example))} |")
     lines += ["", "| metric | kind | parameters | direction | what it measures |", "|---|---|---|---|---|"]
     for row in ordframe.list_metrics().itertuples():
         if not row.plugin.startswith(BUILT_IN):
