@@ -1,8 +1,9 @@
 """ordframe: order-aware evaluation of ordinal classifiers on pandas, xarray and dask.
 
 Importing ordframe registers the ``.ordinal`` accessor on ``pandas.DataFrame``
-and ``xarray.DataArray``, and on ``dask.dataframe.DataFrame`` once dask's
-DataFrame support is imported (before or after ordframe).
+and ``xarray.DataArray``, on ``dask.dataframe.DataFrame`` once dask's
+DataFrame support is imported, and on ``polars.DataFrame`` and
+``polars.LazyFrame`` once polars is (before or after ordframe).
 
 The layers live in private subpackages (see the architecture page of the
 docs); their public names are re-exported here, and every registered metric
@@ -20,6 +21,7 @@ from ordframe._accessors import xarray as _xarray_accessor  # noqa: F401  (regis
 from ordframe._accessors.accumulator import Accumulator
 from ordframe._accessors.dask import register as _register_dask
 from ordframe._accessors.functions import metric_function as _metric_function
+from ordframe._accessors.polars import register as _register_polars
 from ordframe._core.messages import DroppedRowsWarning, LabelWarning
 from ordframe._core.options import set_options
 from ordframe._diagnostics.oc_paths import oc_path, uoc_path
@@ -39,6 +41,7 @@ from ordframe._resampling.cubes import bootstrap_cube, jackknife
 from ordframe.metrics.cost import george_cost
 
 _wrapt.register_post_import_hook(_register_dask, "dask.dataframe")
+_wrapt.register_post_import_hook(_register_polars, "polars")
 
 
 def __getattr__(name: str):

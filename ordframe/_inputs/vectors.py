@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._inputs.polars_frame import is_polars, pandas_series
+
 TRUE, PRED, WEIGHTS = "y_true", "y_pred", "sample_weight"
 
 
@@ -52,8 +54,8 @@ def vectors_frame(
 
 def _vector(values, name: str) -> pd.Series:
     """One value per sample as a pandas Series (positional), from a list, array, pandas or polars Series."""
-    if _is_polars(values):
-        values = _polars_series(values)
+    if is_polars(values):
+        values = pandas_series(values)
     if isinstance(values, xr.DataArray):
         values = values.values
     if isinstance(values, pd.Series):
@@ -66,7 +68,7 @@ def _vector(values, name: str) -> pd.Series:
             f"{name} must be 1-D (one value per sample), got shape {array.shape}; flatten it, or use "
             "the .ordinal accessor of a DataArray for labels along several dims"
         )
-    return pd.Series(array)
+    return pd.Series(array, copy=False)  # pandas copies arrays by default
 
 
 def _table_columns(table: np.ndarray | pd.DataFrame) -> list:
@@ -78,7 +80,7 @@ def _table_columns(table: np.ndarray | pd.DataFrame) -> list:
 
 def _table(values) -> np.ndarray | pd.DataFrame:
     """The class probabilities ``(samples, classes)``: a 2-D array, or a DataFrame used by position."""
-    if _is_polars(values):
+    if is_polars(values):
         values = values.to_numpy()
     if isinstance(values, pd.DataFrame):
         return values
@@ -89,21 +91,3 @@ def _table(values) -> np.ndarray | pd.DataFrame:
         hint = "; for two classes give both columns, e.g. numpy.column_stack([1 - p, p])" if array.ndim == 1 else ""
         raise ValueError(f"y_proba must be 2-D (samples, classes), got shape {array.shape}{hint}")
     return array
-
-
-def _polars_series(series) -> pd.Series:
-    """A polars Series as a pandas one without pyarrow: an ``Enum`` becomes an ordered Categorical (its order
-    kept), other values go through numpy (a missing value becomes NaN or None)."""
-    import polars as pl
-
-    if isinstance(series.dtype, pl.Enum):
-        codes = series.to_physical().fill_null(-1).to_numpy()
-        order = pd.CategoricalDtype(series.dtype.categories.to_list(), ordered=True)
-        return pd.Series(pd.Categorical.from_codes(codes, dtype=order))
-    if series.dtype == pl.Categorical:  # no order of its own: its labels, as strings
-        series = series.cast(pl.String)
-    return pd.Series(series.to_numpy())
-
-
-def _is_polars(values) -> bool:
-    return type(values).__module__.split(".")[0] == "polars"

@@ -1,0 +1,124 @@
+"""Benchmark: confusion cubes of polars DataFrames and LazyFrames (``frame.ordinal.confusion``), against a bincount.
+
+``--rows`` rows, K = 5 classes, ``by=["model", "fold"]`` (4 models x 25 folds).
+Cases: labels as a polars ``Enum`` (``model`` an ``Enum`` too, ``fold`` Int64)
+and as Int64 (all four columns Int64); each on an eager DataFrame and on a
+LazyFrame of it. Floor: one ``numpy.bincount`` of precomputed int64 cell codes.
+Peer: polars' own ``group_by([...]).len()`` of the same columns. Process CPU
+time, minimum of ``--repeats``; every cube (and polars' counts) is checked
+equal to the bincount counts. Target (issue "Where users already work"):
+``frame.ordinal.confusion`` at most 3x the floor.
+
+    python benchmarks/bench_polars.py > benchmarks/results_polars.md
+    python benchmarks/bench_polars.py --smoke      # tiny sizes, the checks only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import polars as pl
+from machine_info import machine
+
+import ordframe  # noqa: F401  (registers the namespace)
+
+K, MODELS, FOLDS = 5, 4, 25
+TARGET = 3
+GRADES = [f"grade_{i}" for i in range(K)]
+MODEL_NAMES = [f"model_{i}" for i in range(MODELS)]
+
+
+def codes(n: int, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    return {
+        "y": y,
+        "yhat": np.clip(y + rng.integers(-1, 2, n), 0, K - 1),
+        "model": rng.integers(0, MODELS, n),
+        "fold": rng.integers(0, FOLDS, n),
+    }
+
+
+def frames(c: dict[str, np.ndarray]) -> dict[str, pl.DataFrame]:
+    grades, models = pl.Enum(GRADES), pl.Enum(MODEL_NAMES)
+    enum = pl.DataFrame(
+        {
+            "y": pl.Series(np.array(GRADES)[c["y"]]).cast(grades),
+            "yhat": pl.Series(np.array(GRADES)[c["yhat"]]).cast(grades),
+            "model": pl.Series(np.array(MODEL_NAMES)[c["model"]]).cast(models),
+            "fold": c["fold"],
+        }
+    )
+    return {"Enum labels (`model` an Enum)": enum, "Int64 labels (all Int64)": pl.DataFrame(c)}
+
+
+def cpu(func, repeats: int):
+    best, result = np.inf, None
+    for _ in range(repeats):
+        start = time.process_time()
+        result = func()
+        best = min(best, time.process_time() - start)
+    return best, result
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=10**7)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: the checks only")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.rows, args.repeats = 20_000, 1
+    load = os.getloadavg()
+    c = codes(args.rows, args.seed)
+    cells = ((c["model"] * FOLDS + c["fold"]) * K + c["y"]) * K + c["yhat"]
+    floor, expected = cpu(lambda: np.bincount(cells, minlength=MODELS * FOLDS * K * K), args.repeats)
+    expected = expected.reshape(MODELS, FOLDS, K, K)
+    rows = []
+    for name, frame in frames(c).items():
+        for kind, source in (("DataFrame", frame), ("LazyFrame", frame.lazy())):
+            t, cube = cpu(lambda: source.ordinal.confusion("y", "yhat", by=["model", "fold"]), args.repeats)
+            np.testing.assert_array_equal(cube.values, expected)
+            rows.append((name, kind, t))
+        t_peer, counts = cpu(lambda: frame.group_by(["model", "fold", "y", "yhat"]).len(), args.repeats)
+        assert counts["len"].sum() == args.rows and len(counts) == np.count_nonzero(expected)
+        rows.append((name, "polars `group_by([model, fold, y, yhat]).len()` (peer)", t_peer))
+    if args.smoke:
+        print("bench_polars smoke: every cube and polars' counts equal the bincount counts")
+        return 0
+    out = ["# Benchmark: polars confusion cubes (`frame.ordinal.confusion`)", ""]
+    out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine([("polars", pl.__version__)])]
+    out += [
+        f"| load average (1 min) before / after | {load[0]:.2f} / {os.getloadavg()[0]:.2f} |",
+        "",
+        f'{args.rows:,} rows, K = {K}, `by=["model", "fold"]` ({MODELS} x {FOLDS} groups). Process CPU time, '
+        f"minimum of {args.repeats} runs. Floor: one `numpy.bincount` of precomputed int64 cell codes, "
+        f"**{floor * 1e3:.1f} ms**. Target: at most {TARGET}x the floor.",
+        "",
+        "| labels | input | time | / floor |",
+        "|---|---|---|---|",
+    ]
+    for name, kind, t in rows:
+        ratio = t / floor
+        verdict = "" if "peer" in kind else f" ({'met' if ratio <= TARGET else 'NOT met'})"
+        out.append(f"| {name} | {kind} | {t * 1e3:.1f} ms | **{ratio:.2f}**{verdict} |")
+    out += [
+        "",
+        "The columns a call names leave polars as numpy arrays without a copy (an `Enum` as its physical codes) "
+        "and are counted by ordframe's one front end; polars' own `group_by` (a hash aggregation) is given as "
+        "the peer it would have been.",
+        "",
+        "Reproduce with `python benchmarks/bench_polars.py > benchmarks/results_polars.md` (`--rows`, `--repeats`, "
+        "`--seed`).",
+    ]
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

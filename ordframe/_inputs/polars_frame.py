@@ -1,0 +1,67 @@
+"""polars columns as pandas ones for the DataFrame front end: numbers without copying, an ``Enum`` as an
+ordered Categorical (its order kept), without pyarrow.
+
+Only the columns an evaluation names are taken; a ``LazyFrame`` is collected
+once, for those columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+import pandas as pd
+
+
+def is_polars(value) -> bool:
+    """Whether ``value`` is a polars object (polars itself is not imported to tell)."""
+    return type(value).__module__.split(".")[0] == "polars"
+
+
+def pandas_series(series) -> pd.Series:
+    """A polars Series as a pandas one: an ``Enum`` becomes an ordered Categorical, a ``Categorical`` (no order
+    of its own) its labels as strings, other values go through numpy (a missing value becomes NaN or None)."""
+    import polars as pl
+
+    if isinstance(series.dtype, pl.Enum):
+        codes = series.to_physical().to_numpy()  # without a copy where there is no missing value
+        if series.null_count():
+            codes = np.where(series.is_null().to_numpy(), -1, np.nan_to_num(codes, nan=-1)).astype(np.int64)
+        order = pd.CategoricalDtype(series.dtype.categories.to_list(), ordered=True)
+        categorical = pd.Categorical.from_codes(codes, dtype=order, validate=False)  # polars' codes are valid
+        return pd.Series(categorical, name=series.name, copy=False)
+    if series.dtype == pl.Categorical:
+        series = series.cast(pl.String)
+    return pd.Series(series.to_numpy(), name=series.name, copy=False)  # pandas copies arrays by default
+
+
+def column_names(frame) -> list[str]:
+    """The column names of a polars DataFrame or LazyFrame (a LazyFrame's from its schema, nothing computed)."""
+    return frame.collect_schema().names() if hasattr(frame, "collect_schema") else list(frame.columns)
+
+
+def pandas_frame(frame, names: Iterable[Hashable]) -> pd.DataFrame:
+    """The columns ``names`` (those that exist, in the frame's order) of a polars DataFrame or LazyFrame as a
+    pandas DataFrame with a default index: row ``i`` is polars' row ``i``."""
+    wanted = set(names)
+    kept = [c for c in column_names(frame) if c in wanted]
+    selected = frame.select(kept)
+    if not hasattr(selected, "height"):  # a LazyFrame: collected once
+        selected = selected.collect()
+    if not kept:
+        return pd.DataFrame(index=pd.RangeIndex(selected.height))
+    return pd.concat([pandas_series(selected.get_column(name)) for name in kept], axis=1)  # no copy, unlike
+    # DataFrame(dict), which gathers columns of one dtype into one block
+
+
+def named_columns(values, columns: set) -> set:
+    """The column names among argument ``values`` (names, lists or tuples of names, dicts of names)."""
+    found: set = set()
+    for value in values:
+        if isinstance(value, dict):
+            found |= named_columns(value.values(), columns)
+        elif isinstance(value, (list, tuple)):
+            found |= named_columns(value, columns)
+        elif isinstance(value, str) and value in columns:
+            found.add(value)
+    return found

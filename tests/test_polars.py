@@ -1,0 +1,135 @@
+"""The ``.ordinal`` namespace of polars DataFrames and LazyFrames gives what the pandas accessor gives."""
+
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ordframe  # noqa: F401  (registers the namespace)
+
+pl = pytest.importorskip("polars")
+pytest.importorskip("pyarrow")  # polars' own to_pandas, the reference
+
+GRADES = ["none", "mild", "moderate", "severe"]
+
+
+@st.composite
+def frames(draw):
+    n = draw(st.integers(2, 40))
+    kind = draw(st.sampled_from(["enum", "int", "str", "int with nulls"]))
+    codes = draw(st.lists(st.integers(0, 3), min_size=2 * n, max_size=2 * n))
+    y, yhat = codes[:n], codes[n:]
+    if kind == "enum":
+        columns = {"y": pl.Series([GRADES[c] for c in y], dtype=pl.Enum(GRADES))}
+        columns["yhat"] = pl.Series([GRADES[c] for c in yhat], dtype=pl.Enum(GRADES))
+    elif kind == "str":
+        columns = {"y": pl.Series([GRADES[c] for c in y]), "yhat": pl.Series([GRADES[c] for c in yhat])}
+    else:
+        nulls = draw(st.sets(st.integers(0, n - 1), max_size=3)) if kind == "int with nulls" else set()
+        columns = {"y": pl.Series([None if i in nulls else c for i, c in enumerate(y)], dtype=pl.Int64)}
+        columns["yhat"] = pl.Series(yhat, dtype=pl.Int64)
+    by = draw(st.sampled_from(["int", "str", "enum", None]))
+    groups = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    if by == "int":
+        columns["g"] = pl.Series(groups, dtype=pl.Int32)
+    elif by == "str":
+        columns["g"] = pl.Series([["b", "a", "c"][g] for g in groups])
+    elif by == "enum":
+        columns["g"] = pl.Series([["b", "a", "c"][g] for g in groups], dtype=pl.Enum(["c", "b", "a"]))
+    columns["w"] = pl.Series(draw(st.lists(st.floats(0.1, 3.0), min_size=n, max_size=n)))
+    labels = GRADES if kind == "str" else None
+    return pl.DataFrame(columns), ("g" if by else None), labels
+
+
+def outcome(func, *args):
+    """The result of ``func(*args)``, or the type and message of its error."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return func(*args)
+        except (ValueError, TypeError, KeyError) as exc:
+            return type(exc), str(exc)
+
+
+def check_same(got, expected):
+    if isinstance(expected, tuple):
+        assert got == expected
+    elif isinstance(expected, float):
+        assert got == pytest.approx(expected, nan_ok=True, rel=1e-12)
+    else:
+        xr.testing.assert_allclose(got, expected)
+        assert list(got.coords) == list(expected.coords)
+
+
+@settings(max_examples=60, deadline=None)
+@given(frames(), st.booleans(), st.booleans(), st.booleans())
+def test_every_result_and_error_is_the_pandas_one(case, lazy, dropna, weighted):
+    frame, by, labels = case
+    df = frame.to_pandas()
+    source = frame.lazy() if lazy else frame
+    kwargs = {"by": by, "labels": labels, "dropna": dropna, "weights": "w" if weighted else None}
+    calls = {
+        "confusion": lambda acc: acc.confusion("y", "yhat", **kwargs),
+        "oc": lambda acc: acc.oc("y", "yhat", **kwargs),
+        "evaluate": lambda acc: acc.evaluate("y", "yhat", metrics=["mae", "uoc"], **kwargs),
+    }
+    for call in calls.values():
+        check_same(outcome(call, source.ordinal), outcome(call, df.ordinal))
+
+
+def test_probability_columns_and_a_polars_series_argument():
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet(np.ones(3), 50)
+    y = rng.integers(0, 3, 50)
+    frame = pl.DataFrame({"y": y, **{f"p{k}": proba[:, k] for k in range(3)}})
+    df = frame.to_pandas()
+    columns = ["p0", "p1", "p2"]
+    assert frame.ordinal.rps("y", columns) == df.ordinal.rps("y", columns)
+    xr.testing.assert_allclose(
+        frame.lazy().ordinal.evaluate("y", proba=columns), df.ordinal.evaluate("y", proba=columns)
+    )
+    pred = pl.Series(np.clip(y + 1, 0, 2))
+    assert frame.ordinal.mae("y", pred) == df.ordinal.mae("y", pred.to_numpy())
+
+
+def test_a_lazy_frame_computes_only_the_columns_it_needs():
+    def boom(value):
+        raise AssertionError("a column that the call does not name was computed")
+
+    lazy = pl.LazyFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]}).with_columns(
+        unused=pl.col("y").map_elements(boom, return_dtype=pl.Int64)
+    )
+    assert lazy.ordinal.accuracy("y", "yhat") == 0.5
+
+
+def test_an_absent_column_is_named_with_every_column_of_the_frame():
+    frame = pl.DataFrame({"y": [0, 1], "yhat": [0, 1], "extra": [1, 2]})
+    with pytest.raises(
+        KeyError, match=r"pred column 'yy' is not in the DataFrame; its columns are \['y', 'yhat', 'extra'\]"
+    ):
+        frame.ordinal.oc("y", "yy")
+    with pytest.raises(AttributeError, match="has no method or metric 'occ'; did you mean 'oc'"):
+        frame.ordinal.occ  # noqa: B018
+
+
+def test_the_namespace_registers_when_polars_is_imported_after_ordframe():
+    code = (
+        "import sys, ordframe\n"
+        "assert 'polars' not in sys.modules\n"
+        "import polars as pl\n"
+        "print(pl.DataFrame({'y': [0, 1, 1], 'yhat': [0, 1, 0]}).ordinal.accuracy('y', 'yhat'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(out.stdout) == pytest.approx(2 / 3)
+
+
+def test_a_categorical_has_no_order_but_labels_give_one():
+    frame = pl.DataFrame({"y": ["b", "a"], "yhat": ["a", "a"]}, schema={"y": pl.Categorical, "yhat": pl.Categorical})
+    with pytest.raises(TypeError, match="cannot tell the class order"):
+        frame.ordinal.oc("y", "yhat")
+    assert frame.ordinal.accuracy("y", "yhat", labels=["a", "b"]) == 0.5
