@@ -49,7 +49,7 @@ __all__ = ["OrdinalScorer", "make_scorer"]
 
 
 class OrdinalScorer:
-    """A scikit-learn scorer computing an ordframe metric with a fixed class order; made by :func:`make_scorer`.
+    """A scikit-learn scorer computing an ordframe metric with a fixed class order; made by [`make_scorer`][make_scorer].
 
     Attributes
     ----------

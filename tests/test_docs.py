@@ -60,3 +60,107 @@ def test_docstring_examples(module, restore_registry):
         importlib.import_module(module), extraglobs=globs, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     )
     assert result.failed == 0
+
+
+# The API reference: pages of ``::: path`` directives that mkdocstrings renders from the docstrings.
+REFERENCE = DOCS / "reference"
+DIRECTIVE = re.compile(r"^::: (\S+)", re.M)
+ROLE = re.compile(r":(?:meth|func|class|data|attr|mod|exc|obj):`")
+SECTION = re.compile(r"^(Parameters|Other Parameters)\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", re.S | re.M)
+
+
+def _documented_paths() -> list[str]:
+    return [path for page in sorted(REFERENCE.glob("*.md")) for path in DIRECTIVE.findall(page.read_text())]
+
+
+def _resolve(path: str):
+    import importlib
+
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            obj = getattr(obj, name)
+        return obj
+    raise ImportError(path)
+
+
+def test_the_reference_documents_every_public_name():
+    import ordframe
+
+    documented = set(_documented_paths())
+    modules = ("metrics", "plot", "sklearn")
+    public = {f"ordframe.{name}" for name in (*ordframe.__all__, *modules)}
+    assert sorted(public - documented) == []
+
+
+def test_the_reference_documents_nothing_private():
+    for path in _documented_paths():
+        _resolve(path)  # every directive names something that exists
+        assert not path.rsplit(".", 1)[-1].startswith("_"), path
+
+
+def test_docstrings_have_no_sphinx_roles():
+    """mkdocstrings shows ``:meth:`x``` as it is: cross-references are written ``[`x`][x]`` (Markdown)."""
+    found = [
+        f"{path.relative_to(DOCS.parent)}:{n}"
+        for path in sorted((DOCS.parent / "ordframe").rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if ROLE.search(line)
+    ]
+    assert found == []
+
+
+def _documented_objects():
+    """Every function and method the reference renders (members of documented classes and modules too)."""
+    import inspect
+
+    seen = set()
+    stack = [_resolve(path) for path in _documented_paths()]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if inspect.ismodule(obj):
+            for name, member in vars(obj).items():
+                exported = name in getattr(obj, "__all__", ())
+                defined_here = getattr(member, "__module__", None) == obj.__name__
+                is_submodule = inspect.ismodule(member) and member.__name__.startswith(obj.__name__ + ".")
+                if exported or not name.startswith("_") and (defined_here or is_submodule):
+                    stack.append(member)
+        elif inspect.isclass(obj):
+            yield obj
+            methods = [getattr(m, "__func__", m) for n, m in vars(obj).items() if not n.startswith("_")]
+            stack += [m for m in methods if inspect.isfunction(m)]
+        elif inspect.isfunction(obj):
+            yield obj
+
+
+def test_a_parameters_section_lists_every_parameter():
+    """A numpydoc ``Parameters`` section names every parameter of the signature, and only those.
+
+    An entry for several parameters gives their type (``beta, gamma : float``): without one,
+    mkdocstrings shows the first one's annotation as the type of them all.
+    """
+    import inspect
+
+    wrong = {}
+    for obj in _documented_objects():
+        sections = SECTION.findall(inspect.getdoc(obj) or "")
+        if not sections:
+            continue
+        entries = [line for _, body in sections for line in body.splitlines() if line and not line[0].isspace()]
+        named = {name.strip().lstrip("*") for line in entries for name in line.split(" : ")[0].split(",")}
+        parameters = set(inspect.signature(obj).parameters) - {"self", "cls"}
+        untyped = [line for line in entries if "," in line and " : " not in line]
+        if named != parameters or untyped:
+            wrong[obj.__qualname__] = {
+                "missing": sorted(parameters - named),
+                "unknown": sorted(named - parameters),
+                "several without a type": untyped,
+            }
+    assert wrong == {}

@@ -45,12 +45,34 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         dropna: bool = False,
         observed: bool = False,
     ) -> xr.DataArray:
-        """Confusion cube with dims ``(*by, "true", "pred")``, as ``df.ordinal.confusion``; ``pred`` and ``weights`` name columns.
+        """Confusion cube with dims ``(*by, "true", "pred")``, as [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion]; ``pred`` and ``weights`` name columns.
 
         Every partition is counted by the pandas front end, so the result equals
         ``ddf.compute().ordinal.confusion(...)``. It is lazy when the classes
         (``labels=`` or ordered categories) and the ``by`` values (categoricals with
         known categories) are declared; otherwise the partitions are read once now.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels.
+        pred : column name
+            The predicted labels.
+        by : column name or list of column names, optional
+            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
+        labels : list, optional
+            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
+        weights : column name, optional
+            A column of weights, one per row.
+        dropna : bool
+            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
+        observed : bool
+            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
+
+        Returns
+        -------
+        xarray.DataArray
+            Counts, lazy (dask-backed) when the classes and the ``by`` values are declared.
 
         Examples
         --------
@@ -75,10 +97,34 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         observed: bool = False,
         proba: Any = None,
     ) -> xr.Dataset:
-        """A Dataset with one variable per confusion metric (see :meth:`confusion` and ``df.ordinal.evaluate``).
+        """A Dataset with one variable per confusion metric (see [`confusion`][confusion] and
+        [`df.ordinal.evaluate`][ordframe._accessors.pandas.OrdinalFrameAccessor.evaluate]).
 
-        Class probabilities (``proba=``) are not taken here: score ``ddf.compute()`` with
-        ``df.ordinal.evaluate``, or a DataArray of the probabilities (dask-backed if need be).
+        Parameters
+        ----------
+        true : column name
+            The true labels.
+        pred : column name
+            The predicted labels.
+        metrics : str, list or dict, optional
+            Confusion metric names, or ``{output name: name | (name, {params})}`` (default: every confusion metric).
+        by : column name or list of column names, optional
+            As in [`confusion`][confusion].
+        labels : list, optional
+            As in [`confusion`][confusion].
+        weights : column name, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
+        observed : bool
+            As in [`confusion`][confusion].
+        proba : None
+            Class probabilities are not taken here (a ``TypeError``): score ``ddf.compute()``
+            with ``df.ordinal.evaluate``, or a DataArray of the probabilities (dask-backed if need be).
+
+        Returns
+        -------
+        xarray.Dataset
 
         Examples
         --------
@@ -107,7 +153,37 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         replicate_dim: str = BOOTSTRAP_DIM,
         progress: bool | None = None,
     ) -> xr.DataArray:
-        """Paired bootstrap replicate cubes, as ``df.ordinal.bootstrap``; ``sample=`` is required here.
+        """Paired bootstrap replicate cubes, as [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap]; ``sample=`` is required here.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels, one row per (sample, model).
+        pred : column name
+            The predicted labels.
+        by : column name or list of column names
+            The models compared: one replicate cube per model.
+        sample : column name
+            Identifies a sample across models (required: a dask DataFrame's rows have no reliable position).
+        strata : column name or list of column names, optional
+            Groups resampled independently, each keeping its size (e.g. ``"fold"``).
+        n : int
+            The number of replicates.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same replicates (and the same as [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap] on the computed frame).
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
+        replicate_dim : str
+            The name of the new dim of the replicates.
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+        Returns
+        -------
+        xarray.DataArray
+            int64 counts with dims ``(replicate_dim, *strata, *by, "true", "pred")``.
 
         Examples
         --------

@@ -44,8 +44,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true, pred : column name
-            The true and predicted labels (``pred`` may also be one label per row).
+        true : column name
+            The true labels.
+        pred : column name, Series or array
+            The predicted labels: a column, or one label per row.
         by : column name or list of column names, optional
             One matrix per combination; each becomes a dim whose coordinate holds
             the sorted values (or the categorical order). A combination without
@@ -102,9 +104,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true, pred : column name
-            True and predicted labels; without ``pred``, confusion metrics use
-            the most probable class of ``proba``.
+        true : column name
+            The true labels.
+        pred : column name, Series or array, optional
+            The predicted labels; without them, confusion metrics use the most
+            probable class of ``proba``.
         proba : list or dict, optional
             Probability columns, a list in class order or a dict label -> column.
             With ``pred``, a ``by`` group whose probabilities are missing in every
@@ -113,15 +117,29 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         metrics : str, list or dict, optional
             Metric names, or ``{output name: name | (name, {params})}``. Default:
             every confusion metric, and every proba metric when ``proba`` is given.
-        by, labels, weights, dropna, observed
-            As in :meth:`confusion`.
+        by : column name or list of column names, optional
+            As in [`confusion`][confusion]; with ``bootstrap``, the models compared.
+        labels : list, optional
+            As in [`confusion`][confusion].
+        weights : column name, Series or array, optional
+            As in [`confusion`][confusion] (not with ``bootstrap``).
+        dropna : bool
+            As in [`confusion`][confusion].
         renormalize : bool
             Divide each probability row by its sum instead of requiring 1.
+        observed : bool
+            As in [`confusion`][confusion] (not with ``bootstrap``).
         bootstrap : int, optional
             Compute every metric on this many paired bootstrap replicates of the
             samples shared by the models in ``by`` (a ``bootstrap`` dim), the same
-            replicates for confusion and probability metrics; see :meth:`bootstrap`
-            for ``seed``, ``sample`` and ``strata``.
+            replicates for confusion and probability metrics (see [`bootstrap`][bootstrap]).
+        seed : None, int or numpy.random.Generator
+            With ``bootstrap``: the same seed gives the same replicates.
+        sample : column name, optional
+            With ``bootstrap``: identifies a sample across models (default: the
+            row's position within its model and stratum).
+        strata : column name or list of column names, optional
+            With ``bootstrap``: groups resampled independently, each keeping its size (e.g. ``"fold"``).
 
         Returns
         -------
@@ -130,7 +148,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Raises
         ------
         ValueError
-            If an output name is also a ``by`` column, or as in :meth:`confusion`.
+            If an output name is also a ``by`` column, or as in [`confusion`][confusion].
 
         Examples
         --------
@@ -195,16 +213,26 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
     ) -> xr.Dataset:
         """Per true class ``support``, ``recall``, ``precision`` and ``class_mae``, and the overall indices.
 
-        Computed from the confusion cube (see :meth:`confusion`) by
-        :func:`ordframe.report_cube`; ``print(ordframe.format_report(ds))``
+        Computed from the confusion cube (see [`confusion`][confusion]) by
+        [`ordframe.report_cube`][ordframe.report_cube]; ``print(ordframe.format_report(ds))``
         prints it like scikit-learn's ``classification_report``.
 
         Parameters
         ----------
-        true, pred, by, labels, weights, dropna
-            As in :meth:`confusion`.
+        true : column name
+            The true labels.
+        pred : column name, Series or array
+            The predicted labels: a column, or one label per row.
+        by : column name or list of column names, optional
+            As in [`confusion`][confusion].
+        labels : list, optional
+            As in [`confusion`][confusion].
+        weights : column name, Series or array, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
         metrics : str, list or dict, optional
-            The overall indices, as in :meth:`evaluate` (default
+            The overall indices, as in [`evaluate`][evaluate] (default
             ``ordframe.METRIC_SETS["report"]``: accuracy, mae, amae, ms, gm, qwk, oc, uoc, rint).
 
         Returns
@@ -237,9 +265,37 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         renormalize: bool = False,
         **params: Any,
     ) -> pd.DataFrame:
-        """The ``n`` rows with the worst per-sample ``score``, worst first (see :func:`ordframe.worst`).
+        """The ``n`` rows with the worst per-sample ``score``, worst first (see [`ordframe.worst`][ordframe.worst]).
 
         With ``by``, the ``n`` worst rows of every group, with the ``by`` columns first.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels.
+        proba : list or dict
+            The probability columns, in class order or as a dict label -> column.
+        score : str or (str, dict)
+            A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
+        n : int
+            How many rows to return (per group with ``by``).
+        by : column name or list of column names, optional
+            The ``n`` worst rows of each group (e.g. of each model).
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            Leave out the rows with a missing label, group value or probability
+            (e.g. a model without probabilities).
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        **params
+            Parameters of ``score``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The true label, the probabilities, the most probable class (``argmax``)
+            and the score, indexed by the row labels.
 
         Examples
         --------
@@ -292,8 +348,18 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).
         pred : column name, optional
             Predicted labels (default: the most probable class).
-        by, labels, weights, dropna, renormalize, observed
-            As in :meth:`evaluate`.
+        by : column name or list of column names, optional
+            As in [`evaluate`][evaluate].
+        labels : list, optional
+            As in [`evaluate`][evaluate].
+        weights : column name, Series or array, optional
+            As in [`evaluate`][evaluate].
+        dropna : bool
+            As in [`evaluate`][evaluate].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        observed : bool
+            As in [`evaluate`][evaluate].
 
         Returns
         -------
@@ -304,7 +370,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Raises
         ------
         ValueError, TypeError
-            For fractions outside (0, 1], metrics of the wrong kind, or as in :meth:`evaluate`.
+            For fractions outside (0, 1], metrics of the wrong kind, or as in [`evaluate`][evaluate].
         """
         return frame_aursc(
             self._df,
@@ -346,8 +412,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true, pred : column name
-            True and predicted labels, one row per (sample, model).
+        true : column name
+            The true labels, one row per (sample, model).
+        pred : column name, Series or array
+            The predicted labels.
         by : column name or list of column names
             The models compared: one replicate cube per model.
         sample : column name, optional
@@ -358,8 +426,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The number of replicates.
         seed : None, int or numpy.random.Generator
             The same seed gives the same replicates.
-        labels, dropna
-            As in :meth:`confusion`.
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
         replicate_dim : str
             The name of the new dim of the replicates.
         progress : bool, optional

@@ -111,8 +111,14 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             The dim of class probabilities; without it this array holds labels or is a cube.
         pred : xarray.DataArray, optional
             Predicted labels for the confusion metrics when this array holds probabilities.
-        dim, labels, weights, dropna
-            As in :meth:`confusion`; ``dim`` also names the dims averaged for proba metrics.
+        dim : str or list of str, optional
+            As in [`confusion`][confusion]; also the dims averaged for proba metrics.
+        labels : list, optional
+            As in [`confusion`][confusion].
+        weights : xarray.DataArray, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
         renormalize : bool
             Divide each probability vector by its sum instead of requiring 1.
 
@@ -124,7 +130,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         ------
         TypeError, ValueError
             For arguments that do not apply to this kind of array, bad metric
-            specifications, or as in :meth:`confusion`.
+            specifications, or as in [`confusion`][confusion].
 
         Examples
         --------
@@ -147,12 +153,12 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
     def report(self, metrics: MetricSpec = None) -> xr.Dataset:
         """Per true class ``support``, ``recall``, ``precision`` and ``class_mae`` of this confusion cube, and
-        the overall indices (see :func:`ordframe.report_cube`).
+        the overall indices (see [`ordframe.report_cube`][ordframe.report_cube]).
 
         Parameters
         ----------
         metrics : str, list or dict, optional
-            The overall indices, as in :meth:`evaluate` (default ``ordframe.METRIC_SETS["report"]``).
+            The overall indices, as in [`evaluate`][evaluate] (default ``ordframe.METRIC_SETS["report"]``).
 
         Returns
         -------
@@ -181,9 +187,34 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         class_dim: Hashable = CLASS_DIM,
         **params: Any,
     ) -> pd.DataFrame:
-        """The ``n`` samples of these class probabilities with the worst per-sample ``score``.
+        """The ``n`` samples of these class probabilities with the worst per-sample ``score``, worst first.
 
-        See :func:`ordframe.worst` for the parameters and the table returned.
+        The same as [`ordframe.worst`][ordframe.worst] on this array.
+
+        Parameters
+        ----------
+        true : xarray.DataArray
+            The true labels.
+        score : str or (str, dict)
+            A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
+        n : int
+            How many samples to return.
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            Leave out the samples with a missing label or probability.
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        class_dim : str
+            The dim that holds the classes.
+        **params
+            Parameters of ``score``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The true label, the probabilities, the most probable class (``argmax``)
+            and the score, indexed by the samples' coordinates.
         """
         return worst(
             self._obj,
@@ -214,9 +245,34 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
     ) -> xr.Dataset:
         """Retained-samples curve of ``metric`` as the worst samples under ``score`` go, and its area.
 
-        The parameters are those of the DataFrame method (``pd.DataFrame.ordinal.aursc``),
-        with ``dim`` (the sample dims, default all) and ``class_dim`` (the class
-        probabilities' dim) in place of ``by`` and ``observed``.
+        This array holds the class probabilities. The same as the DataFrame method
+        ([`df.ordinal.aursc`][ordframe._accessors.pandas.OrdinalFrameAccessor.aursc]),
+        with ``dim`` and ``class_dim`` in place of ``by`` and ``observed``.
+
+        Parameters
+        ----------
+        true : xarray.DataArray
+            True labels.
+        score : str or (str, dict)
+            The proba metric that orders the samples (worst first); a list gives a ``score`` dim.
+        metric : str or (str, dict)
+            The confusion metric computed on the samples retained.
+        fractions : list of float, optional
+            Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).
+        pred : xarray.DataArray, optional
+            Predicted labels (default: the most probable class).
+        dim : str or list of str, optional
+            The sample dims (default: all but ``class_dim``); the other dims give one curve each.
+        labels : list, optional
+            As in [`evaluate`][evaluate].
+        weights : xarray.DataArray, optional
+            As in [`evaluate`][evaluate].
+        dropna : bool
+            As in [`evaluate`][evaluate].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        class_dim : str
+            The dim that holds the classes.
 
         Returns
         -------
@@ -247,11 +303,29 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         stratify: bool = False,
         progress: bool | None = None,
     ) -> xr.DataArray:
-        """``n`` bootstrap replicates of every matrix of this confusion cube (see :func:`ordframe.bootstrap_cube`).
+        """``n`` bootstrap replicates of every matrix of this confusion cube (see [`ordframe.bootstrap_cube`][ordframe.bootstrap_cube]).
 
         Drawing N samples with replacement is a multinomial draw over the cells;
         ``stratify=True`` keeps every true class's size. Every metric runs on the
         result: ``cube.ordinal.bootstrap(2000).ordinal.oc().quantile([0.025, 0.975], "bootstrap")``.
+
+        Parameters
+        ----------
+        n : int
+            The number of replicates.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same replicates.
+        replicate_dim : str
+            The name of the new dim of the replicates.
+        stratify : bool
+            Keep the size of every true class (resample within each row of a matrix).
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+        Returns
+        -------
+        xarray.DataArray
+            int64 counts with dims ``(replicate_dim, *this cube's dims)``.
         """
         return bootstrap_cube(
             self._obj, n, seed=seed, replicate_dim=replicate_dim, stratify=stratify, progress=progress

@@ -8,7 +8,7 @@ Both kinds get the same guarantees here:
   even when the data are dask-backed and nothing else is computed yet;
 * the kernel's output shape and dtype are checked, naming the metric, and an
   exception a kernel raises names the metric and the plugin that registered it
-  (:func:`call_kernel`);
+  (``call_kernel``);
 * kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``;
 * a 0-d result becomes a float, and NaN comes with one ``RuntimeWarning``
   that says why.
@@ -141,12 +141,12 @@ def quiet(func, *args, **kwargs):
 
 
 def call_kernel(metric: Metric, plugin: str | None, *inputs, **params):
-    """``metric``'s kernel on ``inputs`` (under :func:`quiet`); an exception it raises names the metric and ``plugin``.
+    """``metric``'s kernel on ``inputs`` (under ``quiet``); an exception it raises names the metric and ``plugin``.
 
     A ``ValueError`` or ``TypeError`` (how a kernel rejects bad parameters)
     keeps its type; a built-in kernel's own message is kept as it is (it names
     what is wrong in the user's words). Any other exception, except
-    ``KeyboardInterrupt``, is a fault of the kernel: a :class:`PluginError`.
+    ``KeyboardInterrupt``, is a fault of the kernel: a ``PluginError``.
     The kernel's exception is chained either way.
     """
     try:
@@ -161,7 +161,7 @@ def call_kernel(metric: Metric, plugin: str | None, *inputs, **params):
 
 
 def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exception:
-    """The error for an exception ``exc`` raised by ``metric``'s kernel (see :func:`call_kernel`)."""
+    """The error for an exception ``exc`` raised by ``metric``'s kernel (see ``call_kernel``)."""
     builtin = plugin in BUILTIN_MODULES
     if isinstance(exc, (ValueError, TypeError)):
         if builtin:

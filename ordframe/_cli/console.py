@@ -1,6 +1,6 @@
 """Where the command's text goes: standard output and error, in what the console can show.
 
-Every line the command prints goes through :func:`for_console`, which alone
+Every line the command prints goes through ``for_console``, which alone
 decides how a character the console cannot encode (an ASCII console,
 ``PYTHONIOENCODING=ascii``) is shown: the arrows as ``^`` and ``v``, accented
 letters without their accents, anything else as a ``\\u`` escape. Files
@@ -67,7 +67,7 @@ def say(text: str) -> None:
 class Output:
     """Standard output for the commands, in what the console can show.
 
-    A write that fails (``> /dev/full``) is an :class:`OutputError`; a closed
+    A write that fails (``> /dev/full``) is an ``OutputError``; a closed
     pipe (``BrokenPipeError``) is left to the caller, which ends quietly.
     """
 

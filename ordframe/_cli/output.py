@@ -47,7 +47,7 @@ def markdown_cell(value) -> str:
 
 
 def write_file(result: xr.Dataset, fmt: str, path: str) -> None:
-    """``result`` written to ``path`` in ``fmt``; a failure is a :class:`UsageError` that names the file."""
+    """``result`` written to ``path`` in ``fmt``; a failure is a ``UsageError`` that names the file."""
     try:
         if fmt == "netcdf":
             _netcdf(result).to_netcdf(path)

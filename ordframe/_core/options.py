@@ -1,4 +1,4 @@
-"""Global settings, changed with :func:`set_options` (for good or inside a ``with`` block)."""
+"""Global settings, changed with ``set_options`` (for good or inside a ``with`` block)."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ def oc_path(cube: xr.DataArray, *, beta: float = _OC["beta"], gamma: float = _OC
     cube : xarray.DataArray
         A confusion cube (dims ``(..., "true", "pred")``).
     beta, gamma : float
-        As in the ``oc`` metric (Cardoso & Sousa 2011): beta >= 0, gamma > 0.
+        As in the ``oc`` metric (Cardoso & Sousa 2011): beta >= 0, gamma in [0.1, 10].
 
     Returns
     -------
@@ -74,7 +74,7 @@ def oc_path(cube: xr.DataArray, *, beta: float = _OC["beta"], gamma: float = _OC
     Raises
     ------
     ValueError
-        For beta < 0 or gamma <= 0, or a cube that is not one (see ``cube.ordinal``).
+        For beta < 0 or gamma outside [0.1, 10], or a cube that is not one (see ``cube.ordinal``).
 
     Examples
     --------
@@ -89,9 +89,22 @@ def oc_path(cube: xr.DataArray, *, beta: float = _OC["beta"], gamma: float = _OC
 def uoc_path(cube: xr.DataArray, *, beta: float = _UOC["beta"], gamma: float = _UOC["gamma"]) -> xr.DataArray:
     """For every matrix of ``cube``, the cells of a path that attains ``uoc(beta, gamma)``.
 
-    Same representation, parameters and errors as :func:`oc_path`. The path runs
+    Same representation and errors as [`oc_path`][oc_path]. The path runs
     on the full K x K grid; rows of unobserved true classes carry no benefit or
     penalty (Silva, Pinto & Cardoso 2018, eq. 28).
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A confusion cube (dims ``(..., "true", "pred")``).
+    beta, gamma : float
+        As in the ``uoc`` metric: beta >= 0 (used directly, not relative as in ``oc``), gamma in [0.1, 10].
+
+    Returns
+    -------
+    xarray.DataArray
+        int64 (row, column) class positions with dims ``(*stack, "step", "axis")``,
+        padded with -1 after (K-1, K-1).
 
     Examples
     --------

@@ -216,7 +216,7 @@ def frame_aursc(
     renormalize=False,
     observed=False,
 ) -> xr.Dataset:
-    """Retention curves of DataFrame rows, one per combination of ``by`` values (see :func:`array_aursc`)."""
+    """Retention curves of DataFrame rows, one per combination of ``by`` values (see ``array_aursc``)."""
     retained = _fractions(fractions)
     scores = metric_request(score, argument="score", require="proba")
     _check_dims(map(str, by_names(by)), "by column")

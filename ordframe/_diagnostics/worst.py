@@ -53,9 +53,13 @@ def worst(
         How many rows to return (per group with ``by``).
     by : column name or list of column names, optional
         For a DataFrame: the ``n`` worst rows of each group (e.g. of each model).
-    labels, dropna, renormalize
-        As in ``df.ordinal.evaluate``; ``dropna=True`` leaves out the rows with a
-        missing label, group value or probability (e.g. a model without probabilities).
+    labels : list, optional
+        The classes in order, as in ``df.ordinal.evaluate``.
+    dropna : bool
+        Leave out the rows with a missing label, group value or probability (e.g. a
+        model without probabilities) instead of raising an error.
+    renormalize : bool
+        Divide each probability row by its sum instead of requiring 1.
     class_dim : str
         For a DataArray: the dim that holds the classes.
     **params

@@ -2,8 +2,8 @@
 
 The order is decided once, by the first rule that applies:
 
-1. ``labels=[...]`` given: that order (:func:`declared_order`); values outside it are an error.
-2. A pandas ordered Categorical: its categories (:func:`inferred_order`).
+1. ``labels=[...]`` given: that order (``declared_order``); values outside it are an error.
+2. A pandas ordered Categorical: its categories (``inferred_order``).
 3. Numeric or boolean labels: the sorted union of the observed values.
 4. Anything else: an error asking for ``labels=`` or an ordered Categorical.
 
@@ -44,7 +44,7 @@ class Labels:
     ``kind`` is ``"category"`` (``values`` are category codes, -1 missing),
     ``"int"`` (integers or booleans), ``"float"`` (NaN missing) or ``"object"``.
     Where object labels are missing is found only when asked (``missing``) or
-    while they are coded (:func:`encode`, whose factorization finds them for
+    while they are coded (``encode``, whose factorization finds them for
     free): a separate ``isna`` pass over strings costs as much as coding them.
     """
 
@@ -94,7 +94,7 @@ class Labels:
 
 
 def labels_of(name: Hashable, data) -> Labels:
-    """:class:`Labels` of a pandas Series or a numpy array of labels (no copy where it can be avoided)."""
+    """``Labels`` of a pandas Series or a numpy array of labels (no copy where it can be avoided)."""
     labels = _labels_of(name, data)
     labels.dtype = data.dtype
     return labels
@@ -175,7 +175,7 @@ def inferred_order(columns: list[Labels]) -> pd.Index:
     """The classes of label ``columns`` without ``labels=``: ordered categories, or the sorted numeric values seen.
 
     Missing values (marked in each column) are not classes. The caller checks
-    that there are two (:func:`check_two`): a part of a larger frame may see fewer.
+    that there are two (``check_two``): a part of a larger frame may see fewer.
     """
     ordered = [(c, c.categories) for c in columns if c.kind == "category" and c.ordered and c.categories is not None]
     if ordered:
@@ -259,7 +259,7 @@ def offset_of(column: Labels, classes: pd.Index) -> int | None:
     """The ``offset`` with ``label - offset`` = code, when integer labels can serve as their own codes.
 
     That is when the classes are the consecutive integers ``offset .. offset + K - 1``,
-    in that order, and every label is one of them; otherwise ``None`` (use :func:`encode`).
+    in that order, and every label is one of them; otherwise ``None`` (use ``encode``).
     """
     if column.span is None or not pd.api.types.is_integer_dtype(classes.dtype) or not len(classes):
         return None

@@ -1,7 +1,7 @@
 """Counting rows into cells, and what the counts say about the classes (the warnings about suspicious labels).
 
 Every front end that builds confusion cubes, per-group totals or retention
-curves counts its coded rows with :func:`count_cells`.
+curves counts its coded rows with ``count_cells``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The DataFrame front end: one validated, position-coded view of the rows every DataFrame method uses.
 
-:func:`frame_rows` checks the arguments, finds missing values (an error, or
+``frame_rows`` checks the arguments, finds missing values (an error, or
 the rows dropped with ``dropna=True``), decides the class order, codes the
 labels, groups and weights by position and checks the probabilities. Cubes
-(:meth:`FrameRows.cube`) and means of per-sample scores (:meth:`FrameRows.mean`)
+(``FrameRows.cube``) and means of per-sample scores (``FrameRows.mean``)
 are then counted over the same group codes with the same weights, so they
 cannot disagree about which row belongs where.
 """
@@ -135,7 +135,7 @@ class FrameRows:
     def observed_classes(self) -> FrameRows:
         """These rows over the classes that a label has (integer labels are counted over their span), at least two.
 
-        The classes of :meth:`cube`, for code that works on the class codes themselves.
+        The classes of ``cube``, for code that works on the class codes themselves.
         """
         if not self.prune_classes:
             return self

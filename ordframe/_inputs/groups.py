@@ -111,7 +111,7 @@ class Groups:
         return [len(c.coord) for c in self.columns]
 
     def counting(self) -> tuple[list[np.ndarray], list[int], list[int]]:
-        """``(codes, sizes, offsets)`` of the leading axes, as :func:`~ordframe._inputs.counting.count_cells` takes them."""
+        """``(codes, sizes, offsets)`` of the leading axes, as ``count_cells`` takes them."""
         if self.observed and self.columns:
             return [self._inverse], self.sizes, [0]
         return [c.codes for c in self.columns], self.sizes, [c.offset for c in self.columns]

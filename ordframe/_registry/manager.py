@@ -1,7 +1,7 @@
-"""The plugin registry: a pluggy manager that collects :class:`Metric` declarations.
+"""The plugin registry: a pluggy manager that collects ``Metric`` declarations.
 
 Built-in metrics, entry-point plugins (group ``ordframe``) and plugins given to
-:func:`register` all go through the same ``ordframe_metrics`` hook. The plugins
+``register`` all go through the same ``ordframe_metrics`` hook. The plugins
 are loaded once, on first use. The table of metrics is then rebuilt after every
 change and published whole, as a read-only mapping, under a lock: a reader
 takes the current table once and so never sees a half-built or changing one.
@@ -209,7 +209,7 @@ def register(plugin: object, name: str | None = None) -> str:
     Parameters
     ----------
     plugin : module or object
-        Implements the ``ordframe_metrics`` hook, which returns a list of :class:`ordframe.Metric`.
+        Implements the ``ordframe_metrics`` hook, which returns a list of [`ordframe.Metric`][ordframe.Metric].
     name : str, optional
         The plugin's name (default: chosen by pluggy from the object).
 
@@ -271,7 +271,7 @@ def get_metric(name: str) -> Metric:
     Parameters
     ----------
     name : str
-        A metric name, as listed by :func:`list_metrics`.
+        A metric name, as listed by [`list_metrics`][list_metrics].
 
     Returns
     -------

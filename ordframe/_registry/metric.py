@@ -1,6 +1,6 @@
 """The declaration of a metric: what a plugin returns from ``ordframe_metrics``.
 
-A :class:`Metric` checks every field when it is created, so a bad declaration
+A ``Metric`` checks every field when it is created, so a bad declaration
 fails in the plugin that makes it, with a message that says what was expected.
 """
 
@@ -60,7 +60,7 @@ class Metric:
     kernel raises only for bad parameters (``ValueError`` or ``TypeError``,
     which reach the user prefixed with the metric's and the plugin's names);
     any other exception it raises reaches the user as an
-    :class:`ordframe.PluginError` naming both, with the kernel's exception chained.
+    [`ordframe.PluginError`][ordframe.PluginError] naming both, with the kernel's exception chained.
 
     Parameters
     ----------
@@ -68,9 +68,11 @@ class Metric:
         A public Python identifier, not one of ``RESERVED_NAMES``; it becomes an accessor method and a
         function ``ordframe.<name>``.
     kind : {"confusion", "proba"}
+        What the kernel takes: a confusion cube's counts, or probabilities and true classes.
     func : callable
         The numpy kernel.
     higher_is_better : bool
+        The direction of the metric (scikit-learn's scorers negate a lower-is-better one).
     bounds : (float, float)
         The range of values, low <= high (infinite ends allowed).
     defaults : mapping, optional
@@ -132,6 +134,7 @@ class Metric:
 
     @property
     def direction(self) -> str:
+        """``"higher is better"`` or ``"lower is better"``."""
         return "higher is better" if self.higher_is_better else "lower is better"
 
     @property
@@ -140,7 +143,22 @@ class Metric:
         return [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=v) for n, v in self.defaults.items()]
 
     def params(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The defaults updated with ``given``; unknown names are an error."""
+        """The defaults updated with ``given``; unknown names are an error.
+
+        Parameters
+        ----------
+        given : mapping
+            Parameter values by name.
+
+        Returns
+        -------
+        dict
+
+        Raises
+        ------
+        TypeError
+            For a name that is not one of the metric's parameters.
+        """
         unknown = sorted(set(given) - set(self.defaults))
         if unknown:
             allowed = ", ".join(self.defaults) or "none"

@@ -3,7 +3,7 @@
 A request is ``{output name: (Metric, parameters)}``; everything below the
 accessors takes it in that form, so an argument is parsed in one place only.
 A metric named in text may carry its parameters, ``"oc[beta=0.25]"`` (the
-form ``ordframe reproduce`` prints); :func:`parse_metric` reads it, for
+form ``ordframe reproduce`` prints); ``parse_metric`` reads it, for
 ``metrics=`` and for the command line's ``--metrics`` alike.
 """
 
@@ -79,7 +79,7 @@ def parse_metric(text: str, *, argument: str = "metrics=", read: Callable[[str, 
 
 
 def metric_label(name: str, params: Mapping[str, Any], *, shown: Mapping[str, str] = MappingProxyType({})) -> str:
-    """``name[parameter=value, ...]`` as :func:`parse_metric` reads it back (``shown``: a value's text, if given)."""
+    """``name[parameter=value, ...]`` as ``parse_metric`` reads it back (``shown``: a value's text, if given)."""
     if not params:
         return name
     texts = [f"{key}={shown[key] if key in shown else _text(value)}" for key, value in params.items()]
@@ -143,7 +143,7 @@ def metric_request(
     ``None`` means every registered metric of ``kind`` with default parameters;
     otherwise a name, ``(name, {params})``, a list of names, or a dict mapping
     output names to a name or ``(name, {params})``. A name may carry
-    parameters, ``"oc[beta=0.25]"`` (see :func:`parse_metric`); in a list, its
+    parameters, ``"oc[beta=0.25]"`` (see ``parse_metric``); in a list, its
     result is called by that text. ``require`` is the kind every metric must
     have; ``argument`` names the argument in messages.
     """

@@ -88,7 +88,7 @@ def paired_samples(
     dropna: bool = False,
     renormalize: bool = False,
 ) -> PairedSamples:
-    """Validate the rows (one per sample and model) and arrange them by sample (see :class:`PairedSamples`)."""
+    """Validate the rows (one per sample and model) and arrange them by sample (see ``PairedSamples``)."""
     models, layers = by_names(by), by_names(strata)
     if not models:
         raise ValueError("by= must name the column(s) of the models to compare (one result per model)")

@@ -100,8 +100,8 @@ def _mid_ranks(margin):
 def spearman(counts):
     """Spearman's rank correlation (average ranks for ties) of true and predicted class.
 
-    Computed on proportions p = counts / N with centred mid-ranks u_r, v_c (see
-    ``_mid_ranks``): sum p_rc u_r v_c / sqrt(sum_r p_r. u_r^2 sum_c p_.c v_c^2), which is
+    Computed on proportions p = counts / N with centred mid-ranks u_r, v_c (the mean
+    rank of a class's samples): sum p_rc u_r v_c / sqrt(sum_r p_r. u_r^2 sum_c p_.c v_c^2), which is
     the same value as on the counts. NaN when a margin uses a single class.
     """
     p = _proportions(counts)

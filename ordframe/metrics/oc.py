@@ -129,7 +129,7 @@ DIAG, DOWN, RIGHT = 0, 1, 2
 
 
 def _min_path(gains: np.ndarray, lam: np.ndarray, *, slope: bool = False, moves: bool = False):
-    """Minimum over paths of ``sum_path (lam v d - v)`` for every matrix, ``gains`` as from :func:`_gains`.
+    """Minimum over paths of ``sum_path (lam v d - v)`` for every matrix, ``gains`` as from ``_gains``.
 
     Returns ``(W, T, code)``: the minimum ``(M,)``; if ``slope``, T = sum_path v d
     of a minimising path; if ``moves``, the step into each cell on its best

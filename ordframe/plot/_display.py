@@ -279,9 +279,17 @@ class ConfusionDisplay:
             The samples to predict.
         y : array-like
             Their true labels.
-        labels, sample_weight, dropna, display_labels, **plot_kwargs
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions]. The class order is
-            never ``estimator.classes_`` (sorted as text): pass ``labels=`` for text classes.
+        labels : list, optional
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions]. The class order is never ``estimator.classes_`` (sorted as text): pass
+            ``labels=`` for text classes.
+        sample_weight : array-like, optional
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        dropna : bool
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        display_labels : sequence of str, optional
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        **plot_kwargs
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
 
         Returns
         -------
@@ -330,7 +338,13 @@ class ConfusionDisplay:
             Their true labels, as given to ``cross_validate``.
         sample_weight : array-like, optional
             One weight per sample of ``X`` (finite, >= 0).
-        labels, dropna, display_labels, **plot_kwargs
+        labels : list, optional
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        dropna : bool
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        display_labels : sequence of str, optional
+            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        **plot_kwargs
             As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
 
         Returns
