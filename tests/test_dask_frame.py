@@ -374,5 +374,7 @@ def test_paired_bootstrap_of_a_dask_frame_checks_the_pairs():
 def test_integer_group_values_that_no_row_has_are_dropped_in_one_partition_too():
     df = pd.DataFrame({"y": [0.0, 0.0], "yhat": [0.0, 1.0], "g": [0, 3]})
     for npartitions in (1, 2):
-        cube = dd.from_pandas(df, npartitions=npartitions).ordinal.confusion("y", "yhat", by="g")
-        assert cube.g.values.tolist() == [0, 3] == df.ordinal.confusion("y", "yhat", by="g").g.values.tolist()
+        ddf = dd.from_pandas(df, npartitions=npartitions)
+        cube = ddf.ordinal.confusion("y", "yhat", by="g", labels=[0.0, 1.0])
+        assert cube.g.values.tolist() == [0, 3]
+        assert df.ordinal.confusion("y", "yhat", by="g", labels=[0.0, 1.0]).g.values.tolist() == [0, 3]
