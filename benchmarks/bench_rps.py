@@ -7,7 +7,7 @@ Rows (best of --repeat runs, float64 throughout):
 
 * ``numpy.cumsum`` -- the baseline: one cumulative sum over the (n, K) array.
 * ``kernel`` -- ordframe.metrics.proba.rps through the proba bridge's blocked
-  kernel (``ordframe._bridge.apply._proba_kernel``: what every accessor call
+  kernel (``ordframe._bridge.apply.proba_kernel``: what every accessor call
   runs after validation).
 * ``accessor`` -- ``proba.ordinal.rps(true, dim=[])``: label encoding,
   validation of every row (range, sums, NaN) and the kernel.
@@ -34,7 +34,7 @@ import numpy as np
 import xarray as xr
 
 import ordframe
-from ordframe._bridge.apply import _proba_kernel, prepare
+from ordframe._bridge.apply import prepare, proba_kernel
 from ordframe.metrics.proba import rps
 
 
@@ -94,7 +94,7 @@ def main():
     proba_da = xr.DataArray(proba, dims=("sample", "class"), coords={"class": np.arange(k)})
     true_da = xr.DataArray(true, dims="sample")
     metric = ordframe.get_metric("rps")
-    kernel = _proba_kernel(metric, prepare(metric, {"normalize": True}, k))
+    kernel = proba_kernel(metric, prepare(metric, {"normalize": True}, k))
     expected = numpy_rps(proba, true)
     np.testing.assert_allclose(kernel(proba, true), expected, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(proba_da.ordinal.rps(true_da, dim=[]).values, expected, rtol=1e-12, atol=1e-15)
