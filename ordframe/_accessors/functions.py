@@ -9,9 +9,7 @@ messages are those of ``df.ordinal``.
 from __future__ import annotations
 
 from ordframe._accessors.base import _method
-from ordframe._bridge.apply import apply_confusion, as_scalar
-from ordframe._bridge.scores import frame_mean
-from ordframe._inputs.frame import frame_rows
+from ordframe._accessors.pandas import OrdinalFrameAccessor
 from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
 from ordframe._registry.metric import Metric
 
@@ -40,25 +38,24 @@ _RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric i
 
 
 def metric_function(metric: Metric):
-    """The function ``ordframe.<metric.name>`` of a registered metric."""
+    """The function ``ordframe.<metric.name>`` of a registered metric: the DataFrame accessor's method on the
+    vectors laid out as columns."""
     if metric.kind == "confusion":
 
         def function(y_true, y_pred, *, labels=None, sample_weight=None, dropna=False, **params):
             frame, _ = vectors_frame(y_true, y_pred, sample_weight=sample_weight)
+            method = getattr(OrdinalFrameAccessor(frame), metric.name)
             weights = None if sample_weight is None else WEIGHTS
-            rows = frame_rows(frame, TRUE, PRED, labels=labels, weights=weights, dropna=dropna)
-            return as_scalar(apply_confusion(metric, rows.cube(), params), metric, rows.empty)
+            return method(TRUE, PRED, labels=labels, weights=weights, dropna=dropna, **params)
 
         call = f"ordframe.{metric.name}(y_true, y_pred, *, labels=None, sample_weight=None, ...)"
         return _method(function, metric, call, _LABEL_ARGUMENTS, _RETURNS)
 
     def proba_function(y_true, y_proba, *, labels=None, sample_weight=None, dropna=False, renormalize=False, **params):
         frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
+        method = getattr(OrdinalFrameAccessor(frame), metric.name)
         weights = None if sample_weight is None else WEIGHTS
-        rows = frame_rows(
-            frame, TRUE, proba=proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize
-        )
-        return as_scalar(frame_mean(metric, rows, params, metric.name), metric, rows.empty)
+        return method(TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params)
 
     call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
     return _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)
