@@ -146,6 +146,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         by: By = "model",
         sample: Column | None = None,
         strata: By = None,
+        cluster: Column | None = None,
         n: int = 1000,
         seed: Any = None,
         labels: ClassLabels | None = None,
@@ -167,6 +168,9 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
             Identifies a sample across models (required: a dask DataFrame's rows have no reliable position).
         strata : column name or list of column names, optional
             Groups resampled independently, each keeping its size (e.g. ``"fold"``).
+        cluster : column name, optional
+            The clusters drawn whole, with all their rows across strata and models, as in
+            [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap].
         n : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
@@ -200,6 +204,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
             by=by,
             sample=sample,
             strata=strata,
+            cluster=cluster,
             n=n,
             seed=seed,
             labels=labels,

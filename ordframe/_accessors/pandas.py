@@ -99,6 +99,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         seed: Any = None,
         sample: Column | None = None,
         strata: By = None,
+        cluster: Column | None = None,
     ) -> xr.Dataset:
         """A Dataset with one variable per metric.
 
@@ -140,6 +141,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             row's position within its model and stratum).
         strata : column name or list of column names, optional
             With ``bootstrap``: groups resampled independently, each keeping its size (e.g. ``"fold"``).
+        cluster : column name, optional
+            With ``bootstrap``: the clusters (patients, subjects, sites) drawn whole, with all their rows
+            across strata and models (see [`bootstrap`][bootstrap]).
 
         Returns
         -------
@@ -167,8 +171,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         b      0.5     NaN
         """
         if bootstrap is None:
-            if any(v is not None for v in (seed, sample, strata)):
-                raise TypeError("seed=, sample= and strata= apply to a bootstrap: pass bootstrap=<replicates> too")
+            if any(v is not None for v in (seed, sample, strata, cluster)):
+                raise TypeError(
+                    "seed=, sample=, strata= and cluster= apply to a bootstrap: pass bootstrap=<replicates> too"
+                )
             return evaluate_frame(
                 self._df,
                 true,
@@ -193,6 +199,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             by=by,
             sample=sample,
             strata=strata,
+            cluster=cluster,
             n=bootstrap,
             seed=seed,
             labels=labels,
@@ -396,6 +403,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         by: By = "model",
         sample: Column | None = None,
         strata: By = None,
+        cluster: Column | None = None,
         n: int = 1000,
         seed: Any = None,
         labels: ClassLabels | None = None,
@@ -421,7 +429,14 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         sample : column name, optional
             Identifies a sample across models (default: the row's position within its model and stratum).
         strata : column name or list, optional
-            Groups resampled independently, each keeping its size (e.g. ``"fold"``).
+            Groups resampled independently, each keeping its size (e.g. ``"fold"``). A ``sample`` id found in
+            several strata (repeated cross-validation) warns: those rows are one subject's, resampled as if
+            independent; name ``cluster`` instead.
+        cluster : column name, optional
+            The clusters drawn whole: a replicate draws as many clusters as there are, with replacement, each
+            with all its rows across strata and models (several images of one patient, the repeats of a
+            repeated cross-validation). Clusters that each lie in one stratum are drawn within it; otherwise
+            the strata only split the cubes, whose sizes then vary between replicates.
         n : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
@@ -462,6 +477,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             by=by,
             sample=sample,
             strata=strata,
+            cluster=cluster,
             n=n,
             seed=seed,
             labels=labels,

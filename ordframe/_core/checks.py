@@ -91,6 +91,14 @@ def dims_list(dim, what: str = "dim") -> list:
     raise TypeError(f"{what}= must be a dim name or a list of dim names, got {dim!r}")
 
 
+def one_column(name, what: str) -> list:
+    """``[name]`` for one column name, ``[]`` for None: ``what=`` names a single column."""
+    names = by_names(name, what)
+    if len(names) > 1:
+        raise TypeError(f"{what}= names one column, got {show(names)}; combine them into one column first")
+    return names
+
+
 def new_dim(name, taken: Iterable[Hashable], what: str) -> str:
     """A dim name to create: a str that no dim or coordinate of the result has yet."""
     taken = [str(t) for t in taken]

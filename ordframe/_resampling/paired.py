@@ -19,6 +19,15 @@ with or without probabilities. A replicate's mean score is the sum of the
 scores drawn. Replicates are drawn in chunks, so memory stays bounded
 whatever their number; the result is refused up front when it would exceed
 ``ordframe.set_options(max_cube_bytes=...)``.
+
+With ``cluster=`` the units drawn are clusters of samples (patients,
+subjects, sites; Davison & Hinkley 1997, sec. 3.8): a cluster's pattern is
+its count in every cell of every cube, all its rows across strata and models,
+and a replicate draws as many clusters as there are, with replacement, over
+the distinct patterns. Clusters that each lie in one stratum are drawn within
+their stratum; clusters that span strata (a subject in every repeat of a
+repeated cross-validation) are drawn from all clusters together, and the
+strata then only split the cubes, whose sizes vary between replicates.
 """
 
 from __future__ import annotations
@@ -33,9 +42,9 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, labelled
 from ordframe._bridge.scores import frame_scores
-from ordframe._core.checks import by_names, check_replicates, new_dim, rng_of
+from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, PRED, TRUE
-from ordframe._core.messages import MAX_SHOWN, show
+from ordframe._core.messages import MAX_SHOWN, show, warn
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 from ordframe._inputs.frame import FrameRows, frame_rows
@@ -54,7 +63,8 @@ class PairedSamples:
     """The rows of several models arranged by the samples they share.
 
     ``stratum[s]`` and ``truth[s]`` are sample s's stratum and true class code;
-    ``table[s, m]`` is the row of model m for sample s (an index into ``rows``).
+    ``table[s, m]`` is the row of model m for sample s (an index into ``rows``);
+    ``cluster[s]`` (with ``cluster=``) the index of sample s's cluster.
     """
 
     rows: FrameRows
@@ -64,6 +74,15 @@ class PairedSamples:
     stratum: np.ndarray
     truth: np.ndarray
     table: np.ndarray
+    cluster: np.ndarray | None = None
+
+    def draws(self) -> Draws:
+        """The units a replicate draws: the samples, or with ``cluster=`` the clusters of samples."""
+        predictions = self.rows.predicted().array()[self.table]
+        k = len(self.rows.classes)
+        if self.cluster is None:
+            return sample_draws(self.stratum, self.truth, predictions, k, self.n_strata)
+        return cluster_draws(self.cluster, self.stratum, self.truth, predictions, k, self.n_strata)
 
     def labelled(self, values: np.ndarray, dim: str, dims=(), coords=None, name=None) -> xr.DataArray:
         """``values`` of shape ``(n, n_strata * n_models, *rest)`` as a DataArray ``(dim, *strata, *models, *dims)``."""
@@ -84,6 +103,7 @@ def paired_samples(
     by="model",
     sample=None,
     strata=None,
+    cluster=None,
     labels=None,
     dropna: bool = False,
     renormalize: bool = False,
@@ -92,16 +112,18 @@ def paired_samples(
     models, layers = by_names(by), by_names(strata)
     if not models:
         raise ValueError("by= must name the column(s) of the models to compare (one result per model)")
-    extra = by_names(sample)
-    overlap = [c for c in [*models, *extra] if c in layers] + [c for c in extra if c in models]
-    if overlap:
-        raise ValueError(f"{show(overlap)} given twice among by=, strata= and sample=")
+    extra, clusters = by_names(sample), one_column(cluster, "cluster")
+    own = [c for c in clusters if c not in extra]  # the sample ids may be the clusters: one row per subject
+    named = [*models, *layers, *extra, *own]
+    repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
+    if repeated:
+        raise ValueError(f"{show(repeated)} given twice among by=, strata=, sample= and cluster=")
     rows = frame_rows(
         df,
         true,
         pred,
         proba=proba,
-        by=[*layers, *models, *extra],
+        by=[*layers, *models, *extra, *own],
         labels=labels,
         dropna=dropna,
         renormalize=renormalize,
@@ -115,7 +137,8 @@ def paired_samples(
     stratum, model = np.divmod(group, n_models)
     _check_every_model_predicts(Groups(columns[len(layers) : len(layers) + len(models)]), model, n_models)
     if extra:
-        key = np.asarray(columns[-1].codes, dtype=np.int64) - columns[-1].offset
+        ids = columns[len(layers) + len(models)]
+        key = np.asarray(ids.codes, dtype=np.int64) - ids.offset
     else:  # the position of the row within its model and stratum
         order = np.argsort(group, kind="stable")
         starts = np.searchsorted(group[order], group[order], side="left")
@@ -123,7 +146,7 @@ def paired_samples(
         key[order] = np.arange(len(group)) - starts
     _, sample_of = np.unique(np.stack([stratum, key]), axis=1, return_inverse=True)
     sample_of = sample_of.reshape(-1)
-    table = _row_table(sample_of, model, n_models, columns[-1].name if extra else None)
+    table = _row_table(sample_of, model, n_models, extra[0] if extra else None)
     true_codes = rows.true.array()
     truth = true_codes[table[:, 0]]
     disagree = truth[sample_of] != true_codes
@@ -134,7 +157,109 @@ def paired_samples(
             "comparison needs one true label per sample (check the sample= column)"
         )
     n_strata = math.prod(len(c.coord) for c in columns[: len(layers)])
-    return PairedSamples(rows, groups, n_strata, n_models, stratum[table[:, 0]], truth, table)
+    stratum = stratum[table[:, 0]]
+    if clusters:
+        codes = np.asarray(columns[-1].codes, dtype=np.int64) - columns[-1].offset
+        return PairedSamples(
+            rows, groups, n_strata, n_models, stratum, truth, table, _cluster_of(codes, table, clusters[0])
+        )
+    if extra and layers:
+        warn_repeated_samples(np.unique(key[table[:, 0]], return_counts=True)[1], extra[0], layers)
+    return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
+
+
+def _cluster_of(codes: np.ndarray, table: np.ndarray, name) -> np.ndarray:
+    """The cluster of every sample (0 .. clusters - 1); an error when a sample's rows name different clusters."""
+    first = codes[table[:, 0]]
+    split = (codes[table] != first[:, None]).any(axis=1)
+    if split.any():
+        raise ValueError(
+            f"{int(split.sum())} sample(s) have different {name!r} values for different models; a sample belongs "
+            f"to one cluster: check the {name!r} and sample= columns"
+        )
+    return np.unique(first, return_inverse=True)[1].reshape(-1)
+
+
+def warn_repeated_samples(strata_per_id: np.ndarray, name, layers: list) -> None:
+    """A warning when sample ids recur in several strata: rows of one subject resampled as if independent.
+
+    ``strata_per_id``: for every sample id, the number of strata it occurs in.
+    """
+    recurring = int((strata_per_id > 1).sum())
+    if recurring:
+        warn(
+            f"{recurring} {name!r} value(s) occur in more than one stratum of {show(layers)} (the signature of "
+            f"repeated cross-validation): each stratum's rows are resampled independently, as if they were "
+            f"different samples, which makes intervals too narrow when they are the same subjects. Pass "
+            f"cluster={name!r} to draw each subject with all its rows, across strata and models",
+            UserWarning,
+        )
+
+
+@dataclass
+class Draws:
+    """The units a replicate draws (samples, or clusters of them), as their distinct patterns."""
+
+    stratum: np.ndarray  # (patterns,): the stratum a pattern's units are drawn within
+    weight: np.ndarray  # (patterns,): how many units have the pattern
+    cells: sparse.csr_matrix  # (patterns, cells): a unit's count in every cell of every cube
+    n_strata: int  # the strata drawn within
+    pattern_of: np.ndarray  # (units,): every unit's pattern
+
+    @property
+    def n_units(self) -> int:
+        return len(self.pattern_of)
+
+
+def sample_draws(stratum, truth, predictions, k: int, n_strata: int, weight=None) -> Draws:
+    """Samples as units: a sample's pattern is ``(stratum, true class, prediction of every model)``.
+
+    ``weight`` (optional) is the number of samples each row of the arrays stands for.
+    """
+    patterns, pattern_of = np.unique(np.column_stack([stratum, truth, predictions]), axis=0, return_inverse=True)
+    pattern_of = pattern_of.reshape(-1)
+    counts = np.bincount(pattern_of, weights=weight, minlength=len(patterns)).astype(np.int64)
+    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, n_strata)
+    return Draws(patterns[:, 0], counts, cells, n_strata, pattern_of)
+
+
+def cluster_draws(cluster, stratum, truth, predictions, k: int, n_strata: int, weight=None) -> Draws:
+    """Clusters of samples as units: a cluster's pattern is its count in every cell of every cube.
+
+    Clusters that each lie in one stratum are drawn within it; otherwise all are drawn together.
+    """
+    from scipy import sparse  # imported when needed: it takes a third of `import ordframe`
+
+    n_clusters = int(cluster.max()) + 1 if len(cluster) else 0
+    members = sparse.csr_matrix(
+        (np.ones(len(cluster)) if weight is None else weight, (cluster, np.arange(len(cluster)))),
+        shape=(n_clusters, len(cluster)),
+    )
+    contributions = (members @ _cells(stratum, truth, predictions, k, n_strata)).tocsr()
+    contributions.sort_indices()
+    pattern_of, first = _equal_rows(contributions)
+    low, high = np.full(n_clusters, n_strata), np.full(n_clusters, -1)
+    np.minimum.at(low, cluster, stratum)
+    np.maximum.at(high, cluster, stratum)
+    nested = bool((low == high).all())
+    drawn_in = low[first] if nested else np.zeros(len(first), np.int64)
+    counts = np.bincount(pattern_of, minlength=len(first))
+    return Draws(drawn_in, counts, contributions[first], n_strata if nested else 1, pattern_of)
+
+
+def _equal_rows(matrix: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """Equal rows of a csr matrix with sorted indices: ``(group of every row, first row of every group)``.
+
+    Rows are grouped by two random projections (equal rows sum the same numbers in the same order), then
+    checked entry by entry; should different rows share their projections, every row is kept apart.
+    """
+    probe = np.random.default_rng(0).random((matrix.shape[1], 2))
+    _, first, group = np.unique(matrix @ probe, axis=0, return_index=True, return_inverse=True)
+    group = group.reshape(-1)
+    if (matrix - matrix[first][group]).count_nonzero():
+        everyone = np.arange(matrix.shape[0])
+        return everyone, everyone
+    return group, first
 
 
 def frame_bootstrap(
@@ -145,6 +270,7 @@ def frame_bootstrap(
     by="model",
     sample=None,
     strata=None,
+    cluster=None,
     n: int = 1000,
     seed=None,
     labels=None,
@@ -158,43 +284,34 @@ def frame_bootstrap(
     model must predict every sample once. ``sample`` names the column that
     identifies a sample across models (default: the row's position within its
     model and stratum). ``strata`` are resampled independently, each keeping
-    its number of samples (e.g. the folds of a cross-validation).
+    its number of samples (e.g. the folds of a cross-validation). ``cluster``
+    names the column of the clusters drawn whole (see the module docstring).
     """
     n = check_replicates(n)
-    new_dim(
-        replicate_dim, [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), *CUBE_DIMS], "replicate_dim"
-    )
-    paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna)
-    predictions = paired.rows.predicted().array()[paired.table]
-    patterns, weight = np.unique(
-        np.column_stack([paired.stratum, paired.truth, predictions]), axis=0, return_counts=True
+    _check_replicate_dim(replicate_dim, by, strata)
+    paired = paired_samples(
+        df, true, pred, by=by, sample=sample, strata=strata, cluster=cluster, labels=labels, dropna=dropna
     )
     k = len(paired.rows.classes)
-    values = pattern_cubes(patterns, weight, paired.n_strata, k, n, rng_of(seed), progress)
+    values = pattern_cubes(paired.draws(), paired.n_strata * paired.n_models, k, n, rng_of(seed), progress)
     coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
     return paired.labelled(values, replicate_dim, (TRUE, PRED), coords, name="count")
 
 
-def pattern_cubes(
-    patterns: np.ndarray,
-    weight: np.ndarray,
-    n_strata: int,
-    k: int,
-    n: int,
-    rng: np.random.Generator,
-    progress: bool | None = None,
-) -> np.ndarray:
-    """Replicate cubes ``(n, n_strata * n_models, K, K)`` from sample patterns and their counts.
+def _check_replicate_dim(replicate_dim, by, strata) -> None:
+    new_dim(
+        replicate_dim, [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), *CUBE_DIMS], "replicate_dim"
+    )
 
-    ``patterns[p]`` is ``(stratum, true class, prediction of model 1, ...)`` (class
-    codes), ``weight[p]`` how many samples have it.
-    """
-    n_models = patterns.shape[1] - 2
-    counts = _replicate_counts(n, n_strata * n_models, k)
-    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, n_strata)
-    for start, stop, drawn in _draws(patterns[:, 0], weight, n_strata, n, rng, progress):
-        counts[start:stop] = (cells.T @ drawn.T).T
-    return counts.reshape(n, n_strata * n_models, k, k)
+
+def pattern_cubes(
+    draws: Draws, matrices: int, k: int, n: int, rng: np.random.Generator, progress: bool | None = None
+) -> np.ndarray:
+    """Replicate cubes ``(n, matrices, K, K)`` drawn over the patterns of ``draws``."""
+    counts = _replicate_counts(n, matrices, k)
+    for start, stop, drawn in _draws(draws.stratum, draws.weight, draws.n_strata, n, rng, progress):
+        counts[start:stop] = (draws.cells.T @ drawn.T).T
+    return counts.reshape(n, matrices, k, k)
 
 
 def _replicate_counts(n: int, matrices: int, k: int) -> np.ndarray:
@@ -213,6 +330,7 @@ def bootstrap_evaluate(
     by="model",
     sample=None,
     strata=None,
+    cluster=None,
     n: int = 1000,
     seed=None,
     labels=None,
@@ -225,12 +343,10 @@ def bootstrap_evaluate(
 
     Confusion metrics run on the replicate cubes of ``pred`` (or the most
     probable class), probability metrics are the replicate means of the
-    per-sample scores of ``proba``; all from one draw of the samples.
+    per-sample scores of ``proba``; all from one draw of the samples (or clusters).
     """
     n = check_replicates(n)
-    new_dim(
-        replicate_dim, [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), *CUBE_DIMS], "replicate_dim"
-    )
+    _check_replicate_dim(replicate_dim, by, strata)
     taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
     if all(m.kind == "confusion" for m, _ in request.values()):  # cubes alone: draw the patterns
@@ -241,6 +357,7 @@ def bootstrap_evaluate(
             by=by,
             sample=sample,
             strata=strata,
+            cluster=cluster,
             n=n,
             seed=seed,
             labels=labels,
@@ -257,56 +374,56 @@ def bootstrap_evaluate(
         by=by,
         sample=sample,
         strata=strata,
+        cluster=cluster,
         labels=labels,
         dropna=dropna,
         renormalize=renormalize,
     )
-
-    rows, k, units = paired.rows, len(paired.rows.classes), len(paired.truth)
+    rows, k = paired.rows, len(paired.rows.classes)
     places = paired.n_strata * paired.n_models
-    predictions = rows.predicted().array()[paired.table]
-    patterns, pattern_of = np.unique(
-        np.column_stack([paired.stratum, paired.truth, predictions]), axis=0, return_inverse=True
-    )
-    pattern_of = pattern_of.reshape(-1)
-    weight = np.bincount(pattern_of, minlength=len(patterns))
+    draws = paired.draws()
     members = np.argsort(
-        pattern_of, kind="stable"
-    )  # the samples of pattern p: members[first[p] : first[p] + weight[p]]
-    first = np.cumsum(weight) - weight
-    cells = _cells(patterns[:, 0], patterns[:, 1], patterns[:, 2:], k, paired.n_strata)
-    scores = {out: frame_scores(m, rows, p)[paired.table] for out, (m, p) in request.items() if m.kind == "proba"}
+        draws.pattern_of, kind="stable"
+    )  # the units of pattern p: members[first[p] : first[p] + weight[p]]
+    first = np.cumsum(draws.weight) - draws.weight
+    scores = {
+        out: _unit_sums(frame_scores(m, rows, p)[paired.table], paired, draws.n_units, places)
+        for out, (m, p) in request.items()
+        if m.kind == "proba"
+    }
     counts = _replicate_counts(n, places, k)
     totals = {out: np.empty((n, places)) for out in scores}
     rng = rng_of(seed)
     share = rng.spawn(1)[0]  # the second stage's stream: the first stage's draws stay those of the labels alone
-    chunk = max(1, CHUNK_CELLS // max(units * paired.n_models, 1))
-    draws = _draws(patterns[:, 0], weight, paired.n_strata, n, rng, progress, most=chunk)
-    for start, stop, drawn in draws:
-        counts[start:stop] = (cells.T @ drawn.T).T
-        replicate, sample = _shared_out(drawn, weight, first, members, share)
-        key = (
-            (replicate * places)[:, None]
-            + paired.stratum[sample][:, None] * paired.n_models
-            + np.arange(paired.n_models)
-        )
-        for out, values in scores.items():
-            sums = np.bincount(key.ravel(), weights=values[sample].ravel(), minlength=(stop - start) * places)
-            totals[out][start:stop] = sums.reshape(stop - start, places)
-    cube = paired.labelled(
-        counts.reshape(n, -1, k, k), replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes}
-    )
-    sizes = np.bincount(paired.stratum, minlength=paired.n_strata)
-    per_model = np.repeat(sizes, paired.n_models).astype(np.float64)
+    chunk = max(1, CHUNK_CELLS // max(len(paired.truth) * paired.n_models, 1))
+    for start, stop, drawn in _draws(draws.stratum, draws.weight, draws.n_strata, n, rng, progress, most=chunk):
+        counts[start:stop] = (draws.cells.T @ drawn.T).T
+        picked = _shared_out(drawn, draws.weight, first, members, share, draws.n_units)
+        for out, sums in scores.items():
+            totals[out][start:stop] = (picked @ sums).toarray()
+    counts = counts.reshape(n, places, k, k)
+    cube = paired.labelled(counts, replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes})
+    drawn_rows = counts.sum(axis=(2, 3))  # per replicate and cube: the samples drawn (fixed without clusters)
     variables = {}
     for out, (metric, params) in request.items():
         if metric.kind == "confusion":
             variables[out] = apply_confusion(metric, cube, params)
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
-                mean = paired.labelled(totals[out] / per_model, replicate_dim)
+                mean = paired.labelled(totals[out] / drawn_rows, replicate_dim)
             variables[out] = labelled(mean, metric, metric.params(params), rows.classes)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+
+
+def _unit_sums(scores: np.ndarray, paired: PairedSamples, n_units: int, places: int) -> sparse.csr_matrix:
+    """Every unit's sum of per-sample scores in every cube, ``(units, places)``; ``scores[s, m]`` per sample and model."""
+    from scipy import sparse  # imported when needed: it takes a third of `import ordframe`
+
+    unit = np.arange(len(paired.truth)) if paired.cluster is None else paired.cluster
+    place = paired.stratum[:, None] * paired.n_models + np.arange(paired.n_models)
+    return sparse.csr_matrix(
+        (scores.ravel(), (np.repeat(unit, paired.n_models), place.ravel())), shape=(n_units, places)
+    )
 
 
 def _check_every_model_predicts(models: Groups, model: np.ndarray, n_models: int) -> None:
@@ -361,18 +478,21 @@ def _cells(stratum, truth, predictions, k: int, n_strata: int) -> sparse.csr_mat
     )
 
 
-def _shared_out(drawn: np.ndarray, weight: np.ndarray, first: np.ndarray, members: np.ndarray, rng) -> tuple:
-    """Every pattern's draws shared out uniformly among its samples: ``(replicate, sample)`` of each draw.
+def _shared_out(drawn: np.ndarray, weight: np.ndarray, first: np.ndarray, members: np.ndarray, rng, units: int):
+    """Every pattern's draws shared out uniformly among its units: ``picked[b, u]`` draws of unit u in replicate b.
 
     ``drawn[b, p]`` draws of pattern p in replicate b become as many uniform
-    picks among the pattern's ``weight[p]`` samples, which with the pattern
-    draws is drawing samples with replacement.
+    picks among the pattern's ``weight[p]`` units, which with the pattern
+    draws is drawing units with replacement.
     """
+    from scipy import sparse  # imported when needed: it takes a third of `import ordframe`
+
     b, n_patterns = drawn.shape
     flat = drawn.ravel()
     pattern = np.repeat(np.tile(np.arange(n_patterns), b), flat)
     replicate = np.repeat(np.arange(b), drawn.sum(axis=1))
-    return replicate, members[first[pattern] + rng.integers(0, weight[pattern])]
+    unit = members[first[pattern] + rng.integers(0, weight[pattern])]
+    return sparse.csr_matrix((np.ones(len(unit)), (replicate, unit)), shape=(b, units))
 
 
 def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, progress: bool | None = None, most=None):

@@ -14,20 +14,24 @@ dask runs as a tree reduction. Two passes over the data:
    ``2^m`` sum to ``2^M - 1`` (M powers of two reach that sum only if they are
    all different), and then its first sum is carry-free: the predictions.
 
-Only the table of distinct patterns (at most K^(M+1) per stratum) leaves the cluster.
+Only the table of distinct patterns (at most K^(M+1) per stratum) leaves the cluster;
+with ``cluster=`` (clusters of samples drawn whole), the table of distinct
+(pattern, cluster) pairs, from which the clusters' patterns are found as for a
+pandas frame.
 """
 
 from __future__ import annotations
 
+import dask
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.checks import by_names, check_replicates, rng_of
+from ordframe._core.checks import by_names, check_replicates, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, PRED, TRUE
 from ordframe._inputs.dask_frame import check_dask_frame, dask_cube
 from ordframe._inputs.frame import frame_rows
-from ordframe._resampling.paired import pattern_cubes
+from ordframe._resampling.paired import cluster_draws, pattern_cubes, sample_draws, warn_repeated_samples
 
 
 def dask_bootstrap(
@@ -38,6 +42,7 @@ def dask_bootstrap(
     by="model",
     sample=None,
     strata=None,
+    cluster=None,
     n: int = 1000,
     seed=None,
     labels=None,
@@ -54,9 +59,12 @@ def dask_bootstrap(
             "a dask DataFrame's paired bootstrap needs one model column (by=) and the column that "
             "identifies the samples (sample=): row positions are not known across partitions"
         )
-    overlap = [c for c in [*models, sample] if c in layers] + ([sample] if sample in models else [])
-    if overlap:
-        raise ValueError(f"{overlap} given twice among by=, strata= and sample=")
+    clusters = one_column(cluster, "cluster")
+    own = [c for c in clusters if c != sample]  # the sample ids may be the clusters: one row per subject
+    named = [*models, *layers, sample, *own]
+    repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
+    if repeated:
+        raise ValueError(f"{repeated} given twice among by=, strata=, sample= and cluster=")
     cube = dask_cube(ddf, true, pred, by=[*layers, *models], labels=labels, dropna=dropna)
     classes = cube.indexes[TRUE]
     strata_values = [cube.indexes[str(c)] for c in layers]
@@ -67,22 +75,53 @@ def dask_bootstrap(
     meta = pd.DataFrame({"stratum": [], "sample": [], "truth": [], "code": [], "models": [], "rows": []}).astype(
         {"stratum": "i8", "sample": ddf._meta[sample].dtype, "truth": "i8", "code": "i8", "models": "i8", "rows": "i8"}
     )
+    if own:
+        meta["cluster"] = ddf._meta[own[0]]
     coded = ddf.map_partitions(
         _codes,
         true=true,
         pred=pred,
-        columns=[*layers, models[0], sample],
+        columns=[*layers, models[0], sample, *own],
         levels=[*strata_values, model_values],
         classes=classes,
         dropna=dropna,
         meta=meta,
     )
-    per_sample = coded.groupby(["stratum", "sample"]).agg(
-        {"truth": ["min", "max"], "code": "sum", "models": "sum", "rows": "sum"}
-    )
-    per_sample.columns = ["true_min", "true_max", "code", "models", "rows"]
-    table = per_sample.groupby(["stratum", "true_min", "true_max", "code", "models", "rows"]).size().compute()
+    if clusters and not own:
+        coded = coded.assign(cluster=coded["sample"])
+    sums = {"truth": ["min", "max"], "code": "sum", "models": "sum", "rows": "sum"}
+    per_sample = coded.groupby(["stratum", "sample"]).agg({**sums, **({"cluster": ["min", "max"]} if clusters else {})})
+    per_sample.columns = [
+        "true_min",
+        "true_max",
+        "code",
+        "models",
+        "rows",
+        *(["cluster", "cluster_max"] if clusters else []),
+    ]
+    keys = [
+        "stratum",
+        "true_min",
+        "true_max",
+        "code",
+        "models",
+        "rows",
+        *(["cluster", "cluster_max"] if clusters else []),
+    ]
+    table = per_sample.groupby(keys).size()
+    if layers and not clusters:  # sample ids in several strata: repeated cross-validation, see paired_samples
+        recurring = coded[["sample", "stratum"]].drop_duplicates()["sample"].value_counts()
+        table, recurring = dask.compute(table, recurring)
+        warn_repeated_samples(recurring.to_numpy(), sample, layers)
+    else:
+        table = table.compute()
     table = table.reset_index()
+    if clusters and (table["cluster"] != table["cluster_max"]).any():
+        count = int(table[0][table["cluster"] != table["cluster_max"]].sum())
+        raise ValueError(
+            f"{count} sample(s) have different {clusters[0]!r} values for different models; a sample belongs to one "
+            f"cluster: check the {clusters[0]!r} and sample= columns"
+        )
     if (table["true_min"] != table["true_max"]).any():
         count = int(table[0][table["true_min"] != table["true_max"]].sum())
         raise ValueError(
@@ -99,12 +138,14 @@ def dask_bootstrap(
         )
     code = table["code"].to_numpy()
     digits = np.stack([(code // (k + 1) ** m) % (k + 1) for m in range(n_models)], axis=1)
-    patterns, where = np.unique(
-        np.column_stack([table["stratum"], table["true_min"], digits - 1]).astype(np.int64), axis=0, return_inverse=True
-    )  # in the order of the pandas front end's patterns: the same seed draws the same replicates
-    weight = np.bincount(where.reshape(-1), weights=table[0].to_numpy(), minlength=len(patterns)).astype(np.int64)
     n_strata = int(np.prod([len(v) for v in strata_values], dtype=np.int64))
-    values = pattern_cubes(patterns, weight, n_strata, k, n, rng_of(seed), progress)
+    stratum, truth = table["stratum"].to_numpy(np.int64), table["true_min"].to_numpy(np.int64)
+    predictions, weight = (digits - 1).astype(np.int64), table[0].to_numpy(np.int64)
+    if clusters:
+        draws = cluster_draws(pd.factorize(table["cluster"])[0], stratum, truth, predictions, k, n_strata, weight)
+    else:  # the patterns in the order of the pandas front end's: the same seed draws the same replicates
+        draws = sample_draws(stratum, truth, predictions, k, n_strata, weight)
+    values = pattern_cubes(draws, n_strata * n_models, k, n, rng_of(seed), progress)
     shape = (n, *(len(v) for v in strata_values), n_models, k, k)
     coords = {str(c): v for c, v in zip([*layers, models[0]], [*strata_values, model_values])}
     coords.update({TRUE: (TRUE, classes), PRED: (PRED, classes)})
@@ -115,7 +156,7 @@ def dask_bootstrap(
 def _codes(part: pd.DataFrame, *, true, pred, columns, levels, classes, dropna) -> pd.DataFrame:
     """Per row kept: its stratum, its sample, its true class and its share of its sample's two sums."""
     rows = frame_rows(part, true, pred, by=columns, labels=classes, dropna=dropna, part=True)
-    *groups, samples = rows.groups.columns
+    *groups, samples = rows.groups.columns[: len(levels) + 1]
     position = [
         np.asarray(level.get_indexer(g.coord), dtype=np.int64)[np.asarray(g.codes, np.int64) - g.offset]
         for g, level in zip(groups, levels)
@@ -125,14 +166,19 @@ def _codes(part: pd.DataFrame, *, true, pred, columns, levels, classes, dropna) 
         stratum = stratum * len(level) + p
     model = position[-1]
     k = len(classes)
-    return pd.DataFrame(
-        {
-            "stratum": stratum,
-            "sample": samples.coord[np.asarray(samples.codes, np.int64) - samples.offset],
-            "truth": rows.true.array(),
-            "code": (rows.predicted().array() + 1) * (k + 1) ** model,
-            "models": np.left_shift(1, model),
-            "rows": 1,
-        },
-        index=rows.index,
-    )
+    columns = {
+        "stratum": stratum,
+        "sample": _values(samples),
+        "truth": rows.true.array(),
+        "code": (rows.predicted().array() + 1) * (k + 1) ** model,
+        "models": np.left_shift(1, model),
+        "rows": 1,
+    }
+    if len(rows.groups.columns) > len(levels) + 1:
+        columns["cluster"] = _values(rows.groups.columns[-1])
+    return pd.DataFrame(columns, index=rows.index)
+
+
+def _values(column):
+    """A ``by`` column's value in every row."""
+    return column.coord[np.asarray(column.codes, np.int64) - column.offset]

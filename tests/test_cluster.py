@@ -1,0 +1,235 @@
+"""The cluster bootstrap: whole subjects drawn with all their rows, across repeats, folds and models."""
+
+import warnings
+
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+import pytest
+
+import ordframe
+from ordframe.metrics.proba import rps
+
+PROBA = ["p0", "p1", "p2"]
+REPEATS, FOLDS = 3, 5
+
+
+def repeated_cv(subjects=120, seed=0):
+    """Two models' predictions of every subject in every repeat of a 5-fold CV (one row per subject, repeat, model).
+
+    A subject's predictions share a subject effect across repeats (as out-of-fold predictions of one subject
+    do), so its rows are strongly dependent.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, subjects)
+    effect = rng.normal(0, 0.8, subjects)  # how hard the subject is, the same in every repeat
+    parts = []
+    for repeat in range(REPEATS):
+        fold = rng.permutation(np.arange(subjects) % FOLDS)
+        for model, noise in (("a", 0.4), ("b", 0.6)):
+            latent = y + effect + rng.normal(0, noise, subjects)
+            p = rng.dirichlet(np.ones(3), subjects)
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "subject": [f"s{i:03d}" for i in range(subjects)],
+                        "y": y,
+                        "yhat": np.clip(np.round(latent), 0, 2).astype(int),
+                        "model": model,
+                        "repeat": repeat,
+                        "fold": fold,
+                        **dict(zip(PROBA, p.T)),
+                    }
+                )
+            )
+    return pd.concat(parts, ignore_index=True)
+
+
+def row_loop(df, n, seed, value):
+    """Subject-level bootstrap by brute force: draw subjects, take all their rows, score the pooled rows per model."""
+    rng = np.random.default_rng(seed)
+    subjects = df["subject"].unique()
+    rows_of = df.groupby("subject").indices
+    out = []
+    for _ in range(n):
+        drawn = rng.choice(subjects, len(subjects))
+        rows = df.iloc[np.concatenate([rows_of[s] for s in drawn])]
+        out.append([value(rows[rows["model"] == m]) for m in ("a", "b")])
+    return np.array(out)
+
+
+def mae(rows):
+    return float(np.abs(rows["y"] - rows["yhat"]).mean())
+
+
+def mean_rps(rows):
+    return float(rps(rows[PROBA].to_numpy(), rows["y"].to_numpy()).mean())
+
+
+def test_cluster_replicates_spread_as_a_subject_level_row_loop():
+    df = repeated_cv()
+    n = 2000
+    boot = df.ordinal.bootstrap(
+        "y", "yhat", by="model", sample="subject", strata=["repeat", "fold"], cluster="subject", n=n, seed=1
+    )
+    ours = boot.sum(("repeat", "fold")).ordinal.mae()
+    loop = row_loop(df, n, seed=2, value=mae)
+    # the SD of an SD estimated from n replicates has a relative standard error of about 1/sqrt(2n), so the
+    # ratio of two independent ones about 1/sqrt(n): 5 of them
+    tolerance = 5 / np.sqrt(n)
+    assert ours.std("bootstrap").values == pytest.approx(loop.std(axis=0), rel=tolerance)
+    difference = ours.sel(model="a") - ours.sel(model="b")
+    assert float(difference.std()) == pytest.approx((loop[:, 0] - loop[:, 1]).std(), rel=tolerance)
+    assert float(ours.mean()) == pytest.approx(loop.mean(), abs=5 * loop.std() / np.sqrt(n))
+
+
+def test_strata_alone_resample_a_subject_s_repeats_as_independent_and_warn():
+    """The review's finding: with the repeats as strata the replicates are too narrow; the warning names cluster=."""
+    df = repeated_cv()
+    with pytest.warns(UserWarning, match=r"120 'subject' value\(s\) occur in more than one stratum.*cluster='subject'"):
+        naive = df.ordinal.bootstrap(
+            "y", "yhat", by="model", sample="subject", strata=["repeat", "fold"], n=1000, seed=1
+        )
+    clustered = df.ordinal.bootstrap(
+        "y", "yhat", by="model", sample="subject", strata=["repeat", "fold"], cluster="subject", n=1000, seed=1
+    )
+    narrow = naive.sum(("repeat", "fold")).ordinal.mae().std("bootstrap")
+    honest = clustered.sum(("repeat", "fold")).ordinal.mae().std("bootstrap")
+    assert (narrow < 0.8 * honest).all()
+
+
+def test_cluster_probability_replicates_spread_as_the_row_loop():
+    df = repeated_cv(subjects=80, seed=3)
+    n = 1500
+    boot = df.ordinal.evaluate(
+        "y",
+        "yhat",
+        proba=PROBA,
+        by=["model", "repeat"],
+        sample="subject",
+        cluster="subject",
+        bootstrap=n,
+        seed=4,
+        metrics=["rps", "mae"],
+    )
+    # pooled over the repeats: the mean of equal-sized repeats
+    ours = boot["rps"].mean("repeat")
+    loop = row_loop(df, n, seed=5, value=mean_rps)
+    assert ours.std("bootstrap").values == pytest.approx(loop.std(axis=0), rel=5 / np.sqrt(n))
+
+
+def test_clusters_nested_in_strata_are_drawn_within_them():
+    """A cluster that lies in one stratum is drawn there: every stratum keeps its number of clusters."""
+    df = repeated_cv(subjects=60).query("repeat == 0")
+    sizes = df[df["model"] == "a"].groupby("fold").size()
+    boot = df.ordinal.bootstrap(
+        "y", "yhat", by="model", sample="subject", strata="fold", cluster="subject", n=200, seed=0
+    )
+    totals = boot.sum(("true", "pred"))
+    assert (totals.transpose("bootstrap", "fold", "model").values == sizes.to_numpy()[None, :, None]).all()
+
+
+def test_clusters_of_several_samples_with_uneven_sizes():
+    """A patient with several images: the replicate totals vary, and each replicate is a sum of whole patients."""
+    rng = np.random.default_rng(0)
+    patient = np.repeat(np.arange(40), rng.integers(1, 6, 40))
+    y = rng.integers(0, 3, len(patient))
+    df = pd.concat(
+        [
+            pd.DataFrame(
+                {"patient": patient, "image": np.arange(len(y)), "y": y, "yhat": rng.integers(0, 3, len(y)), "model": m}
+            )
+            for m in "ab"
+        ]
+    ).sample(frac=1, random_state=0)  # shuffled rows: pairing is by the image ids
+    boot = df.ordinal.bootstrap("y", "yhat", by="model", sample="image", cluster="patient", n=300, seed=0)
+    totals = boot.sum(("true", "pred")).transpose("bootstrap", "model").values
+    assert (totals[:, 0] == totals[:, 1]).all()  # the same patients for both models
+    assert len(np.unique(totals[:, 0])) > 5
+    size = np.bincount(patient)
+    # every total is a sum of 40 patients' sizes: at least 40 x the smallest, at most 40 x the largest
+    assert totals.min() >= 40 * size.min() and totals.max() <= 40 * size.max()
+
+
+def test_one_sample_per_cluster_is_the_sample_bootstrap_in_distribution():
+    df = repeated_cv(subjects=100).query("repeat == 0")
+    n = 3000
+    by_cluster = df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", cluster="subject", n=n, seed=0)
+    by_sample = df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", n=n, seed=1)
+    spread = by_cluster.ordinal.mae().std("bootstrap").values
+    assert spread == pytest.approx(by_sample.ordinal.mae().std("bootstrap").values, rel=5 / np.sqrt(n))
+
+
+def test_a_sample_in_two_clusters_is_refused():
+    df = repeated_cv(subjects=20).query("repeat == 0").copy()
+    df["site"] = np.where((df["model"] == "b") & (df["subject"] == "s003"), "x", "y")
+    with pytest.raises(ValueError, match=r"1 sample\(s\) have different 'site' values for different models"):
+        df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", cluster="site", n=10)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"cluster": ["subject", "repeat"]}, TypeError, "cluster= names one column"),
+        ({"cluster": "model"}, ValueError, "'model' given twice among by=, strata=, sample= and cluster="),
+        ({"cluster": "nope"}, KeyError, "nope"),
+    ],
+)
+def test_cluster_argument_errors(kwargs, error, match):
+    df = repeated_cv(subjects=20).query("repeat == 0")
+    with pytest.raises(error, match=match):
+        df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", n=10, **kwargs)
+
+
+def test_cluster_without_bootstrap_is_refused():
+    df = repeated_cv(subjects=20)
+    with pytest.raises(TypeError, match="cluster= apply to a bootstrap"):
+        df.ordinal.evaluate("y", "yhat", by="model", cluster="subject")
+
+
+def test_filtered_sorted_reindexed_frames_give_the_same_replicates():
+    df = repeated_cv(subjects=50)
+    kwargs = {
+        "by": "model",
+        "sample": "subject",
+        "strata": ["repeat", "fold"],
+        "cluster": "subject",
+        "n": 200,
+        "seed": 3,
+    }
+    expected = df.ordinal.bootstrap("y", "yhat", **kwargs)
+    messy = pd.concat([df, df.assign(y=np.nan).iloc[:7]]).sample(frac=1, random_state=1)
+    messy.index = np.arange(len(messy))[::-1] * 3
+    same = messy.dropna(subset=["y"]).astype({"y": int}).ordinal.bootstrap("y", "yhat", **kwargs)
+    assert (same.transpose(*expected.dims).values == expected.values).all()
+
+
+def test_dask_cluster_bootstrap_equals_pandas():
+    df = repeated_cv(subjects=60)
+    kwargs = {
+        "by": "model",
+        "sample": "subject",
+        "strata": ["repeat", "fold"],
+        "cluster": "subject",
+        "n": 300,
+        "seed": 7,
+    }
+    expected = df.ordinal.bootstrap("y", "yhat", **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no repeated-sample warning with cluster=
+        got = dd.from_pandas(df, npartitions=4).ordinal.bootstrap("y", "yhat", **kwargs)
+    assert (got.transpose(*expected.dims).values == expected.values).all()
+
+
+def test_dask_warns_of_sample_ids_repeated_across_strata():
+    df = repeated_cv(subjects=30)
+    with pytest.warns(UserWarning, match="cluster='subject'"):
+        dd.from_pandas(df, npartitions=3).ordinal.bootstrap(
+            "y", "yhat", by="model", sample="subject", strata=["repeat", "fold"], n=10, seed=0
+        )
+
+
+def test_the_cluster_replicates_obey_max_cube_bytes():
+    df = repeated_cv(subjects=30)
+    with ordframe.set_options(max_cube_bytes=10_000), pytest.raises(MemoryError):
+        df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", cluster="subject", strata="repeat", n=1000)
