@@ -3,7 +3,7 @@
 The corrected resampled t-test and interval are checked against the formula of Nadeau & Bengio (2003)
 computed directly and against ``scipy.stats.ttest_rel`` / ``ttest_1samp``; the Friedman test against ``scipy.stats.friedmanchisquare``
 and the worked example of Demšar (2006, section 3.2.4 and Table 6); the post-hoc p-values against
-scikit-posthocs when it is installed.
+scikit-posthocs.
 """
 
 import itertools
@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scikit_posthocs
 import scipy.stats
 import xarray as xr
 
@@ -203,6 +204,43 @@ def test_corrected_ci_refuses_what_it_cannot_use_and_says_why():
         assert corrected_ci(infinite, test_train_ratio=0.25).isnull().all()
 
 
+def test_degrees_of_freedom_k_minus_1_widens_only_the_t_quantile():
+    """df="fold" gives k - 1 for r x k cross-validation (Bouckaert 2003); an int gives itself."""
+    values = fold_values(repeats=3, folds=5)
+    folds = ["repeat", "fold"]
+    default = corrected_ttest(values, dim=folds, test_train_ratio=1 / 4)
+    for df, nu in [("fold", 4), ("repeat", 2), (7, 7)]:
+        given = corrected_ttest(values, dim=folds, test_train_ratio=1 / 4, df=df)
+        xr.testing.assert_equal(given["t"], default["t"])
+        t = default["t"].sel(metric="mae").isel(model=0, versus=2)
+        assert float(given["p_value"].sel(metric="mae").isel(model=0, versus=2)) == pytest.approx(
+            2 * scipy.stats.t.sf(abs(float(t)), nu)
+        )
+        low, high = given["interval"].sel(metric="mae").isel(model=0, versus=2).values
+        se = float(default["difference"].sel(metric="mae").isel(model=0, versus=2)) / float(t)
+        assert high - low == pytest.approx(2 * scipy.stats.t.ppf(0.975, nu) * se)
+        one = corrected_ci(values.isel(model=0), dim=folds, test_train_ratio=1 / 4, df=df)
+        flat = values.isel(model=0).values.ravel()
+        half = scipy.stats.t.ppf(0.975, nu) * np.sqrt((1 / 15 + 1 / 4) * flat.var(ddof=1))
+        np.testing.assert_allclose(one.values, [flat.mean() - half, flat.mean() + half])
+    assert default.attrs["df"] == "J - 1" and given.attrs["df"] == "7"
+    # fewer degrees of freedom: larger p-values than J - 1 = 14
+    assert (given["p_value"] >= default["p_value"]).all()
+
+
+@pytest.mark.parametrize("df", [0, 2.5, True, "model", "seed"])
+def test_degrees_of_freedom_must_be_a_count_or_a_fold_dim(df):
+    with pytest.raises(ValueError, match="df must be None"):
+        corrected_ttest(fold_values(), dim=["repeat", "fold"], test_train_ratio=1 / 4, df=df)
+    with pytest.raises(ValueError, match="df must be None"):
+        corrected_ci(fold_values(), dim=["repeat", "fold"], test_train_ratio=1 / 4, df=df)
+
+
+def test_degrees_of_freedom_of_a_dim_of_length_one_is_an_error():
+    with pytest.raises(ValueError, match="df='repeat' names a dim of length 1"):
+        corrected_ttest(fold_values(repeats=1), dim=["repeat", "fold"], test_train_ratio=1 / 4, df="repeat")
+
+
 # --------------------------------------------------------------------------- Friedman and post-hoc tests
 
 # Demšar (2006), Table 6: AUC of C4.5 with m = 0 and cf = 0.25, and with m, cf or both tuned, on 14 UCI
@@ -277,6 +315,54 @@ def test_demsars_worked_example():
     np.testing.assert_allclose(printed["average_rank"].values, [44 / 14, 2.0, 41 / 14, 27 / 14])
 
 
+def test_demsars_comparison_with_a_control():
+    """Demšar (2006), section 3.2.4: C4.5 against its three tuned versions, Holm and Bonferroni-Dunn."""
+    result = friedman(demsar_table(), tie_correction=False, control="C4.5").sel(metric="auc")
+    p = result["control_p_value"]
+    assert float(p.sel(model="C4.5+m+cf")) == pytest.approx(0.0157, abs=5e-5)
+    assert float(p.sel(model="C4.5+m")) == pytest.approx(0.0192, abs=5e-5)
+    assert float(p.sel(model="C4.5+m+cf")) < 0.05 / 3 and float(p.sel(model="C4.5+m")) < 0.05 / 2
+    assert float(p.sel(model="C4.5+cf")) > 0.05
+    rejected = result["control_holm_p_value"] <= 0.05
+    assert rejected.values.tolist() == [False, True, False, True]  # the control itself: 1
+    assert float(result["bonferroni_dunn_cd"]) == pytest.approx(1.168, abs=5e-4)  # q_0.05 = 2.394 for k = 4
+    # Bonferroni-Dunn: C4.5+m (1.143 ranks from C4.5) is below CD_BD, C4.5+m+cf (1.179) above
+    assert float(result["bonferroni_dunn_cd"]) == pytest.approx(2.394 * np.sqrt(4 * 5 / (6 * 14)), abs=5e-4)
+    assert result.attrs["control"] == "C4.5"
+    assert "report" in result["iman_davenport_p_value"].attrs["long_name"]
+    assert "conservative" in result["p_value"].attrs["long_name"]
+
+
+def test_control_comparisons_equal_scikit_posthocs_and_holm_by_hand():
+    rng = np.random.default_rng(11)
+    data = rng.normal(size=(2, 16, 5)) + np.arange(5) * 0.3
+    values = xr.DataArray(
+        data, dims=("repeat", "dataset", "model"), coords={"model": list("abcde")}, attrs={"higher_is_better": 1}
+    ).rename("x")
+    result = friedman(values, control="c").sel(metric="x")
+    assert result["control_holm_p_value"].dims == ("model", "repeat")
+    for r in range(2):
+        part = result.isel(repeat=r)
+        z = (part["average_rank"] - part["average_rank"].sel(model="c")) / np.sqrt(5 * 6 / (6 * 16))
+        np.testing.assert_allclose(part["control_p_value"], 2 * scipy.stats.norm.sf(np.abs(z)))
+        others = part["control_p_value"].drop_sel(model="c").values
+        order = np.argsort(others)
+        stepped = np.maximum.accumulate((4 - np.arange(4)) * others[order])
+        expected = np.empty(4)
+        expected[order] = np.minimum(1, stepped)
+        np.testing.assert_allclose(part["control_holm_p_value"].drop_sel(model="c"), expected)
+        assert float(part["control_holm_p_value"].sel(model="c")) == 1
+    unadjusted = scikit_posthocs.posthoc_siegel_friedman(data[0]).values[2]
+    np.testing.assert_allclose(result["control_p_value"].isel(repeat=0).drop_sel(model="c"), np.delete(unadjusted, 2))
+
+
+def test_control_must_be_a_model_label():
+    with pytest.raises(ValueError, match=r"control='J48' is not a label along 'model'.*'C4.5'"):
+        friedman(demsar_table(), control="J48")
+    with pytest.raises(ValueError, match="has no coordinate"):
+        friedman(demsar_table().drop_vars("model"), control=0)
+
+
 @pytest.mark.parametrize("k, q", [(2, 1.960), (3, 2.343), (4, 2.569), (5, 2.728), (6, 2.850), (7, 2.949), (10, 3.164)])
 def test_nemenyi_critical_values_of_demsar_table_5(k, q):
     values = xr.DataArray(
@@ -319,7 +405,7 @@ def test_the_tie_correction_divides_demsars_statistic():
 
 def test_pairwise_p_values_match_scikit_posthocs():
     # from 0.11 on scikit-posthocs uses scipy's studentized range (before: statsmodels' psturng, clipped to [0.001, 0.9])
-    sp = pytest.importorskip("scikit_posthocs", minversion="0.11")
+    sp = scikit_posthocs
     for data in (demsar_table().values, np.random.default_rng(4).normal(size=(20, 6))):
         k = data.shape[1]
         values = xr.DataArray(data, dims=("dataset", "model"), name="x", attrs={"higher_is_better": 1})

@@ -9,7 +9,13 @@ mean difference is inflated by the ratio of test to training set sizes::
 
     d_j = value_a,j - value_b,j                        (j = 1..J)
     t   = mean(d) / sqrt((1/J + n_test/n_train) var(d))    (var with ddof = 1)
-    p   = 2 T_{J-1}(-|t|),   interval: mean(d) -/+ t_{J-1, 1-alpha/2} sqrt((1/J + n_test/n_train) var(d))
+    p   = 2 T_nu(-|t|),   interval: mean(d) -/+ t_{nu, 1-alpha/2} sqrt((1/J + n_test/n_train) var(d))
+
+with nu = J - 1 degrees of freedom by default. The correction is a heuristic: with many
+repeats of an unstable learner the statistic is still too liberal (10 x 10 cross-validation
+of 1-nearest-neighbour rejected a true null in about 10% of data sets at 5%). Bouckaert (2003)
+calibrated the degrees of freedom of repeated cross-validation instead; ``df=`` offers
+nu = k - 1 for r repeats of k folds (``df="fold"``), which brought that rate to 6-7%.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ def corrected_ttest(
     dim: str | Sequence[str] = FOLD_DIM,
     test_train_ratio: float,
     level: float = 0.95,
+    df: int | str | None = None,
 ) -> xr.Dataset:
     """Nadeau & Bengio's corrected resampled t-test between every pair of models, on per-fold metric values.
 
@@ -51,12 +58,20 @@ def corrected_ttest(
         uncorrected (too liberal) paired t-test, for comparison.
     level : float
         The confidence level of the intervals, in (0, 1).
+    df : None, int or str
+        The degrees of freedom nu of the t distribution: None (default) gives J - 1, as Nadeau & Bengio
+        (2003), with J the fold values of the pair that are not NaN; an int >= 1 gives that number; the name
+        of one of the fold dims gives its length minus 1, e.g. ``df="fold"`` with ``dim=["repeat", "fold"]``
+        gives k - 1 for r repeats of k-fold cross-validation (Bouckaert 2003). J - 1 is too liberal for
+        unstable learners with many repeats (about 10% rejections of a true null at 5% for 1-nearest-neighbour
+        with 10 x 10 cross-validation); k - 1 is more cautious (6-7% there) and loses power with stable
+        learners. Only the t quantiles change: the difference and the standard error do not.
 
     Returns
     -------
     xarray.Dataset
         For every pair of models (a, b) (dims ``metric``, ``model_dim``, ``versus``, ...): ``difference``,
-        the mean over the folds of ``value(a) - value(b)``; ``t``; ``p_value`` (two-sided, J - 1 degrees of
+        the mean over the folds of ``value(a) - value(b)``; ``t``; ``p_value`` (two-sided, ``df`` degrees of
         freedom); ``interval``, the corrected confidence interval of the difference (dim ``bound`` =
         ``["low", "high"]``). Fold values where either model is NaN are left out of that pair (J counts
         the others). A pair whose differences are all zero (a model against itself) has t = 0 and
@@ -65,7 +80,8 @@ def corrected_ttest(
     Raises
     ------
     ValueError
-        For ``test_train_ratio < 0``, a level outside (0, 1), a missing dim, or fewer than 2 fold values.
+        For ``test_train_ratio < 0``, a level outside (0, 1), a missing dim, fewer than 2 fold values, or a
+        ``df`` that is not None, an int >= 1 or a fold dim.
 
     Examples
     --------
@@ -86,13 +102,14 @@ def corrected_ttest(
     ratio = _check_ratio(test_train_ratio)
     check_level(level)
     fold_dims = _fold_dims(dim, model_dim)
+    check_df(df, fold_dims)
     parts = []
     for name, metric in as_dataset(values).items():
         check_dims(name, metric, [model_dim, *fold_dims])
         _check_fold_values(name, metric, fold_dims)
         metric = metric.drop_attrs()
         mean, t, p_value, interval = _corrected_t(
-            metric - metric.rename({model_dim: VERSUS_DIM}), fold_dims, ratio, level
+            metric - metric.rename({model_dim: VERSUS_DIM}), fold_dims, ratio, level, df
         )
         order = (model_dim, VERSUS_DIM, ...)
         parts.append(
@@ -112,19 +129,29 @@ def corrected_ttest(
         "ci_level": float(level),
         "fold_dims": ", ".join(fold_dims),
         "test_train_ratio": ratio,
+        "df": df_text(df),
     }
     return out
 
 
-def corrected_ci(values, *, dim: str | Sequence[str] = FOLD_DIM, test_train_ratio: float, level: float = 0.95):
+def corrected_ci(
+    values,
+    *,
+    dim: str | Sequence[str] = FOLD_DIM,
+    test_train_ratio: float,
+    level: float = 0.95,
+    df: int | str | None = None,
+):
     """Nadeau & Bengio's corrected confidence interval of a metric's mean over cross-validation folds.
 
     The interval of the expected value of a model's metric from J fold values, widened for the
     correlation between folds that share training data (Nadeau & Bengio 2003)::
 
-        mean(v) -/+ t_{J-1, 1-alpha/2} sqrt((1/J + n_test/n_train) var(v))      (var with ddof = 1)
+        mean(v) -/+ t_{nu, 1-alpha/2} sqrt((1/J + n_test/n_train) var(v))      (var with ddof = 1)
 
-    the one-sample form of ``corrected_ttest``.
+    the one-sample form of ``corrected_ttest``, with nu = J - 1 by default. With many repeats of an
+    unstable learner it is too narrow (about 88% coverage at 95% for 1-nearest-neighbour with 10 x 10
+    cross-validation): ``df="fold"`` (k - 1, Bouckaert 2003) widens it.
 
     Parameters
     ----------
@@ -139,6 +166,14 @@ def corrected_ci(values, *, dim: str | Sequence[str] = FOLD_DIM, test_train_rati
         uncorrected (too narrow) t-interval.
     level : float
         The confidence level, in (0, 1).
+    df : None, int or str
+        The degrees of freedom nu of the t distribution: None (default) gives J - 1, as Nadeau & Bengio
+        (2003), with J the fold values of the pair that are not NaN; an int >= 1 gives that number; the name
+        of one of the fold dims gives its length minus 1, e.g. ``df="fold"`` with ``dim=["repeat", "fold"]``
+        gives k - 1 for r repeats of k-fold cross-validation (Bouckaert 2003). J - 1 is too liberal for
+        unstable learners with many repeats (about 10% rejections of a true null at 5% for 1-nearest-neighbour
+        with 10 x 10 cross-validation); k - 1 is more cautious (6-7% there) and loses power with stable
+        learners. Only the t quantile changes.
 
     Returns
     -------
@@ -150,8 +185,8 @@ def corrected_ci(values, *, dim: str | Sequence[str] = FOLD_DIM, test_train_rati
     Raises
     ------
     ValueError
-        For ``test_train_ratio < 0``, a level outside (0, 1), a missing fold dim, or fewer than 2 fold
-        values.
+        For ``test_train_ratio < 0``, a level outside (0, 1), a missing fold dim, fewer than 2 fold
+        values, or a ``df`` that is not None, an int >= 1 or a fold dim.
 
     Examples
     --------
@@ -163,15 +198,16 @@ def corrected_ci(values, *, dim: str | Sequence[str] = FOLD_DIM, test_train_rati
     ratio = _check_ratio(test_train_ratio)
     check_level(level)
     fold_dims = _fold_dims(dim)
+    check_df(df, fold_dims)
     parts = {}
     for name, metric in as_dataset(values).items():
         check_dims(name, metric, fold_dims, pairwise=False)
         _check_fold_values(name, metric, fold_dims)
         if BOUND_DIM in metric.dims:
             raise ValueError(f"{name!r} already has a dim {BOUND_DIM!r}, the dim of the interval's bounds")
-        interval = _corrected_t(metric, fold_dims, ratio, level)[3]
+        interval = _corrected_t(metric, fold_dims, ratio, level, df)[3]
         parts[name] = interval.transpose(BOUND_DIM, ...).assign_attrs(
-            metric.attrs, ci_level=float(level), ci_method="corrected t (Nadeau & Bengio 2003)"
+            metric.attrs, ci_level=float(level), ci_method="corrected t (Nadeau & Bengio 2003)", ci_df=df_text(df)
         )
     if isinstance(values, xr.DataArray):
         return parts[next(iter(parts))].rename(values.name)
@@ -218,15 +254,44 @@ def _check_fold_values(name: Hashable, values: xr.DataArray, fold_dims: Sequence
         raise TypeError(f"{name!r} holds {values.dtype} values; the fold values must be real numbers")
 
 
-def _corrected_t(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, level: float):
-    """Mean, t, two-sided p-value and interval of Nadeau & Bengio's corrected t over the fold dims."""
-    import scipy.stats  # imported when needed: it takes half a second
+def check_df(df, fold_dims: Sequence[str]) -> None:
+    """``df=`` of the corrected t: None, an int >= 1 or the name of one of the fold dims."""
+    if df is None or (isinstance(df, str) and df in fold_dims):
+        return
+    if isinstance(df, bool) or not isinstance(df, numbers.Integral) or df < 1:
+        raise ValueError(
+            f"df must be None (J - 1), an int >= 1, or the name of a fold dim ({', '.join(map(repr, fold_dims))}) "
+            f"whose length minus 1 is used (k - 1 for repeated k-fold cross-validation), got {df!r}"
+        )
 
+
+def df_text(df) -> str:
+    """How the degrees of freedom were chosen, for the result's attrs."""
+    if df is None:
+        return "J - 1"
+    return f"len({df}) - 1" if isinstance(df, str) else str(int(df))
+
+
+def corrected_scale(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, df):
+    """Mean, corrected standard error and degrees of freedom of fold values over the fold dims (NaN left out)."""
     n = values.notnull().sum(fold_dims)  # the fold dims are reduced together: J = the valid fold values
     mean = values.mean(fold_dims)
     with np.errstate(invalid="ignore"):  # an infinite fold value: NaN spread, so NaN bounds
         se = np.sqrt((1 / n + ratio) * values.var(fold_dims, ddof=1))
-    df = n - 1
+    if df is None:
+        nu = (n - 1).astype(np.float64)
+    else:
+        if isinstance(df, str) and values.sizes[df] < 2:
+            raise ValueError(f"df={df!r} names a dim of length {values.sizes[df]}: its length minus 1 is no df")
+        nu = xr.full_like(n, values.sizes[df] - 1 if isinstance(df, str) else int(df), dtype=np.float64)
+    return mean, se, nu.where(n >= 2)
+
+
+def _corrected_t(values: xr.DataArray, fold_dims: Sequence[str], ratio: float, level: float, df=None):
+    """Mean, t, two-sided p-value and interval of Nadeau & Bengio's corrected t over the fold dims."""
+    import scipy.stats  # imported when needed: it takes half a second
+
+    mean, se, df = corrected_scale(values, fold_dims, ratio, df)
     # values that do not vary: t = +-inf, or 0 (p = 1) when they are all zero (a model against itself)
     t = xr.where(se > 0, mean / se.where(se > 0), xr.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
     t = t.where(se.notnull())

@@ -8,6 +8,7 @@ import numpy as np
 import xarray as xr
 
 from ordframe._core.dims import OBSERVED_DIM, VERSUS_DIM
+from ordframe._core.messages import show
 
 
 def as_dataset(values) -> xr.Dataset:
@@ -36,3 +37,15 @@ def check_dims(name: Hashable, values: xr.DataArray, dims: Sequence[str], pairwi
 def elementwise(function, *args) -> xr.DataArray:
     """An elementwise scipy function applied to DataArrays (and scalars)."""
     return xr.apply_ufunc(function, *args, dask="parallelized", output_dtypes=[np.float64])
+
+
+def check_label(label, values: xr.DataArray, dim: str, what: str) -> None:
+    """``label`` must be one of the coordinate values of ``values`` along ``dim`` (``what`` names the argument)."""
+    if dim not in values.indexes:
+        raise ValueError(
+            f"{what}={label!r} needs the models to be labelled: {dim!r} has no coordinate; "
+            f"label them, e.g. values.assign_coords({dim}=[...])"
+        )
+    labels = values.indexes[dim]
+    if label not in labels:
+        raise ValueError(f"{what}={label!r} is not a label along {dim!r}; the labels are {show(labels)}")
