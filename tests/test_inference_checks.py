@@ -170,13 +170,13 @@ def test_compare_gives_no_p_value_for_a_model_without_probabilities():
     ds = ds[["mae", "rps"]]
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        result = ordframe.compare(ds)
+        result = ordframe.compare(ds, estimate="replicates")
     assert len(seen) == 1 and seen[0].category is RuntimeWarning
     message = str(seen[0].message)
     assert "'rps'" in message and "a-c, b-c" in message and "model 'c' is NaN in every replicate" in message
     rps = result.sel(metric="rps")
     for pair in ({"model": "a", "versus": "c"}, {"model": "c", "versus": "b"}, {"model": "c", "versus": "c"}):
-        assert np.isnan(rps["p_value"].sel(pair)) and np.isnan(rps["win_probability"].sel(pair))
+        assert np.isnan(rps["p_value"].sel(pair)) and np.isnan(rps["bootstrap_share_better"].sel(pair))
         assert rps["interval"].sel(pair).isnull().all()
     assert rps["p_value"].sel(model="a", versus="b").notnull()
     assert result["p_value"].sel(metric="mae").notnull().all()  # the label metric is defined for c
@@ -227,17 +227,17 @@ def test_compare_warns_when_the_name_disagrees_with_the_metric_attr_and_takes_th
     error = error_rates()
     assert error.attrs["metric"] == "accuracy" and error.attrs["higher_is_better"] == 1  # stale
     with pytest.warns(UserWarning, match="'error_rate' is named unlike the metric its attrs describe"):
-        ordframe.compare(error)
+        ordframe.compare(error, estimate="replicates")
     for given in (False, {"error_rate": False}):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            result = ordframe.compare(error, higher_is_better=given)
+            result = ordframe.compare(error, higher_is_better=given, estimate="replicates")
         assert result["rank"].sel(metric="error_rate").values.tolist() == [1.0, 2.0]
-        assert float(result["win_probability"].sel(metric="error_rate", model="a", versus="b")) == 1.0
+        assert float(result["bootstrap_share_better"].sel(metric="error_rate", model="a", versus="b")) == 1.0
     with pytest.raises(ValueError, match="names 'error', which are not variables"):
-        ordframe.compare(error, higher_is_better={"error": False})
+        ordframe.compare(error, higher_is_better={"error": False}, estimate="replicates")
     with pytest.raises(TypeError, match="higher_is_better= must be None"):
-        ordframe.compare(error, higher_is_better=0)
+        ordframe.compare(error, higher_is_better=0, estimate="replicates")
 
 
 def test_friedman_warns_when_the_name_disagrees_with_the_metric_attr_and_takes_the_direction_given():
@@ -264,7 +264,7 @@ def test_results_named_as_their_metric_do_not_warn():
     ds = df.ordinal.bootstrap("y", "yhat", by="model", n=100, seed=0).ordinal.evaluate(metrics=["mae", "qwk"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ordframe.compare(ds)
+        ordframe.compare(ds, estimate="replicates")
         ordframe.friedman(ds, dim="bootstrap")
 
 

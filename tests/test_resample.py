@@ -250,16 +250,16 @@ def test_results_carry_their_meaning_through_netcdf(tmp_path):
 
 def test_compare_pairs_models_and_ranks_each_metric_in_its_direction():
     boot = predictions(300).ordinal.bootstrap("y", "yhat", by="model", n=1000, seed=0)
-    result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae", "qwk"]))
+    result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae", "qwk"]), estimate="replicates")
     for metric in ("mae", "qwk"):  # b is worse than a whichever way the metric points
         part = result.sel(metric=metric)
         assert part["rank"].sel(model="b") == 3 and part["rank"].sel(model="a") == 1.5
-        assert part["win_probability"].sel(model="a", versus="b") > 0.95
+        assert part["bootstrap_share_better"].sel(model="a", versus="b") > 0.95
         assert part["p_value"].sel(model="a", versus="b") < 0.01
         assert part["difference"].sel(model="a", versus="c") == 0  # a model against a copy of itself
         assert (
             part["p_value"].sel(model="a", versus="c") == 1
-            and part["win_probability"].sel(model="a", versus="c") == 0.5
+            and part["bootstrap_share_better"].sel(model="a", versus="c") == 0.5
         )
     assert float(result["difference"].sel(metric="mae", model="b", versus="a")) > 0
     assert float(result["difference"].sel(metric="qwk", model="b", versus="a")) < 0

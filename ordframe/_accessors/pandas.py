@@ -17,6 +17,7 @@ from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.retention import frame_aursc
 from ordframe._diagnostics.worst import worst
+from ordframe._inference.compare import frame_compare
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
@@ -393,6 +394,103 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             dropna=dropna,
             renormalize=renormalize,
             observed=observed,
+        )
+
+    def compare(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray | None = None,
+        *,
+        proba: ProbaColumns | None = None,
+        metrics: MetricSpec = None,
+        by: Column = "model",
+        sample: Column | None = None,
+        strata: By = None,
+        cluster: Column | None = None,
+        n: int = 2000,
+        seed: Any = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        level: float = 0.95,
+        adjust: str | None = "holm",
+        progress: bool | None = None,
+    ) -> xr.Dataset:
+        """Every pair of the models in ``by`` compared on paired bootstrap replicates, with the estimates on the data.
+
+        The paired replicates of [`evaluate`][evaluate]``(bootstrap=n)`` (the strata drawn apart, scored
+        together), the metrics on the whole frame as the estimates, then
+        [`ordframe.compare`][ordframe.compare]: differences, intervals, p-values adjusted over the pairs,
+        ranks. It compares the fitted models on this data set, not the learning algorithms that made them.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels, one row per (sample, model).
+        pred : column name, Series or array, optional
+            The predicted labels (without them, confusion metrics use the most probable class of ``proba``).
+        proba : list or dict, optional
+            Probability columns, as in [`evaluate`][evaluate].
+        metrics : str, list or dict, optional
+            As in [`evaluate`][evaluate].
+        by : column name
+            The one column of the models compared.
+        sample : column name, optional
+            Identifies a sample across models (default: the row's position within its model and stratum).
+        strata : column name or list, optional
+            Groups resampled independently, each keeping its size (e.g. ``"fold"``); pooled for the scores.
+        cluster : column name, optional
+            The clusters drawn whole (see [`bootstrap`][bootstrap]).
+        n : int
+            The number of replicates.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same replicates.
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
+        renormalize : bool
+            Divide each probability row by its sum instead of requiring 1.
+        level : float
+            The confidence level of the intervals of the differences.
+        adjust : {"holm", "bh"} or None
+            The multiplicity adjustment of ``adjusted_p_value`` over the pairs (see [`ordframe.compare`][ordframe.compare]).
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+        Returns
+        -------
+        xarray.Dataset
+            As [`ordframe.compare`][ordframe.compare], with attrs ``estimate="data"``.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
+        >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
+        >>> result = both.ordinal.compare("y", "yhat", by="model", metrics=["mae"], n=500, seed=0)
+        >>> float(result["difference"].sel(metric="mae", model="a", versus="b"))
+        -0.75
+        >>> result["rank"].sel(metric="mae").values.tolist()
+        [1.0, 2.0]
+        """
+        return frame_compare(
+            self._df,
+            true,
+            pred,
+            proba=proba,
+            metrics=metrics,
+            by=by,
+            sample=sample,
+            strata=strata,
+            cluster=cluster,
+            n=n,
+            seed=seed,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            level=level,
+            adjust=adjust,
+            progress=progress,
         )
 
     def bootstrap(

@@ -1,22 +1,33 @@
-"""Comparing models on bootstrap replicates: paired differences, intervals, p-values, win probabilities, ranks.
+"""Comparing models on bootstrap replicates: paired differences, intervals, p-values, ranks.
 
 ``compare`` takes metric values with a model dim and a replicate dim, e.g.
 from ``df.ordinal.bootstrap(...).ordinal.evaluate(...)`` (paired replicates:
 every model scored on the same resample of samples), and for every pair of
 models (a, b) reports, per metric:
 
-* ``difference``: the mean over replicates of ``value(a) - value(b)``;
-* ``interval``: its percentile interval (dim ``bound``);
+* ``difference``: ``value(a) - value(b)`` on the data (``estimate=``), or the
+  mean over replicates of it when no estimate is given;
+* ``interval``: the percentile interval of the replicates' differences (dim ``bound``);
 * ``p_value``: the two-sided bootstrap p-value of "no difference",
   ``min(1, 2 (min(#{d <= 0}, #{d >= 0}) + 1) / (B + 1))`` over the B
   replicates d where both models are defined (the +1 keeps it from being 0
   with finitely many replicates; Davison & Hinkley 1997, ch. 4); NaN when
   B = 0, e.g. a model without probabilities scored with a probability metric;
-* ``win_probability``: the share of replicates in which a is *better* than b
-  (ties count half), in the metric's own direction;
+* ``adjusted_p_value``: ``p_value`` adjusted over the k (k - 1) / 2 pairs of
+  models (Holm 1979 by default, or Benjamini & Hochberg 1995);
+* ``bootstrap_share_better``: the share of replicates in which a is better
+  than b (ties count half), in the metric's own direction. It is a bootstrap
+  proportion (one minus a one-sided bootstrap p-value), not the probability
+  that a is better: under no difference at all it is uniform, and one of
+  two equal models reaches 0.95 in about one data set in ten. For a
+  posterior probability see the Bayesian tests;
 
-and per model ``mean`` (over replicates) and ``rank`` (1 = best, ties share
-the average rank). Directions come from the values' attrs, which every
+and per model ``mean`` (the estimate, or the mean over replicates) and
+``rank`` (1 = best, ties share the average rank).
+
+These compare the fitted models on this data set. They say nothing about the
+learning algorithms that produced them: for that, see the corrected and
+Bayesian t-tests over cross-validation folds. Directions come from the values' attrs, which every
 ordframe result carries, so the higher-is-better indices and the
 lower-is-better ones are ranked each the right way round; xarray keeps attrs
 through arithmetic, so a variable named unlike its ``metric`` attr (e.g.
@@ -31,10 +42,13 @@ import math
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import directions, ranking_sign
+from ordframe._bridge.evaluate import evaluate_frame
+from ordframe._core.checks import by_names, directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import ci
+from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
+from ordframe._resampling.paired import bootstrap_evaluate
 
 
 def compare(
@@ -44,6 +58,7 @@ def compare(
     dim: str = BOOTSTRAP_DIM,
     level: float = 0.95,
     estimate=None,
+    adjust: str | None = "holm",
     higher_is_better=None,
 ) -> xr.Dataset:
     """Pairwise comparison of the models along ``model_dim``, over the replicates along ``dim``.
@@ -58,12 +73,18 @@ def compare(
         The replicate dim, reduced over.
     level : float
         The confidence level of the intervals.
-    estimate : xarray.DataArray or xarray.Dataset, optional
-        The metrics' values on the data itself (without ``dim``). When given,
-        ``difference``, ``mean`` and ``rank`` use them instead of the mean over
-        replicates, which a biased index (OC is a minimum over paths) can shift.
-        Its dims other than ``dim`` must be those of the replicates, with every
-        label of their coordinates (in any order; other labels are left out).
+    estimate : xarray.DataArray, xarray.Dataset or "replicates", optional
+        The metrics' values on the data itself (without ``dim``), e.g.
+        ``df.ordinal.evaluate(...)`` with the same ``by`` and ``strata``: ``difference``, ``mean`` and
+        ``rank`` are those of the data. Its dims other than ``dim`` must be those of the replicates, with
+        every label of their coordinates (in any order; other labels are left out). Without it they are
+        the means over the replicates, which a biased index shifts (OC is a minimum over paths, biased
+        downward), and a warning says so; ``"replicates"`` asks for those means without the warning.
+        [`df.ordinal.compare`][ordframe._accessors.pandas.OrdinalFrameAccessor.compare] passes the estimate.
+    adjust : {"holm", "bh"} or None
+        The adjustment of ``adjusted_p_value`` over the pairs of models of each metric (and of each element of
+        the other dims): Holm's step-down (family-wise error rate), Benjamini–Hochberg (false discovery
+        rate), or None (the p-values as they are).
     higher_is_better : bool or dict, optional
         Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or
         False applies to every variable; a dict gives it by variable name (the others read their attrs).
@@ -71,16 +92,17 @@ def compare(
     Returns
     -------
     xarray.Dataset
-        Variables ``difference``, ``interval``, ``p_value``, ``win_probability``
-        (dims ``metric``, ``model_dim``, ``versus``, ...) and ``mean``, ``rank``
-        (dims ``metric``, ``model_dim``, ...). A pair with no replicate where both
-        models are defined has NaN ``p_value``, ``win_probability`` and ``interval``.
+        Variables ``difference``, ``interval``, ``p_value``, ``adjusted_p_value``,
+        ``bootstrap_share_better`` (dims ``metric``, ``model_dim``, ``versus``, ...) and ``mean``, ``rank``
+        (dims ``metric``, ``model_dim``, ...); attrs ``estimate`` (``"data"`` or ``"replicate mean"``) and
+        ``adjust``. A pair with no replicate where both models are defined has NaN ``p_value``,
+        ``adjusted_p_value``, ``bootstrap_share_better`` and ``interval``, and is left out of the adjustment.
 
     Raises
     ------
     ValueError
         If a dim is missing, a variable has no direction (no ``higher_is_better`` attr and no
-        ``higher_is_better=``), or ``estimate=`` lacks a dim or a label of the replicates.
+        ``higher_is_better=``), ``estimate=`` lacks a dim or a label of the replicates, or ``adjust`` is unknown.
 
     Warns
     -----
@@ -88,7 +110,7 @@ def compare(
         Once per variable with pairs of models that have no valid replicate, naming them and why.
     UserWarning
         For a variable named unlike its ``metric`` attr (its direction may be stale), unless
-        ``higher_is_better=`` is given.
+        ``higher_is_better=`` is given; without ``estimate=`` (the replicate means are reported).
 
     Notes
     -----
@@ -102,10 +124,13 @@ def compare(
     >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
     >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
     >>> boot = both.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0)
-    >>> result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae"]))
+    >>> observed = both.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
+    >>> result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae"]), estimate=observed)
     >>> result["rank"].sel(metric="mae").values.tolist()
     [1.0, 2.0]
-    >>> float(result["win_probability"].sel(metric="mae", model="a", versus="b"))
+    >>> float(result["difference"].sel(metric="mae", model="a", versus="b"))
+    -0.75
+    >>> float(result["bootstrap_share_better"].sel(metric="mae", model="a", versus="b"))
     1.0
     """
     import scipy.stats  # imported when needed: it takes half a second
@@ -113,6 +138,12 @@ def compare(
     data = result.to_dataset() if isinstance(result, xr.DataArray) else result
     if not isinstance(data, xr.Dataset):
         raise TypeError(f"result must be an xarray DataArray or Dataset, got {type(result).__name__}")
+    if adjust is not None and adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS} or None, got {adjust!r}")
+    means = isinstance(estimate, str)
+    if means and estimate != "replicates":
+        raise ValueError(f"estimate= must be the metrics' values on the data or 'replicates', got {estimate!r}")
+    on_data = estimate is not None and not means
     versus = VERSUS_DIM
     parts = []
     overrides = directions(higher_is_better, list(data.data_vars))
@@ -131,8 +162,13 @@ def compare(
         signed = better * difference
         wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(dim) / some
         _warn_unpaired(name, values, n, model_dim, dim)
-        interval = ci(difference.assign_attrs(values.attrs), dim=dim, level=level)
-        mean = values.mean(dim) if estimate is None else _estimate(estimate, name, values, dim)
+        interval = ci(difference.assign_attrs(values.attrs), dim=dim, level=level, method="percentile")
+        mean = _estimate(estimate, name, values, dim) if on_data else values.mean(dim)
+        p_value = p_value.transpose(..., model_dim, versus)
+        if adjust is None:
+            p_adjusted = p_value
+        else:
+            p_adjusted = p_value.copy(data=adjusted_pairs(p_value.values, adjust))
         rank = xr.apply_ufunc(
             scipy.stats.rankdata,
             -better * mean,
@@ -143,10 +179,11 @@ def compare(
         parts.append(
             xr.Dataset(
                 {
-                    "difference": difference.mean(dim) if estimate is None else mean - mean.rename({model_dim: versus}),
+                    "difference": mean - mean.rename({model_dim: versus}) if on_data else difference.mean(dim),
                     "interval": interval.drop_attrs(),
                     "p_value": p_value,
-                    "win_probability": wins,
+                    "adjusted_p_value": p_adjusted,
+                    "bootstrap_share_better": wins,
                     "mean": mean.drop_attrs(),
                     "rank": rank.transpose(*mean.dims),
                 }
@@ -154,7 +191,20 @@ def compare(
         )
     out = xr.concat(parts, dim=METRIC_DIM, coords="minimal", compat="override")
     out["interval"] = out["interval"].transpose(METRIC_DIM, BOUND_DIM, ...)
-    out.attrs = {"ci_level": float(level), "replicates": dim}
+    if estimate is None:
+        warn(
+            "compare() without estimate=: difference, mean and rank are the means over the replicates, which a "
+            "biased index shifts (OC, a minimum over paths, is biased downward). Pass estimate= (the metrics on "
+            "the data, e.g. df.ordinal.evaluate(...) with the same by= and strata=), use df.ordinal.compare(...), "
+            "or estimate='replicates' for the means without this warning",
+            UserWarning,
+        )
+    out.attrs = {
+        "ci_level": float(level),
+        "replicates": dim,
+        "estimate": "data" if on_data else "replicate mean",
+        "adjust": "none" if adjust is None else adjust,
+    }
     return out
 
 
@@ -183,7 +233,7 @@ def _warn_unpaired(name, values: xr.DataArray, n: xr.DataArray, model_dim: str, 
     )
     warn(
         f"{what} has no replicate where both models are defined for {which}: {why}. Their p_value, "
-        "win_probability and interval are NaN (no evidence either way)",
+        "adjusted_p_value, bootstrap_share_better and interval are NaN (no evidence either way)",
         RuntimeWarning,
     )
 
@@ -230,3 +280,52 @@ def _estimate(estimate, name, values: xr.DataArray, dim: str) -> xr.DataArray:
             raise ValueError(f"estimate= of {name!r} lists a {d!r} label more than once: {show(list(theirs))}")
         given = given.sel({d: ours})  # the replicates' labels, in their order
     return given.drop_attrs()
+
+
+def frame_compare(
+    df,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by="model",
+    sample=None,
+    strata=None,
+    cluster=None,
+    n: int = 2000,
+    seed=None,
+    labels=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    level: float = 0.95,
+    adjust: str | None = "holm",
+    progress: bool | None = None,
+) -> xr.Dataset:
+    """``compare`` of the models in ``by`` on paired replicates of a frame, with the estimates on the data.
+
+    The strata are drawn apart and scored together (``pool``), as the estimate on the whole frame is.
+    """
+    models = by_names(by)
+    if len(models) != 1:
+        raise ValueError(
+            f"by= must name the one column of the models compared, got {show(models)}; combine several columns into "
+            "one first, or use ordframe.compare on df.ordinal.evaluate(..., bootstrap=...) with model_dim="
+        )
+    common = {"proba": proba, "metrics": metrics, "labels": labels, "dropna": dropna, "renormalize": renormalize}
+    replicates = bootstrap_evaluate(
+        df,
+        true,
+        pred,
+        by=models,
+        sample=sample,
+        strata=strata,
+        cluster=cluster,
+        n=n,
+        seed=seed,
+        progress=progress,
+        pool=True,
+        **common,
+    )
+    estimate = evaluate_frame(df, true, pred, by=models, **common)
+    return compare(replicates, model_dim=str(models[0]), level=level, estimate=estimate, adjust=adjust)

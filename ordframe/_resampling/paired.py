@@ -76,6 +76,12 @@ class PairedSamples:
     table: np.ndarray
     cluster: np.ndarray | None = None
 
+    def pooled(self, layers: int) -> PairedSamples:
+        """The same samples with their ``layers`` strata columns pooled into one stratum (for labelling)."""
+        groups = Groups(self.groups.columns[layers:])
+        zero = np.zeros_like(self.stratum)
+        return PairedSamples(self.rows, groups, 1, self.n_models, zero, self.truth, self.table, self.cluster)
+
     def draws(self) -> Draws:
         """The units a replicate draws: the samples, or with ``cluster=`` the clusters of samples."""
         predictions = self.rows.predicted().array()[self.table]
@@ -338,18 +344,21 @@ def bootstrap_evaluate(
     renormalize: bool = False,
     replicate_dim: str = BOOTSTRAP_DIM,
     progress: bool | None = None,
+    pool: bool = False,
 ) -> xr.Dataset:
     """Every metric on the same paired replicates: a Dataset with dims ``(replicate_dim, *strata, *by)``.
 
     Confusion metrics run on the replicate cubes of ``pred`` (or the most
     probable class), probability metrics are the replicate means of the
     per-sample scores of ``proba``; all from one draw of the samples (or clusters).
+    ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *by)``):
+    summed cubes, and the mean score over every sample drawn.
     """
     n = check_replicates(n)
     _check_replicate_dim(replicate_dim, by, strata)
     taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
-    if all(m.kind == "confusion" for m, _ in request.values()):  # cubes alone: draw the patterns
+    if all(m.kind == "confusion" for m, _ in request.values()) and not pool:  # cubes alone: draw the patterns
         cube = frame_bootstrap(
             df,
             true,
@@ -398,10 +407,16 @@ def bootstrap_evaluate(
     chunk = max(1, CHUNK_CELLS // max(len(paired.truth) * paired.n_models, 1))
     for start, stop, drawn in _draws(draws.stratum, draws.weight, draws.n_strata, n, rng, progress, most=chunk):
         counts[start:stop] = (draws.cells.T @ drawn.T).T
+        if not scores:
+            continue
         picked = _shared_out(drawn, draws.weight, first, members, share, draws.n_units)
         for out, sums in scores.items():
             totals[out][start:stop] = (picked @ sums).toarray()
     counts = counts.reshape(n, places, k, k)
+    if pool:
+        paired = paired.pooled(len(by_names(strata, "strata")))
+        counts = counts.reshape(n, -1, paired.n_models, k, k).sum(axis=1)
+        totals = {out: t.reshape(n, -1, paired.n_models).sum(axis=1) for out, t in totals.items()}
     cube = paired.labelled(counts, replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes})
     drawn_rows = counts.sum(axis=(2, 3))  # per replicate and cube: the samples drawn (fixed without clusters)
     variables = {}

@@ -1,0 +1,164 @@
+"""``compare`` says what it means: estimates on the data, p-values adjusted over the pairs, a named bootstrap share."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from statsmodels.stats.multitest import multipletests
+
+import ordframe
+from ordframe._inference.multiplicity import adjusted
+from ordframe._resampling.paired import bootstrap_evaluate
+
+PROBA = ["p0", "p1", "p2"]
+
+
+def models_frame(n=150, models="abcd", seed=0, folds=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    parts = []
+    for i, m in enumerate(models):
+        noise = rng.integers(-1, 2, n) * (rng.random(n) < 0.2 + 0.1 * i)
+        part = pd.DataFrame({"s": np.arange(n), "y": y, "yhat": np.clip(y + noise, 0, 2), "model": m})
+        part["fold"] = np.arange(n) % folds
+        part[PROBA] = rng.dirichlet(np.ones(3), n)
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+@pytest.mark.parametrize(("adjust", "reference"), [("holm", "holm"), ("bh", "fdr_bh")])
+def test_adjusted_p_values_are_statsmodels_over_the_pairs(adjust, reference):
+    df = models_frame()
+    result = df.ordinal.compare(
+        "y", "yhat", by="model", sample="s", metrics=["mae", "qwk"], n=400, seed=1, adjust=adjust
+    )
+    assert result.attrs["adjust"] == adjust
+    rows, cols = np.triu_indices(4, 1)
+    for metric in ("mae", "qwk"):
+        p = result["p_value"].sel(metric=metric).transpose("model", "versus").values
+        got = result["adjusted_p_value"].sel(metric=metric).transpose("model", "versus").values
+        expected = multipletests(p[rows, cols], method=reference)[1]
+        np.testing.assert_allclose(got[rows, cols], expected, atol=1e-15)
+        np.testing.assert_allclose(got[cols, rows], expected, atol=1e-15)  # symmetric
+
+
+def test_no_adjustment_keeps_the_p_values():
+    df = models_frame(models="ab")
+    result = df.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n=200, seed=1, adjust=None)
+    xr.testing.assert_equal(result["adjusted_p_value"], result["p_value"])
+    assert result.attrs["adjust"] == "none"
+
+
+def test_adjustment_leaves_nan_p_values_out_of_the_family():
+    p = np.array([0.01, np.nan, 0.04, 0.03])
+    for method, reference in (("holm", "holm"), ("bh", "fdr_bh")):
+        got = adjusted(p, method)
+        assert np.isnan(got[1])
+        np.testing.assert_allclose(got[[0, 2, 3]], multipletests(p[[0, 2, 3]], method=reference)[1])
+
+
+def test_frame_compare_reports_the_estimates_on_the_data():
+    df = models_frame()
+    result = df.ordinal.compare(
+        "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae", "oc"], n=300, seed=2
+    )
+    assert result.attrs["estimate"] == "data"
+    observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae", "oc"])
+    for metric in ("mae", "oc"):
+        mean = result["mean"].sel(metric=metric)
+        np.testing.assert_allclose(mean.values, observed[metric].sel(model=mean["model"]).values)
+        difference = result["difference"].sel(metric=metric, model="a", versus="c")
+        assert float(difference) == pytest.approx(
+            float(observed[metric].sel(model="a") - observed[metric].sel(model="c"))
+        )
+    lowest = observed["mae"].to_series().idxmin()
+    assert float(result["rank"].sel(metric="mae", model=lowest)) == 1.0
+
+
+def test_pooled_replicates_are_the_strata_replicates_summed():
+    """The strata are drawn apart and scored together: the same draws as df.ordinal.bootstrap(...).sum(strata)."""
+    df = models_frame()
+    pooled = bootstrap_evaluate(
+        df, "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae"], n=200, seed=3, pool=True
+    )
+    cubes = df.ordinal.bootstrap("y", "yhat", by="model", sample="s", strata="fold", n=200, seed=3)
+    np.testing.assert_array_equal(
+        pooled["mae"].transpose("bootstrap", "model").values,
+        cubes.sum("fold").ordinal.mae().transpose("bootstrap", "model").values,
+    )
+
+
+def test_pooled_probability_means_are_the_mean_over_every_sample_drawn():
+    df = models_frame(models="ab", folds=4)
+    pooled = bootstrap_evaluate(
+        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", metrics=["rps"], n=300, seed=3, pool=True
+    )
+    per_fold = bootstrap_evaluate(
+        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", metrics=["rps"], n=300, seed=3
+    )
+    sizes = xr.DataArray(df[df["model"] == "a"].groupby("fold").size().to_numpy(), dims="fold")
+    expected = (per_fold["rps"] * sizes).sum("fold") / sizes.sum()
+    np.testing.assert_allclose(pooled["rps"].values, expected.transpose(*pooled["rps"].dims).values, rtol=1e-12)
+
+
+def test_frame_compare_with_clusters_and_probabilities():
+    df = models_frame(models="ab")
+    df["patient"] = df["s"] // 3
+    result = df.ordinal.compare(
+        "y", proba=PROBA, by="model", sample="s", cluster="patient", metrics=["rps", "mae"], n=200, seed=0
+    )
+    assert set(result["metric"].values) == {"rps", "mae"}
+    assert result["p_value"].notnull().all()
+
+
+def test_compare_without_an_estimate_warns_and_says_so():
+    df = models_frame(models="ab")
+    values = df.ordinal.evaluate("y", "yhat", by="model", sample="s", bootstrap=100, seed=0, metrics=["mae"])
+    with pytest.warns(UserWarning, match="compare\\(\\) without estimate="):
+        result = ordframe.compare(values)
+    assert result.attrs["estimate"] == "replicate mean"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = ordframe.compare(values, estimate="replicates")
+    xr.testing.assert_identical(quiet, result)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"adjust": "bonferroni"}, "adjust must be one of"), ({"estimate": "mean"}, "estimate= must be")],
+)
+def test_compare_argument_errors(kwargs, match):
+    values = models_frame(models="ab").ordinal.evaluate(
+        "y", "yhat", by="model", sample="s", bootstrap=20, seed=0, metrics=["mae"]
+    )
+    with pytest.raises(ValueError, match=match):
+        ordframe.compare(values, **kwargs)
+
+
+def test_frame_compare_needs_one_model_column():
+    df = models_frame(models="ab")
+    with pytest.raises(ValueError, match="by= must name the one column of the models"):
+        df.ordinal.compare("y", "yhat", by=["model", "fold"], n=10)
+
+
+def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probability():
+    """Under an exact null the share is about uniform: one of two equal models often looks 'sure' to be better."""
+    rng = np.random.default_rng(0)
+    shares = []
+    for _ in range(60):
+        n = 100
+        y = rng.integers(0, 3, n)
+        frame = pd.concat(
+            [
+                pd.DataFrame({"s": np.arange(n), "y": y, "yhat": np.clip(y + rng.integers(-1, 2, n), 0, 2), "model": m})
+                for m in "ab"
+            ]
+        )
+        result = frame.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n=200, seed=1)
+        shares.append(float(result["bootstrap_share_better"].sel(metric="mae", model="a", versus="b")))
+    shares = np.array(shares)
+    # uniform on (0, 1): a sizeable share of data sets beyond 0.9 either way, and a mean near 1/2
+    assert 0.05 < np.mean((shares > 0.9) | (shares < 0.1)) < 0.45
+    assert abs(shares.mean() - 0.5) < 0.15
