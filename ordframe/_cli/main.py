@@ -75,7 +75,34 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--decimal", metavar="CHAR", help="the CSV file's decimal mark, e.g. ',' for 0,25 (default '.')"
     )
-    scorer.add_argument("--bootstrap", type=int, metavar="N", help="add 95%% percentile intervals from N replicates")
+    scorer.add_argument(
+        "--bootstrap", type=int, metavar="N", help="add confidence intervals (columns _low, _high) from N replicates"
+    )
+    scorer.add_argument(
+        "--level", type=float, default=0.95, help="the confidence level of --bootstrap intervals (default 0.95)"
+    )
+    scorer.add_argument(
+        "--sample",
+        metavar="COL",
+        help="with --bootstrap: the column naming each sample across the --by models (a paired bootstrap)",
+    )
+    scorer.add_argument(
+        "--strata",
+        nargs="+",
+        metavar="COL",
+        help="with --bootstrap: columns whose groups are resampled apart, e.g. fold (scored together)",
+    )
+    scorer.add_argument(
+        "--cluster",
+        metavar="COL",
+        help="with --bootstrap: the column of clusters drawn whole (patients, subjects: a repeated CV's rows)",
+    )
+    scorer.add_argument(
+        "--compare",
+        action="store_true",
+        help="with --bootstrap and one --by column of models: compare every pair (differences, intervals, "
+        "p-values adjusted by Holm's method) instead of scoring each",
+    )
     scorer.add_argument(
         "--seed", type=int, default=0, help="random seed of the bootstrap, a whole number >= 0 (default 0)"
     )

@@ -6,6 +6,7 @@ import shutil
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -15,12 +16,14 @@ from ordframe._cli.files import STDIN, decimal_mark, read_parameter, read_predic
 from ordframe._cli.formats import output_format
 from ordframe._cli.output import render, to_table, write_file
 from ordframe._cli.wording import UsageError
-from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, OBSERVED_DIM
+from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
+from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.manager import get_metric, metric_names
 from ordframe._registry.request import METRIC_SETS, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
+from ordframe._resampling.paired import bootstrap_evaluate
 
 
 def typed_labels(tokens: list[str] | None, column: pd.Series):
@@ -106,11 +109,19 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.bootstrap is not None and args.bootstrap < 1:
         raise UsageError(f"--bootstrap must be a whole number of replicates >= 1, got {args.bootstrap}")
+    if not 0 < args.level < 1:
+        raise UsageError(f"--level must be a number between 0 and 1, e.g. 0.95, got {args.level}")
+    paired = {"--sample": args.sample, "--strata": args.strata, "--cluster": args.cluster, "--compare": args.compare}
+    given = [option for option, value in paired.items() if value]
+    if given and args.bootstrap is None:
+        raise UsageError(f"{' '.join(given)}: these options apply to a bootstrap; give --bootstrap N too")
+    if args.compare and len(args.by or []) != 1:
+        raise UsageError("--compare compares the models of one --by column: give --by MODEL_COLUMN")
     for option, names in (("--by", args.by), ("--proba", args.proba)):
         repeated = _repeated(names or [])
         if repeated:
             raise UsageError(f"{option} names {', '.join(repeated)} more than once: name each column once")
-    for column in [args.true, args.pred, *(args.proba or []), *(args.by or [])]:
+    for column in [args.true, args.pred, *(args.proba or []), *(args.by or []), *_paired_columns(args)]:
         if column is not None and column not in df.columns:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
@@ -148,6 +159,16 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
             )
 
 
+def _paired_columns(args) -> list:
+    """The columns of a paired bootstrap: --sample, --strata and --cluster."""
+    return [c for c in (args.sample, *(args.strata or []), args.cluster) if c is not None]
+
+
+def _paired(args) -> bool:
+    """A paired bootstrap of the --by models (sample ids, strata, clusters or probabilities), not one per group."""
+    return bool(_paired_columns(args) or args.proba or args.compare)
+
+
 def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
     """One variable per metric (and ``_low``/``_high`` ones with a bootstrap), over the ``--by`` groups that occur."""
     check_options(df, args, metrics)
@@ -160,20 +181,90 @@ def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
         return evaluate_frame(
             df, args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
         )
-    if args.proba:
-        raise UsageError("--bootstrap resamples confusion matrices: score --proba columns without it")
+    if _paired(args):
+        return _paired_intervals(df, args, metrics, labels)
     cube = frame_rows(df, args.true, args.pred, **common).cube()
     # the replicates and the intervals add dims named bootstrap and bound: a --by column may have either name
     hidden = {name: f"__by_{i}__" for i, name in enumerate(by or []) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
     cube = cube.rename(hidden)
     values = evaluate_cube(cube, metrics)
-    bounds = ci(evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=args.seed), metrics))
+    bounds = ci(evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=args.seed), metrics), level=args.level)
+    return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
+
+
+def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
+    """Every metric followed by its ``_low`` and ``_high`` bounds."""
     variables = {}
     for name, value in values.data_vars.items():
         variables[name] = value
         for bound in ("low", "high"):
             variables[f"{name}_{bound}"] = bounds[name].sel({BOUND_DIM: bound}, drop=True)
-    return xr.Dataset(variables).rename({inside: name for name, inside in hidden.items()})
+    return xr.Dataset(variables)
+
+
+def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> xr.Dataset:
+    """Intervals (or with --compare, the comparison) from the paired bootstrap of the --by models."""
+    if not args.by:
+        raise UsageError(
+            "--sample, --strata, --cluster and --proba with --bootstrap resample the samples shared by the models "
+            "of --by: give --by MODEL_COLUMN (one row per sample and model)"
+        )
+    common = {
+        "proba": args.proba,
+        "metrics": metrics,
+        "by": args.by,
+        "sample": args.sample,
+        "strata": args.strata,
+        "cluster": args.cluster,
+        "seed": args.seed,
+        "labels": labels,
+        "dropna": args.dropna,
+        "renormalize": args.renormalize,
+    }
+    if args.compare:
+        result = frame_compare(df, args.true, args.pred, n=args.bootstrap, level=args.level, **common)
+        return _pairs_table(result, str(args.by[0]))
+    replicates = bootstrap_evaluate(df, args.true, args.pred, n=args.bootstrap, pool=True, **common)
+    values = evaluate_frame(
+        df,
+        args.true,
+        args.pred,
+        proba=args.proba,
+        metrics=metrics,
+        by=args.by,
+        labels=labels,
+        dropna=args.dropna,
+        renormalize=args.renormalize,
+    )
+    return _with_bounds(values, ci(replicates, level=args.level))
+
+
+def _pairs_table(result: xr.Dataset, model: str) -> xr.Dataset:
+    """One row per metric and pair of models (each pair once): difference, interval, p-values, bootstrap share."""
+    names = list(result[model].values)
+    first, second = np.triu_indices(len(names), 1)
+    columns = {
+        "difference": result["difference"],
+        "low": result["interval"].sel({BOUND_DIM: "low"}, drop=True),
+        "high": result["interval"].sel({BOUND_DIM: "high"}, drop=True),
+        "p_value": result["p_value"],
+        "adjusted_p_value": result["adjusted_p_value"],
+        "bootstrap_share_better": result["bootstrap_share_better"],
+    }
+    rows = pd.MultiIndex.from_product([list(result[METRIC_DIM].values), range(len(first))])
+    index = pd.MultiIndex.from_arrays(
+        [
+            rows.get_level_values(0),
+            [names[first[i]] for i in rows.get_level_values(1)],
+            [names[second[i]] for i in rows.get_level_values(1)],
+        ],
+        names=[METRIC_DIM, model, VERSUS_DIM],
+    )
+    data = {}
+    for name, values in columns.items():
+        matrix = values.transpose(METRIC_DIM, model, VERSUS_DIM).values
+        data[name] = (OBSERVED_DIM, matrix[:, first, second].reshape(-1))
+    return xr.Dataset(data, coords=xr.Coordinates.from_pandas_multiindex(index, OBSERVED_DIM), attrs=result.attrs)
 
 
 def _hint_groups(df: pd.DataFrame, used: list) -> None:
@@ -202,7 +293,8 @@ def score(args, out) -> int:
     if folder is not None and not folder.is_dir():  # said before the file is read and scored
         raise UsageError(f"cannot write {args.out}: {folder} is not an existing folder")
     metrics = requested_metrics(args)
-    columns = tuple(c for c in (args.true, args.pred, *(args.proba or []), *(args.by or [])) if c is not None)
+    named = (args.true, args.pred, *(args.proba or []), *(args.by or []), *_paired_columns(args))
+    columns = tuple(dict.fromkeys(c for c in named if c is not None))
     df = read_predictions(args.file, sep=separator(args.sep), decimal=decimal_mark(args.decimal), columns=columns)
     result = score_result(df, args, metrics)
     if to_file:

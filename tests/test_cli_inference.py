@@ -1,0 +1,188 @@
+"""The ``ordframe score`` command's inference options: --sample, --strata, --cluster, --level, --proba with
+--bootstrap, and --compare, equal to the Python API on the same seed."""
+
+import io
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ordframe
+from ordframe._cli.main import main
+from ordframe._resampling.paired import bootstrap_evaluate
+
+PROBA = ["p0", "p1", "p2"]
+
+
+@pytest.fixture
+def repeated_cv(tmp_path):
+    """Two models, every subject in each of two repeats of a 4-fold CV; written to a CSV file."""
+    rng = np.random.default_rng(0)
+    n = 80
+    y = rng.integers(0, 3, n)
+    parts = []
+    for repeat in range(2):
+        fold = rng.permutation(np.arange(n) % 4)
+        for model, noise in (("a", 0.5), ("b", 0.9)):
+            p = rng.dirichlet(np.ones(3), n)
+            yhat = np.clip(np.round(y + rng.normal(0, noise, n)), 0, 2).astype(int)
+            parts.append(
+                pd.DataFrame(
+                    {"subject": np.arange(n), "repeat": repeat, "fold": fold, "y": y, "yhat": yhat, "model": model}
+                ).join(pd.DataFrame(p, columns=PROBA))
+            )
+    df = pd.concat(parts, ignore_index=True)
+    path = tmp_path / "cv.csv"
+    df.to_csv(path, index=False)
+    return df, path
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+PAIRED = ["--by", "model", "--sample", "subject", "--strata", "repeat", "fold", "--cluster", "subject"]
+
+
+def test_cluster_intervals_equal_the_python_api(capsys, repeated_cv, tmp_path):
+    df, path = repeated_cv
+    out = tmp_path / "scores.json"
+    argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "oc"]
+    code, _, err = run(capsys, *argv, "--bootstrap", 300, "--seed", 4, "--level", 0.9, "--out", out)
+    assert code == 0, err
+    got = pd.DataFrame(json.loads(out.read_text())).set_index("model")
+    replicates = bootstrap_evaluate(
+        df,
+        "y",
+        "yhat",
+        metrics=["mae", "oc"],
+        by="model",
+        sample="subject",
+        strata=["repeat", "fold"],
+        cluster="subject",
+        n=300,
+        seed=4,
+        pool=True,
+    )
+    bounds = ordframe.ci(replicates, level=0.9, method="percentile")
+    values = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae", "oc"])
+    for metric in ("mae", "oc"):
+        np.testing.assert_allclose(got[metric].to_numpy(), values[metric].values)
+        np.testing.assert_allclose(got[f"{metric}_low"].to_numpy(), bounds[metric].sel(bound="low").values)
+        np.testing.assert_allclose(got[f"{metric}_high"].to_numpy(), bounds[metric].sel(bound="high").values)
+
+
+def test_probability_intervals_from_the_paired_bootstrap(capsys, repeated_cv):
+    df, path = repeated_cv
+    argv = ["score", path, "--true", "y", "--proba", *PROBA, *PAIRED, "--metrics", "rps", "--bootstrap", 200]
+    code, out, err = run(capsys, *argv, "--format", "csv")
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out)).set_index("model")
+    assert (got["rps_low"] < got["rps"]).all() and (got["rps"] < got["rps_high"]).all()
+    np.testing.assert_allclose(got["rps"].to_numpy(), df.ordinal.rps("y", PROBA, by="model").values)
+
+
+def test_compare_prints_each_pair_once(capsys, repeated_cv):
+    df, path = repeated_cv
+    argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "qwk", "--bootstrap", 200]
+    code, out, err = run(capsys, *argv, "--compare", "--format", "csv", "--seed", 1)
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out))
+    assert list(got.columns) == [
+        "metric",
+        "model",
+        "versus",
+        "difference",
+        "low",
+        "high",
+        "p_value",
+        "adjusted_p_value",
+        "bootstrap_share_better",
+    ]
+    assert got[["metric", "model", "versus"]].values.tolist() == [["mae", "a", "b"], ["qwk", "a", "b"]]
+    expected = df.ordinal.compare(
+        "y",
+        "yhat",
+        by="model",
+        sample="subject",
+        strata=["repeat", "fold"],
+        cluster="subject",
+        metrics=["mae", "qwk"],
+        n=200,
+        seed=1,
+    )
+    np.testing.assert_allclose(got["difference"], expected["difference"].sel(model="a", versus="b").values)
+    np.testing.assert_allclose(got["p_value"], expected["p_value"].sel(model="a", versus="b").values)
+
+
+@pytest.mark.parametrize("extension", ["csv", "json", "md", "txt", "parquet", "nc"])
+def test_compare_writes_every_format(capsys, repeated_cv, tmp_path, extension):
+    _, path = repeated_cv
+    out = tmp_path / f"pairs.{extension}"
+    argv = [
+        "score",
+        path,
+        "--true",
+        "y",
+        "--pred",
+        "yhat",
+        "--by",
+        "model",
+        "--sample",
+        "subject",
+        "--strata",
+        "repeat",
+    ]
+    code, _, err = run(capsys, *argv, "--metrics", "mae", "--bootstrap", 50, "--compare", "--out", out)
+    assert code == 0, err
+    assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--sample", "subject"], "--sample: these options apply to a bootstrap; give --bootstrap N too"),
+        (["--compare", "--bootstrap", 10], "--compare compares the models of one --by column"),
+        (["--bootstrap", 10, "--level", 1.5], "--level must be a number between 0 and 1"),
+        (["--bootstrap", 10, "--cluster", "nope", "--by", "model"], "column 'nope' is not in the file"),
+    ],
+)
+def test_inference_option_errors(capsys, repeated_cv, options, message):
+    _, path = repeated_cv
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", *options)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_repeated_cv_warning_reaches_the_command_line(repeated_cv):
+    _, path = repeated_cv
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ordframe",
+            "score",
+            str(path),
+            "--true",
+            "y",
+            "--pred",
+            "yhat",
+            "--by",
+            "model",
+            "--sample",
+            "subject",
+            "--strata",
+            "repeat",
+            "fold",
+            "--bootstrap",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "occur in more than one stratum" in done.stderr and "cluster" in done.stderr
