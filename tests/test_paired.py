@@ -113,3 +113,12 @@ def test_weights_that_overflow_their_sum_are_refused():
     with pytest.raises(ValueError, match="weights 'w' sum to more than a float can hold"):
         df.ordinal.mae("y", "yhat", weights="w")
     assert df.assign(w=df["w"] / 1e308).ordinal.mae("y", "yhat", weights="w") == pytest.approx(0.0, abs=1e-300)
+
+
+def test_one_model_needs_no_by_column():
+    """Review L5: evaluate(bootstrap=) of a single model without by= resamples its rows."""
+    df = models_frame(models="a")
+    alone = df.ordinal.evaluate("y", "yhat", bootstrap=200, seed=3, metrics=["mae"])
+    assert alone["mae"].dims == ("bootstrap",)
+    by_model = df.ordinal.evaluate("y", "yhat", by="model", bootstrap=200, seed=3, metrics=["mae"])
+    np.testing.assert_array_equal(alone["mae"].values, by_model["mae"].sel(model="a").values)

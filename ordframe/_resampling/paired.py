@@ -116,8 +116,6 @@ def paired_samples(
 ) -> PairedSamples:
     """Validate the rows (one per sample and model) and arrange them by sample (see ``PairedSamples``)."""
     models, layers = by_names(by), by_names(strata)
-    if not models:
-        raise ValueError("by= must name the column(s) of the models to compare (one result per model)")
     extra, clusters = by_names(sample), one_column(cluster, "cluster")
     own = [c for c in clusters if c not in extra]  # the sample ids may be the clusters: one row per subject
     named = [*models, *layers, *extra, *own]
