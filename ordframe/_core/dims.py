@@ -22,6 +22,9 @@ BOOTSTRAP_DIM = "bootstrap"
 CELL_DIM = "cell"
 """The leave-one-cell-out dim of a jackknife (K^2 long, row-major over ``(true, pred)``)."""
 
+LEFT_OUT_DIM = "left_out"
+"""The units (samples or clusters, or their distinct patterns) left out one at a time by a paired jackknife."""
+
 BOUND_DIM = "bound"
 """The lower and upper ends of an interval."""
 
