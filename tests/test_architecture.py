@@ -27,7 +27,7 @@ MAY_IMPORT = {
     "_diagnostics": {"_core", "_registry", "metrics", "_inputs", "_bridge"},
     "sklearn": {"_core", "_registry", "_inputs", "_bridge"},
     "plot": {"_core", "_registry", "_inputs", "_bridge", "_diagnostics"},
-    "_accessors": {"_core", "_registry", "_inputs", "_bridge", "_resampling", "_diagnostics"},
+    "_accessors": {"_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics"},
     "__init__": {
         "_core",
         "_registry",
