@@ -254,7 +254,7 @@ def _tests(tests) -> list[str]:
     names = as_sequence([tests] if isinstance(tests, str) else tests, "tests")
     unknown = [t for t in names if t not in TESTS]
     if unknown or not names:
-        raise ValueError(f"tests= takes names among {show(TESTS)} (None: all), got {show(unknown or names)}")
+        raise ValueError(f"tests= takes names among {', '.join(TESTS)} (None: all), got {show(unknown or names)}")
     return [t for t in TESTS if t in names]
 
 
