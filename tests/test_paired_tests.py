@@ -281,3 +281,20 @@ def test_argument_errors_name_the_argument():
         df.rename(columns={"fold": "test"}).ordinal.paired_tests("y", "yhat", sample="s", strata="test")
     with pytest.raises(KeyError):
         df.ordinal.paired_tests("y", "prediction", sample="s")
+
+
+def test_patterns_counted_in_chunks_give_the_same_result(monkeypatch):
+    from ordframe._inference import paired_tests
+
+    df = long_frame(8, 200, 5, 3, strata=2)
+    expected = _tests(df, strata="fold")
+    monkeypatch.setattr(paired_tests, "CHUNK_CELLS", 20)  # two patterns of 3 x 3 pairs per chunk
+    xr.testing.assert_identical(_tests(df, strata="fold"), expected)
+
+
+def test_the_tables_obey_max_cube_bytes():
+    df = long_frame(8, 50, 5, 3)
+    with ordframe.set_options(max_cube_bytes=1000):
+        with pytest.raises(MemoryError, match="5 x 5 tables of 9 pairs"):
+            df.ordinal.paired_tests("y", "yhat", sample="s", tests="bowker")
+        assert df.ordinal.paired_tests("y", "yhat", sample="s", tests="sign")["p_value"].notnull().all()  # no table

@@ -29,7 +29,8 @@ import xarray as xr
 from ordframe._core.checks import as_sequence, by_names, new_dim
 from ordframe._core.dims import TEST_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
-from ordframe._resampling.paired import PairedSamples, paired_samples
+from ordframe._core.options import check_allocation
+from ordframe._resampling.paired import CHUNK_CELLS, PairedSamples, paired_samples
 
 MCNEMAR = ("mcnemar_exact", "mcnemar_chi2", "mcnemar_chi2_corrected")
 TABLE = ("stuart_maxwell", "bowker")
@@ -177,74 +178,104 @@ def frame_paired_tests(
     for name in (VERSUS_DIM, TEST_DIM):
         new_dim(name, [*map(str, models), *map(str, by_names(strata, "strata"))], "a by= or strata= column's name")
     paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna)
-    k, m, s = len(paired.rows.classes), paired.n_models, paired.n_strata
     patterns, weight = np.unique(
         np.column_stack([paired.stratum, paired.truth, paired.rows.predicted().array()[paired.table]]),
         axis=0,
         return_counts=True,
     )
-    stratum, truth, predicted = patterns[:, 0], patterns[:, 1], patterns[:, 2:]
-    place = (stratum[:, None, None] * m + np.arange(m)[:, None]) * m + np.arange(m)  # (pattern, a, b)
-    a, b = predicted[:, :, None], predicted[:, None, :]
-    weights = np.broadcast_to(weight[:, None, None], place.shape)
+    variables = pattern_tests(patterns, weight, paired.n_strata, len(paired.rows.classes), chosen)
+    samples = variables.pop("n")
+    out = xr.Dataset({name: _labelled(paired, values, chosen) for name, values in variables.items()})
+    model = paired.groups.names[-1]
+    out["n"] = _labelled(paired, samples, chosen).isel({model: 0, VERSUS_DIM: 0}, drop=True)
+    return out.assign_attrs(tests=", ".join(chosen), zero_method="wilcox", pairs=f"{model} against {VERSUS_DIM}")
 
-    def counted(cell, size, mask=None):
-        """The pattern weights summed by ``cell`` of every (pattern, a, b): ``(S, M, M, size)`` int64."""
-        w = weights if mask is None else weights * mask
-        sums = np.bincount((place * size + cell).ravel(), weights=w.ravel(), minlength=s * m * m * size)
+
+def pattern_tests(patterns: np.ndarray, weight: np.ndarray, n_strata: int, k: int, chosen) -> dict[str, np.ndarray]:
+    """The tests of every pair of models and stratum from sample patterns and their counts.
+
+    ``patterns[p]`` is ``(stratum, true class, prediction of model 1, ...)`` (class
+    codes), ``weight[p]`` how many samples have it. Returns ``statistic``,
+    ``p_value`` and ``df`` ``(S, M, M, len(chosen))``, the counts the chosen tests
+    use ``(S, M, M)`` and ``n`` ``(S, M, M)``: axis 1 is model a, axis 2 model b.
+    """
+    s, m = n_strata, patterns.shape[1] - 2
+    slot = {name: i for i, name in enumerate(chosen)}
+
+    def counted(cell_of, size: int) -> np.ndarray:
+        """The pattern weights summed by the cell ``cell_of(truth, predicted)`` of every (pattern, a, b)."""
+        sums = np.zeros(s * m * m * size)
+        step = max(1, CHUNK_CELLS // (m * m))
+        for start in range(0, len(patterns), step):  # bounded memory: chunks of patterns
+            part = patterns[start : start + step]
+            place = (part[:, 0, None, None] * m + np.arange(m)[:, None]) * m + np.arange(m)  # (pattern, a, b)
+            cell, mask = cell_of(part[:, 1], part[:, 2:])
+            w = np.broadcast_to(weight[start : start + len(part), None, None], place.shape)
+            sums += np.bincount(
+                (place * size + cell).ravel(), weights=(w if mask is None else w * mask).ravel(), minlength=sums.size
+            )
         return np.rint(sums).astype(np.int64).reshape(s, m, m, size)
 
-    samples = counted(0, 1)[..., 0]
+    samples = counted(lambda truth, pred: (0, None), 1)[..., 0]
     statistic = np.full((s, m, m, len(chosen)), np.nan)
-    p_value, df_ = statistic.copy(), statistic.copy()
-    counts = {}
-    slot = {name: i for i, name in enumerate(chosen)}
+    p_value, df = statistic.copy(), statistic.copy()
+    out = {}
     if any(t in slot for t in MCNEMAR):
-        right = predicted == truth[:, None]
-        only = counted(0, 1, right[:, :, None] & ~right[:, None, :])[..., 0]
-        counts["only_correct"] = only
-        first, second = only, np.swapaxes(only, 1, 2)
+        out["only_correct"] = only = counted(_only_correct, 1)[..., 0]
         for name, (stat, p) in {
-            "mcnemar_exact": exact_binomial(first, second),
-            "mcnemar_chi2": mcnemar_chi2(first, second, False),
-            "mcnemar_chi2_corrected": mcnemar_chi2(first, second, True),
+            "mcnemar_exact": exact_binomial(only, np.swapaxes(only, 1, 2)),
+            "mcnemar_chi2": mcnemar_chi2(only, np.swapaxes(only, 1, 2), False),
+            "mcnemar_chi2_corrected": mcnemar_chi2(only, np.swapaxes(only, 1, 2), True),
         }.items():
             if name in slot:
                 statistic[..., slot[name]], p_value[..., slot[name]] = stat, p
-                df_[..., slot[name]] = np.nan if name == "mcnemar_exact" else 1.0
+                df[..., slot[name]] = np.nan if name == "mcnemar_exact" else 1.0
     if any(t in slot for t in TABLE):
-        joint = counted(a * k + b, k * k).reshape(s, m, m, k, k).astype(np.float64)
-        counts["disagreements"] = samples - np.trace(joint, axis1=-2, axis2=-1).astype(np.int64)
+        check_allocation(s * m * m * k * k * 8, f"the {k} x {k} tables of {m * m} pairs of models in {s} strata")
+        joint = counted(lambda truth, pred: (pred[:, :, None] * k + pred[:, None, :], None), k * k)
+        joint = joint.reshape(s, m, m, k, k).astype(np.float64)
+        out["disagreements"] = samples - np.trace(joint, axis1=-2, axis2=-1).astype(np.int64)
         if "stuart_maxwell" in slot:
             stat, dof, p, singular = stuart_maxwell(joint)
-            statistic[..., slot["stuart_maxwell"]], df_[..., slot["stuart_maxwell"]] = stat, dof
+            statistic[..., slot["stuart_maxwell"]], df[..., slot["stuart_maxwell"]] = stat, dof
             p_value[..., slot["stuart_maxwell"]] = p
-            _warn_singular(singular, paired)
+            _warn_singular(singular)
         if "bowker" in slot:
             stat, dof, p = bowker(joint)
-            statistic[..., slot["bowker"]], df_[..., slot["bowker"]], p_value[..., slot["bowker"]] = stat, dof, p
+            statistic[..., slot["bowker"]], df[..., slot["bowker"]], p_value[..., slot["bowker"]] = stat, dof, p
     if any(t in slot for t in ERRORS):
-        error = np.abs(predicted - truth[:, None])
-        differences = counted(error[:, :, None] - error[:, None, :] + k - 1, 2 * k - 1)
-        counts["smaller_error"] = differences[..., : k - 1].sum(axis=-1)
+        differences = counted(_error_difference(k), 2 * k - 1)
+        out["smaller_error"] = differences[..., : k - 1].sum(axis=-1)
         if "sign" in slot:
-            stat, p = exact_binomial(counts["smaller_error"], differences[..., k:].sum(axis=-1))
+            stat, p = exact_binomial(out["smaller_error"], differences[..., k:].sum(axis=-1))
             statistic[..., slot["sign"]], p_value[..., slot["sign"]] = stat, p
         if "wilcoxon" in slot:
             statistic[..., slot["wilcoxon"]], p_value[..., slot["wilcoxon"]] = signed_rank(differences)
     empty = samples == 0
     if empty.any():  # a combination of strata values without samples: nothing to test
-        statistic[empty], p_value[empty], df_[empty] = np.nan, np.nan, np.nan
+        statistic[empty], p_value[empty], df[empty] = np.nan, np.nan, np.nan
         warn(
             f"{int(empty[:, 0, 0].sum())} of {s} strata have no sample (a combination of strata= values that no "
             "row has): their statistic, p_value and df are NaN",
             RuntimeWarning,
         )
-    variables = {"statistic": statistic, "p_value": p_value, "df": df_, **counts}
-    out = xr.Dataset({name: _labelled(paired, values, chosen) for name, values in variables.items()})
-    model = paired.groups.names[-1]
-    out["n"] = _labelled(paired, samples, chosen).isel({model: 0, VERSUS_DIM: 0}, drop=True)
-    return out.assign_attrs(tests=", ".join(chosen), zero_method="wilcox", pairs=f"{model} against {VERSUS_DIM}")
+    return {"statistic": statistic, "p_value": p_value, "df": df, **out, "n": samples}
+
+
+def _only_correct(truth: np.ndarray, pred: np.ndarray):
+    """Cell 0 where model a is right and model b wrong."""
+    right = pred == truth[:, None]
+    return 0, right[:, :, None] & ~right[:, None, :]
+
+
+def _error_difference(k: int):
+    """The cell of ``|a - true| - |b - true|``, shifted by K - 1 to 0 .. 2 K - 2."""
+
+    def cell(truth: np.ndarray, pred: np.ndarray):
+        error = np.abs(pred - truth[:, None])
+        return error[:, :, None] - error[:, None, :] + k - 1, None
+
+    return cell
 
 
 def _tests(tests) -> list[str]:
@@ -268,7 +299,7 @@ def _labelled(paired: PairedSamples, values: np.ndarray, chosen: list[str]) -> x
     return out.assign_coords({VERSUS_DIM: out[model].values}).transpose(*rest, model, VERSUS_DIM, ...)
 
 
-def _warn_singular(singular: np.ndarray, paired: PairedSamples) -> None:
+def _warn_singular(singular: np.ndarray) -> None:
     """One RuntimeWarning with the number of (pair, stratum) tables whose Stuart-Maxwell statistic is NaN, and why."""
     upper = np.triu(np.ones(singular.shape[1:], dtype=bool), 1)
     count = int((singular & upper).sum())
