@@ -277,7 +277,7 @@ def test_argument_errors_name_the_argument():
         df.ordinal.paired_tests("y", "yhat", sample="s", tests=["mcnemar"])
     with pytest.raises(ValueError, match="by= must name one column of models"):
         df.ordinal.paired_tests("y", "yhat", sample="s", by=["model", "fold"])
-    with pytest.raises(ValueError, match="names a dim the result already has"):
+    with pytest.raises(ValueError, match="strata= column 'test' has the name of a result dim"):
         df.rename(columns={"fold": "test"}).ordinal.paired_tests("y", "yhat", sample="s", strata="test")
     with pytest.raises(KeyError):
         df.ordinal.paired_tests("y", "prediction", sample="s")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import as_sequence, by_names, new_dim
+from ordframe._core.checks import as_sequence, by_names
 from ordframe._core.dims import TEST_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
 from ordframe._core.options import check_allocation
@@ -175,8 +175,12 @@ def frame_paired_tests(
             f"by= must name one column of models to compare pairwise, got {show(models)}; combine several "
             "columns into one first, e.g. df['model'] = df['a'].astype(str) + '/' + df['b'].astype(str)"
         )
-    for name in (VERSUS_DIM, TEST_DIM):
-        new_dim(name, [*map(str, models), *map(str, by_names(strata, "strata"))], "a by= or strata= column's name")
+    clash = [c for c in [*models, *by_names(strata, "strata")] if str(c) in (VERSUS_DIM, TEST_DIM)]
+    if clash:
+        raise ValueError(
+            f"by= or strata= column {clash[0]!r} has the name of a result dim ({VERSUS_DIM!r}, {TEST_DIM!r}); "
+            f"rename it, e.g. df.rename(columns={{{clash[0]!r}: '{clash[0]}_'}})"
+        )
     paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna)
     patterns, weight = np.unique(
         np.column_stack([paired.stratum, paired.truth, paired.rows.predicted().array()[paired.table]]),
