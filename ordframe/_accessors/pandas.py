@@ -18,6 +18,7 @@ from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColu
 from ordframe._diagnostics.retention import frame_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import frame_compare
+from ordframe._inference.paired_tests import frame_paired_tests
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
@@ -582,6 +583,113 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             dropna=dropna,
             replicate_dim=replicate_dim,
             progress=progress,
+        )
+
+    def paired_tests(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray,
+        *,
+        by: Column = "model",
+        sample: Column | None = None,
+        strata: By = None,
+        tests: str | Sequence[str] | None = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+    ) -> xr.Dataset:
+        """Exact and asymptotic paired tests of every pair of models on the samples they share (one test set).
+
+        For models a (``model``) and b (``versus``), on the same samples:
+
+        * ``mcnemar_exact``, ``mcnemar_chi2``, ``mcnemar_chi2_corrected``: McNemar's test (McNemar 1947)
+          of equal accuracy, on the ``b`` samples that a gets right and b wrong and the ``c`` of the reverse:
+          exact, ``p = min(1, 2 P(X <= min(b, c)))`` for ``X ~ Binomial(b + c, 1/2)`` (statistic ``min(b, c)``);
+          asymptotic, ``(b - c)^2 / (b + c)`` or, corrected for continuity, ``(|b - c| - 1)^2 / (b + c)``
+          on chi-square(1);
+        * ``stuart_maxwell``: marginal homogeneity of the K x K table ``n_ij`` (a predicts i, b predicts j)
+          (Stuart 1955; Maxwell 1970), do the two models predict each class as often?
+          ``d' V^-1 d`` with ``d = col - row`` margins, ``V_ii = n_i. + n_.i - 2 n_ii``, ``V_ij = -(n_ij + n_ji)``
+          over K - 1 classes, on chi-square(K - 1);
+        * ``bowker``: symmetry of that table (Bowker 1948), ``sum_{i<j} (n_ij - n_ji)^2 / (n_ij + n_ji)`` on
+          chi-square(K (K - 1) / 2);
+        * ``sign`` and ``wilcoxon``: the sign test (exact binomial, statistic ``min(n+, n-)``) and Wilcoxon's
+          signed-rank test (Wilcoxon 1945; statistic ``min(R+, R-)``, normal approximation with the tie
+          correction, no continuity correction) on the per-sample differences of absolute class errors
+          ``|code(a) - code(true)| - |code(b) - code(true)|``. Zero differences are dropped
+          (scipy's ``zero_method="wilcox"``).
+
+        K counts the classes that either model predicts (in the stratum): a class neither predicts adds
+        nothing to the table. A pair class with ``n_ij + n_ji = 0`` adds 0 to Bowker's statistic and keeps
+        its degree of freedom, as in statsmodels' ``SquareTable(table, shift_zeros=False).symmetry()``
+        (statsmodels' default replaces zero cells by 0.5). Two models that never disagree (a model against
+        itself) have statistic 0 and p-value 1 in every test. Stuart-Maxwell's ``V`` is singular when the
+        predicted classes split into groups with no disagreement between them: NaN, with a warning.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels, one row per (sample, model).
+        pred : column name, Series or array
+            The predicted labels.
+        by : column name
+            The column of the models compared, pairwise.
+        sample : column name, optional
+            Identifies a sample across models (default: the row's position within its model and stratum).
+        strata : column name or list of column names, optional
+            Tested separately (e.g. ``"fold"``): one result per stratum.
+        tests : str or list of str, optional
+            Among ``mcnemar_exact``, ``mcnemar_chi2``, ``mcnemar_chi2_corrected``, ``stuart_maxwell``,
+            ``bowker``, ``sign``, ``wilcoxon`` (default: all).
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
+
+        Returns
+        -------
+        xarray.Dataset
+            ``statistic``, ``p_value`` and ``df`` (NaN for the exact and normal tests) with dims
+            ``("test", by, "versus", *strata)``; the counts behind them, dims ``(by, "versus", *strata)``:
+            ``only_correct`` (a right, b wrong: McNemar's discordant cells), ``disagreements`` (a and b
+            predict different classes) and ``smaller_error`` (a's absolute class error below b's), each with
+            the tests that use it; ``n``, the samples per stratum. p-values are two-sided and not adjusted
+            for the number of pairs.
+
+        Raises
+        ------
+        ValueError
+            If ``by`` names several columns, a model lacks a sample or has it twice, a sample's true label
+            differs between models, or a test is unknown; and as in [`confusion`][confusion].
+
+        Warns
+        -----
+        RuntimeWarning
+            When Stuart-Maxwell's statistic is NaN (singular ``V``), or a stratum has no sample.
+
+        Examples
+        --------
+        >>> y = [0, 1, 2, 2, 1, 0, 2, 1] * 5
+        >>> a = pd.DataFrame({"s": range(40), "y": y, "yhat": [0, 1, 2, 1, 1, 0, 2, 2] * 5, "model": "a"})
+        >>> b = a.assign(yhat=[0, 2, 2, 1, 0, 0, 1, 1] * 5, model="b")
+        >>> result = pd.concat([a, b]).ordinal.paired_tests("y", "yhat", sample="s")
+        >>> pair = result.sel(model="a", versus="b", test=["mcnemar_exact", "stuart_maxwell", "wilcoxon"])
+        >>> pair[["statistic", "p_value"]].to_dataframe()[["statistic", "p_value"]].round(4)
+                        statistic  p_value
+        test
+        mcnemar_exact      5.0000   0.0414
+        stuart_maxwell     6.6667   0.0357
+        wilcoxon          52.5000   0.0253
+        """
+        return frame_paired_tests(
+            self._df,
+            true,
+            pred,
+            by=by,
+            sample=sample,
+            strata=strata,
+            tests=tests,
+            labels=labels,
+            dropna=dropna,
         )
 
     def _confusion_method(self, metric: Metric):

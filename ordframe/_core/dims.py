@@ -51,3 +51,6 @@ STEP_DIM = "step"
 
 AXIS_DIM = "axis"
 """The (row, column) position of a step of a path."""
+
+TEST_DIM = "test"
+"""The statistical tests of a result that holds several (``df.ordinal.paired_tests``)."""
