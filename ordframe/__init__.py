@@ -27,6 +27,7 @@ from ordframe._core.options import set_options
 from ordframe._diagnostics.oc_paths import oc_path, uoc_path
 from ordframe._diagnostics.report import format_report, report_cube
 from ordframe._diagnostics.worst import worst
+from ordframe._inference.bayesian import bayesian_correlated_ttest, bayesian_signed_rank
 from ordframe._inference.compare import compare
 from ordframe._inference.friedman import friedman
 from ordframe._inference.george import george_rank
@@ -68,6 +69,8 @@ __all__ = [
     "Metric",
     "PluginError",
     "PluginLoadWarning",
+    "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
     "bootstrap_cube",
     "ci",
     "compare",

@@ -48,3 +48,9 @@ STEP_DIM = "step"
 
 AXIS_DIM = "axis"
 """The (row, column) position of a step of a path."""
+
+DRAW_DIM = "draw"
+"""The Monte-Carlo draws of a posterior distribution."""
+
+REGION_DIM = "region"
+"""The three regions of a Bayesian comparison: ``model`` better, practically equivalent, ``versus`` better."""
