@@ -33,6 +33,7 @@ from ordframe._inference.friedman import friedman
 from ordframe._inference.george import george_rank
 from ordframe._inference.intervals import DegenerateIntervalWarning, ci
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
+from ordframe._inference.wilcoxon import wilcoxon
 from ordframe._registry import manager as _registry
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.manager import PluginError, PluginLoadWarning, get_metric, list_metrics, register, unregister
@@ -91,5 +92,6 @@ __all__ = [
     "set_options",
     "unregister",
     "uoc_path",
+    "wilcoxon",
     "worst",
 ]
