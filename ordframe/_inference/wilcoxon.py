@@ -46,10 +46,13 @@ def wilcoxon(
         The dim of the data sets (N >= 2), reduced over.
     control : hashable, optional
         The label of a control model: adds the Holm adjustment over the k - 1 comparisons with it.
-    zero_method, correction, method
-        Passed to ``scipy.stats.wilcoxon``: how zero differences are treated (``"wilcox"`` drops them,
-        ``"pratt"``, ``"zsplit"``), the continuity correction of the normal approximation, and ``"auto"``,
-        ``"exact"`` or ``"asymptotic"`` p-values.
+    zero_method : {"wilcox", "pratt", "zsplit"}
+        How ``scipy.stats.wilcoxon`` treats zero differences: ``"wilcox"`` drops them.
+    correction : bool
+        The continuity correction of the normal approximation.
+    method : {"auto", "exact", "asymptotic"}
+        The p-values; ``"auto"`` decides pair by pair as ``scipy.stats.wilcoxon`` does on one pair: exact
+        without ties or zeros, else a permutation test for N <= 13, else the normal approximation.
 
     Returns
     -------

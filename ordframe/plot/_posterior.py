@@ -128,7 +128,9 @@ def _simplex(part: xr.Dataset, model, versus, probabilities, ax) -> Figure:
     for middle in project(np.array([[0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]])):
         axis.plot([centre[0], middle[0]], [centre[1], middle[1]], color="tab:orange", lw=1)
     points = project(part["samples"].transpose(..., "region").values)
-    axis.scatter(*points.T, s=2, color="tab:blue", alpha=0.1, linewidths=0, rasterized=True, gid="draws")
+    axis.scatter(
+        points[:, 0], points[:, 1], s=2, color="tab:blue", alpha=0.1, linewidths=0, rasterized=True, gid="draws"
+    )
     labels = [
         f"{model} better\n{probabilities[0]:.3f}",
         f"equivalent\n{probabilities[1]:.3f}",
