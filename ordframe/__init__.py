@@ -27,11 +27,13 @@ from ordframe._core.options import set_options
 from ordframe._diagnostics.oc_paths import oc_path, uoc_path
 from ordframe._diagnostics.report import format_report, report_cube
 from ordframe._diagnostics.worst import worst
+from ordframe._inference.bayesian import bayesian_correlated_ttest, bayesian_signed_rank
 from ordframe._inference.compare import compare
 from ordframe._inference.friedman import friedman
 from ordframe._inference.george import george_rank
 from ordframe._inference.intervals import DegenerateIntervalWarning, ci
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
+from ordframe._inference.wilcoxon import wilcoxon
 from ordframe._registry import manager as _registry
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.manager import PluginError, PluginLoadWarning, get_metric, list_metrics, register, unregister
@@ -68,6 +70,8 @@ __all__ = [
     "Metric",
     "PluginError",
     "PluginLoadWarning",
+    "bayesian_correlated_ttest",
+    "bayesian_signed_rank",
     "bootstrap_cube",
     "ci",
     "compare",
@@ -88,5 +92,6 @@ __all__ = [
     "set_options",
     "unregister",
     "uoc_path",
+    "wilcoxon",
     "worst",
 ]

@@ -452,3 +452,61 @@ def test_missing_matplotlib(cube, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r'pip install "ordframe\[plot\]"'):
         oplot.confusion(cube)
+
+
+def test_critical_difference_against_a_control():
+    values = xr.DataArray(
+        np.random.default_rng(2).normal(size=(14, 4)) + np.arange(4) * 0.4,
+        dims=("dataset", "model"),
+        coords={"model": list("abcd")},
+        name="x",
+        attrs={"higher_is_better": 1},
+    )
+    result = friedman(values, control="d").sel(metric="x")
+    (ax,) = oplot.critical_difference(result).axes
+    cd = float(result["bonferroni_dunn_cd"])
+    (bar,) = by_gid(ax, "cd-bar")
+    assert np.ptp(bar.get_xdata()) == pytest.approx(cd)
+    (interval,) = by_gid(ax, "control-interval")
+    centre = float(result["average_rank"].sel(model="d"))
+    np.testing.assert_allclose(interval.get_xdata(), [max(1, centre - cd), min(4, centre + cd)])
+    assert not [a for a in ax.get_children() if a.get_gid() == "clique"]
+    assert "Bonferroni-Dunn CD" in ax.get_title() and "Iman-Davenport p" in ax.get_title()
+
+
+def test_posterior_density_of_the_correlated_ttest():
+    import scipy.stats
+
+    rng = np.random.default_rng(0)
+    values = xr.DataArray(
+        rng.normal(0.7, 0.02, (2, 10)), dims=("model", "fold"), coords={"model": ["a", "b"]}, name="mae"
+    ).assign_attrs(higher_is_better=0)
+    result = ordframe.bayesian_correlated_ttest(values, test_train_ratio=1 / 9, rope=0.01)
+    (ax,) = oplot.posterior(result, model="a", versus="b").axes
+    (line,) = by_gid(ax, "density")
+    part = result.sel(metric="mae", model="a", versus="b")
+    x = line.get_xdata()
+    expected = scipy.stats.t.pdf(x, float(part["df"]), float(part["location"]), float(part["scale"]))
+    np.testing.assert_allclose(line.get_ydata(), expected)
+    (rope,) = by_gid(ax, "rope")
+    np.testing.assert_allclose(rope.get_x(), -0.01) and np.testing.assert_allclose(rope.get_width(), 0.02)
+    assert f"P(a better) = {float(part['p_model_better']):.3f}" in ax.get_title()
+
+
+def test_posterior_simplex_of_the_signed_rank_test():
+    rng = np.random.default_rng(1)
+    values = xr.DataArray(
+        rng.normal(0.7, 0.05, (12, 3)), dims=("dataset", "model"), coords={"model": list("abc")}, name="acc"
+    ).assign_attrs(higher_is_better=1)
+    result = ordframe.bayesian_signed_rank(values, rope=0.01, n_samples=500, seed=0, keep_samples=True)
+    (ax,) = oplot.posterior(result, model="c", versus="a").axes
+    (draws,) = by_gid(ax, "draws")
+    theta = result["samples"].sel(metric="acc", model="c", versus="a").values  # (draw, region)
+    expected = np.c_[theta[:, 2] + theta[:, 1] / 2, theta[:, 1] * np.sqrt(3) / 2]
+    np.testing.assert_allclose(draws.get_offsets(), expected)
+    (triangle,) = by_gid(ax, "triangle")
+    np.testing.assert_allclose(triangle.get_xydata()[:3], [[0, 0], [0.5, np.sqrt(3) / 2], [1, 0]])
+    with pytest.raises(ValueError, match="keep_samples=True"):
+        oplot.posterior(ordframe.bayesian_signed_rank(values, n_samples=50, seed=0), model="c", versus="a")
+    with pytest.raises(TypeError, match="bayesian_correlated_ttest"):
+        oplot.posterior(friedman(values), model="c", versus="a")

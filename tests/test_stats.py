@@ -15,7 +15,7 @@ import scikit_posthocs
 import scipy.stats
 import xarray as xr
 
-from ordframe import corrected_ci, corrected_ttest, friedman, george_rank
+from ordframe import corrected_ci, corrected_ttest, friedman, george_rank, wilcoxon
 
 # --------------------------------------------------------------------------- corrected resampled t-test
 
@@ -516,3 +516,67 @@ def test_george_rank_leaves_out_nan_and_checks_its_inputs():
         george_rank(d, distance, model_dim="clf")
     with pytest.raises(ValueError, match="tol must be"):
         george_rank(d, distance, tol=-1)
+
+
+# --------------------------------------------------------------------------- Wilcoxon signed-rank and Holm
+
+
+# scipy decides method="auto" per pair: exact without ties or zeros, a permutation test with them for N <= 13,
+# the normal approximation above
+@pytest.mark.parametrize("n, ties", [(14, False), (7, True), (20, True)])
+@pytest.mark.parametrize("zero_method, correction", [("wilcox", False), ("pratt", True), ("zsplit", False)])
+def test_wilcoxon_equals_scipy_and_scikit_posthocs(n, ties, zero_method, correction):
+    rng = np.random.default_rng(3 + n)
+    data = rng.normal(size=(2, n, 4)) + np.arange(4) * 0.4  # (repeat, dataset, model)
+    if ties:
+        data = np.round(data, 1)  # zero differences and tied ranks in some pairs
+    values = xr.DataArray(data, dims=("repeat", "dataset", "model"), coords={"model": list("abcd")}, name="x")
+    result = wilcoxon(values, zero_method=zero_method, correction=correction).sel(metric="x")
+    assert result["p_value"].dims == ("model", "versus", "repeat")
+    for r in range(2):
+        for i, j in itertools.combinations(range(4), 2):
+            reference = scipy.stats.wilcoxon(
+                data[r, :, i], data[r, :, j], zero_method=zero_method, correction=correction
+            )
+            for a, b in [(i, j), (j, i)]:
+                part = result.isel(repeat=r, model=a, versus=b)
+                assert float(part["statistic"]) == pytest.approx(reference.statistic)
+                assert float(part["p_value"]) == pytest.approx(reference.pvalue)
+        holm = scikit_posthocs.posthoc_wilcoxon(
+            data[r].T.tolist(), zero_method=zero_method, correction=correction, p_adjust="holm"
+        ).values
+        np.testing.assert_allclose(result["holm_p_value"].isel(repeat=r).values, holm)
+
+
+def test_wilcoxon_against_a_control_is_holm_over_its_comparisons():
+    rng = np.random.default_rng(12)
+    values = xr.DataArray(
+        rng.normal(size=(10, 5)) + np.arange(5) * 0.5, dims=("dataset", "model"), coords={"model": list("abcde")}
+    ).rename("x")
+    result = wilcoxon(values, control="b").sel(metric="x")
+    p = result["p_value"].sel(versus="b").drop_sel(model="b").values
+    order = np.argsort(p)
+    expected = np.empty(4)
+    expected[order] = np.minimum(1, np.maximum.accumulate((4 - np.arange(4)) * p[order]))
+    np.testing.assert_allclose(result["control_holm_p_value"].drop_sel(model="b"), expected)
+    assert float(result["control_holm_p_value"].sel(model="b")) == 1
+    np.testing.assert_array_equal(np.diag(result["p_value"]), 1.0)
+    # fewer hypotheses than all 10 pairs: never larger than the all-pairs adjustment
+    assert (result["control_holm_p_value"] <= result["holm_p_value"].sel(versus="b") + 1e-15).all()
+    assert result.attrs["control"] == "b"
+
+
+def test_wilcoxon_arguments():
+    values = demsar_table()
+    holed = values.copy()
+    holed[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"'auc' has 1 missing \(NaN\) values"):
+        wilcoxon(holed)
+    with pytest.raises(ValueError, match="control='J48' is not a label"):
+        wilcoxon(values, control="J48")
+    with pytest.raises(ValueError, match="zero_method must be one of"):
+        wilcoxon(values, zero_method="drop")
+    with pytest.raises(ValueError, match="method must be one of"):
+        wilcoxon(values, method="permutation")
+    with pytest.raises(ValueError, match=">= 2 of each"):
+        wilcoxon(values.isel(model=[0]))

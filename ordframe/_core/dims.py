@@ -54,3 +54,9 @@ AXIS_DIM = "axis"
 
 TEST_DIM = "test"
 """The statistical tests of a result that holds several (``df.ordinal.paired_tests``)."""
+
+DRAW_DIM = "draw"
+"""The Monte-Carlo draws of a posterior distribution."""
+
+REGION_DIM = "region"
+"""The three regions of a Bayesian comparison: ``model`` better, practically equivalent, ``versus`` better."""

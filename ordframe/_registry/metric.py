@@ -35,6 +35,7 @@ RESERVED_NAMES = frozenset(
     | {"bootstrap_cube", "ci", "corrected_ci", "corrected_ttest", "datasets", "format_report", "friedman"}
     | {"george_cost", "george_rank", "get_metric", "hookimpl", "jackknife", "list_metrics", "oc_path"}
     | {"register", "report_cube", "set_options", "sklearn", "unregister", "uoc_path"}
+    | {"bayesian_correlated_ttest", "bayesian_signed_rank", "wilcoxon"}
 )
 
 

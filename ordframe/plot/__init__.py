@@ -13,6 +13,8 @@ Every function returns the matplotlib ``Figure`` and draws on new axes unless
 - [`beta_profile`][ordframe.plot.beta_profile]: OC or UOC against its ``beta`` parameter.
 - [`distribution`][ordframe.plot.distribution]: box plots of bootstrap or fold values per model.
 - [`critical_difference`][ordframe.plot.critical_difference]: Demšar (2006)'s critical-difference diagram.
+- [`posterior`][ordframe.plot.posterior]: the posterior of a Bayesian comparison (density with the rope, or
+  the simplex of the three regions).
 """
 
 from ordframe.plot._beta_profile import beta_profile
@@ -21,6 +23,7 @@ from ordframe.plot._cost_plane import cost_plane
 from ordframe.plot._critical_difference import critical_difference
 from ordframe.plot._display import ConfusionDisplay
 from ordframe.plot._distribution import distribution
+from ordframe.plot._posterior import posterior
 from ordframe.plot._retention import retention
 
 __all__ = [
@@ -30,5 +33,6 @@ __all__ = [
     "cost_plane",
     "critical_difference",
     "distribution",
+    "posterior",
     "retention",
 ]

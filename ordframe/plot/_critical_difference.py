@@ -32,7 +32,9 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
 
     The models sit at their average rank (1 = best) on an axis 1..k; the bar at the top has the length of the
     Nemenyi critical difference (CD), and a thick line joins models whose average ranks differ by less than CD
-    (not significantly different).
+    (not significantly different). For a result of ``friedman(..., control=...)`` the bar is the
+    Bonferroni-Dunn CD instead, and the thick line spans the control's rank -/+ that CD: the models outside it
+    differ significantly from the control (Demšar 2006, Fig. 2).
 
     Parameters
     ----------
@@ -59,7 +61,10 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
     ... )
     >>> fig = ordframe.plot.critical_difference(friedman(auc))
     >>> fig.axes[0].get_title()
-    'auc: average rank over 5 dataset values (1 = best; Friedman p = 0.041)\\nNemenyi CD = 1.482 at alpha = 0.05'
+    'auc: average rank over 5 dataset values (1 = best; Iman-Davenport p = 0.017)\\nNemenyi CD = 1.482 at alpha = 0.05'
+    >>> fig = ordframe.plot.critical_difference(friedman(auc, control="a"))
+    >>> fig.axes[0].get_title().splitlines()[1]
+    'Bonferroni-Dunn CD = 1.418 against a at alpha = 0.05'
     """
     if not isinstance(result, xr.Dataset) or "average_rank" not in result or "critical_difference" not in result:
         raise TypeError(
@@ -83,10 +88,12 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
             "models remain"
         )
     (models,) = model_dims
-    cd = float(result["critical_difference"])
+    control = result.attrs.get("control") if "bonferroni_dunn_cd" in result else None
+    cd = float(result["bonferroni_dunn_cd"] if control is not None else result["critical_difference"])
     ranks = rank.values.astype(np.float64)
     order = np.argsort(ranks, kind="stable")
-    names = [label_text(v) for v in coord_values(rank, models)[order]]
+    labels = coord_values(rank, models)[order]
+    names = [label_text(v) for v in labels]
     ranks = ranks[order]
     k = len(ranks)
     half = (k + 1) // 2
@@ -107,7 +114,7 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
     axis.text(1 + cd / 2, bar_y + 0.08, f"CD = {cd:.3f}", ha="center", va="bottom", fontsize=9)
     # the models: the better half on the left, the rest on the right
     step = 0.35
-    cliques = _cliques(ranks, cd)
+    cliques = _cliques(ranks, cd) if control is None else [(0, 0)]  # one line: the control's interval
     first = -0.25 - step * max(len(cliques), 1) * 0.5
     for i, (name, r) in enumerate(zip(names, ranks)):
         left = i < half
@@ -123,23 +130,36 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
             va="center",
             fontsize=9,
         )
+    if control is not None:  # the control's rank -/+ CD: the models outside differ significantly from it
+        centre = ranks[[str(v) for v in labels].index(control)]  # friedman stores str(control)
+        axis.plot(
+            [max(1.0, centre - cd), min(float(k), centre + cd)],
+            [-0.12, -0.12],
+            color="tab:red",
+            lw=4,
+            solid_capstyle="round",
+            gid="control-interval",
+        )
     # cliques: thick lines just below the axis
-    for j, (a, b) in enumerate(cliques):
+    for j, (a, b) in enumerate(cliques if control is None else []):
         y = -0.12 - 0.5 * step * j
         axis.plot([ranks[a] - 0.03, ranks[b] + 0.03], [y, y], color="black", lw=4, solid_capstyle="round", gid="clique")
     axis.set_xlim(-0.9, k + 1.9)
     axis.set_ylim(first - step * (half - 1) - 0.3, bar_y + 0.35)
     axis.axis("off")
-    axis.set_title(_cd_title(result, metric, cd), fontsize=10)
+    axis.set_title(_cd_title(result, metric, cd, control), fontsize=10)
     return fig
 
 
-def _cd_title(result: xr.Dataset, metric, cd: float) -> str:
+def _cd_title(result: xr.Dataset, metric, cd: float, control) -> str:
     over, blocks = result.attrs.get("blocks_dim"), result.attrs.get("blocks")
     head = f"{metric}: average rank" if metric is not None else "Average rank"
     if over:
         head += f" over {blocks} {over} values" if blocks else f" over {over}"
-    head += " (1 = best" + (f"; Friedman p = {float(result['p_value']):.3f})" if "p_value" in result else ")")
+    omnibus = "iman_davenport_p_value"  # Demšar (2006) reports it: the chi-square p-value is conservative
+    head += " (1 = best" + (f"; Iman-Davenport p = {float(result[omnibus]):.3f})" if omnibus in result else ")")
     alpha = result.attrs.get("alpha")
-    tail = f"Nemenyi CD = {cd:.3f}" + (f" at alpha = {alpha:g}" if alpha is not None else "")
+    kind = "Nemenyi CD" if control is None else "Bonferroni-Dunn CD"
+    tail = f"{kind} = {cd:.3f}" + (f" against {control}" if control is not None else "")
+    tail += f" at alpha = {alpha:g}" if alpha is not None else ""
     return f"{head}\n{tail}"
