@@ -470,7 +470,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
         >>> result = both.ordinal.compare("y", "yhat", by="model", metrics=["mae"], n=500, seed=0)
         >>> float(result["difference"].sel(metric="mae", model="a", versus="b"))
-        -0.75
+        -1.0
         >>> result["rank"].sel(metric="mae").values.tolist()
         [1.0, 2.0]
         """

@@ -129,7 +129,7 @@ def compare(
     >>> result["rank"].sel(metric="mae").values.tolist()
     [1.0, 2.0]
     >>> float(result["difference"].sel(metric="mae", model="a", versus="b"))
-    -0.75
+    -1.0
     >>> float(result["bootstrap_share_better"].sel(metric="mae", model="a", versus="b"))
     1.0
     """
