@@ -150,3 +150,103 @@ def test_the_cubes_acceleration_is_the_row_jackknifes():
     a = acceleration_of(theta, weights, "cell")
     np.testing.assert_allclose(float(a), leave_one_out_acceleration(correct), rtol=1e-12)
     np.testing.assert_allclose(float(a), mean_score_acceleration(correct, np.zeros(correct.size, int), 1)[0])
+
+
+# --------------------------------------------------------------------------- each metric's default method
+
+
+def test_method_none_is_each_metrics_default_and_falls_back_to_percentile_without_a_cube():
+    cube = xr.DataArray(RARE_CLASS + 4, dims=("true", "pred"))
+    ds = cube.ordinal.bootstrap(500, seed=0).ordinal.evaluate(metrics=["oc", "mae"])
+    chosen = {m: ordframe.get_metric(m).interval for m in ("oc", "mae")}
+    assert chosen["oc"] != "percentile"  # the coverage suite chose another method for OC
+    bounds = ordframe.ci(ds, cube=cube)
+    for m, method in chosen.items():
+        assert bounds[m].attrs["ci_method"] == method
+        xr.testing.assert_identical(bounds[m], ordframe.ci(ds[m], method=method, cube=cube))
+    with pytest.warns(UserWarning, match=rf"percentile interval, not the default of 'oc', '{chosen['oc']}'.*cube="):
+        fallback = ordframe.ci(ds["oc"])
+    xr.testing.assert_identical(fallback, ordframe.ci(ds["oc"], method="percentile"))
+
+
+def test_a_metrics_interval_is_declared_and_checked():
+    def within_one(counts):
+        return counts.sum(axis=(-2, -1))
+
+    assert ordframe.Metric("within_one", "confusion", within_one, True).interval == "percentile"
+    assert ordframe.Metric("within_one", "confusion", within_one, True, interval="bca").interval == "bca"
+    with pytest.raises(ValueError, match="interval must be one of"):
+        ordframe.Metric("within_one", "confusion", within_one, True, interval="normal")
+
+
+# --------------------------------------------------------------------------- basic and m-out-of-n intervals
+
+
+def test_the_basic_and_m_out_of_n_intervals_are_their_formulas():
+    cube = xr.DataArray(RARE_CLASS + 4, dims=("true", "pred"))
+    theta = float(cube.ordinal.oc())
+    values = cube.ordinal.bootstrap(800, seed=1).ordinal.oc()
+    q = np.quantile(values.values, [0.05, 0.95])
+    np.testing.assert_allclose(
+        ordframe.ci(values, method="basic", cube=cube, level=0.9).values, 2 * theta - q[::-1], rtol=1e-12
+    )
+    small = ordframe.bootstrap_cube(cube, 800, seed=1, size=30)
+    assert int(small["bootstrap_size"]) == 30 and (small.sum(("true", "pred")) == 30).all()
+    m_values = small.ordinal.oc()
+    q = np.quantile(m_values.values, [0.05, 0.95])
+    scale = np.sqrt(30 / int(cube.sum()))
+    np.testing.assert_allclose(
+        ordframe.ci(m_values, method="m_out_of_n", cube=cube, level=0.9).values,
+        theta - scale * (q[::-1] - theta),
+        rtol=1e-12,
+    )
+    with pytest.raises(ValueError, match="m-out-of-n replicates"):
+        ordframe.ci(m_values, method="basic", cube=cube)
+    with pytest.raises(ValueError, match="m-out-of-n replicates"):
+        ordframe.ci(m_values, method="bca", cube=cube)
+    with pytest.raises(ValueError, match=r"bootstrap_cube\(cube, n, size=m\)"):
+        ordframe.ci(values, method="m_out_of_n", cube=cube)
+    with pytest.raises(ValueError, match="needs cube="):
+        ordframe.ci(values, method="basic")
+    with pytest.raises(ValueError, match="more samples than the smallest matrix"):
+        ordframe.bootstrap_cube(cube, 10, size=10**6)
+    with pytest.raises(ValueError, match="stratify"):
+        ordframe.bootstrap_cube(cube, 10, size=20, stratify=True)
+
+
+# --------------------------------------------------------------------------- coverage (benchmarks/bench_coverage.py)
+
+
+def tied_population(k, rho=0.9):
+    """A discretised bivariate normal cut at the same equal-probability thresholds: symmetric, so an optimal
+    OC path ties with its mirror image."""
+    cuts = np.r_[-8.0, scipy.stats.norm.ppf(np.arange(1, k) / k), 8.0]
+    mvn = scipy.stats.multivariate_normal([0.0, 0.0], [[1.0, rho], [rho, 1.0]])
+    grid = np.array([[mvn.cdf([a, b]) for b in cuts] for a in cuts])
+    p = np.diff(np.diff(grid, axis=0), axis=1)
+    return p / p.sum()
+
+
+def coverage(metric, method, k=5, n=1000, r=300, b=400, seed=0):
+    p = tied_population(k)
+    truth = float(getattr(xr.DataArray(p * n, dims=("true", "pred")).ordinal, metric)())
+    rng = np.random.default_rng(seed)
+    cubes = xr.DataArray(rng.multinomial(n, p.ravel(), size=r).reshape(r, k, k), dims=("sim", "true", "pred"))
+    values = getattr(cubes.ordinal.bootstrap(b, seed=rng).ordinal, metric)()
+    bounds = ordframe.ci(values, method=method, cube=cubes)
+    return float(((bounds.sel(bound="low") <= truth) & (truth <= bounds.sel(bound="high"))).mean())
+
+
+# 300 test sets: a coverage of 0.95 has a Monte-Carlo SE of 0.0126; the bounds are 0.95 -/+ 3 SE, widened by 0.01
+# for B = 400 replicates (the suite uses B = 1000).
+LOOSE = (0.95 - 3 * 0.0126 - 0.01, 0.95 + 3 * 0.0126 + 0.01)
+
+
+def test_oc_on_a_tied_population_covers_with_its_default_and_not_with_the_percentile_interval():
+    default = ordframe.get_metric("oc").interval
+    assert LOOSE[0] <= coverage("oc", default, k=8) <= LOOSE[1]
+    assert coverage("oc", "percentile", k=8) < LOOSE[0]  # the test tells a method that under-covers
+
+
+def test_a_smooth_metric_covers_with_its_default():
+    assert LOOSE[0] <= coverage("mae", ordframe.get_metric("mae").interval) <= LOOSE[1]

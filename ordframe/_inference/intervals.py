@@ -50,14 +50,17 @@ from ordframe._core.dims import (
     METRIC_DIM,
     MODEL_DIM,
     OBSERVED_DIM,
+    SIZE_COORD,
     VERSUS_DIM,
 )
 from ordframe._core.messages import show, warn
 from ordframe._registry import manager as registry
-from ordframe._registry.metric import Metric
+from ordframe._registry.metric import INTERVALS, Metric
 from ordframe._resampling.cubes import jackknife
 
-METHODS = ("percentile", "bca")
+METHODS = INTERVALS
+# The methods that need the estimate on the data, hence the cube.
+_NEED_CUBE = ("basic", "bca", "m_out_of_n")
 #: Fewer replicates than this give a warning: the tails of the interval rest on a handful of values.
 MIN_REPLICATES = 100
 #: The default of ``min_valid``: below this share of valid (non-NaN) replicates ``ci`` refuses.
@@ -84,7 +87,7 @@ def ci(
     *,
     dim: str = BOOTSTRAP_DIM,
     level: float = 0.95,
-    method: str = "percentile",
+    method: str | None = None,
     cube: xr.DataArray | None = None,
     min_valid: float = MIN_VALID,
 ):
@@ -98,8 +101,14 @@ def ci(
         The bootstrap dim.
     level : float
         The confidence level, in (0, 1).
-    method : {"percentile", "bca"}
-        ``"bca"`` also needs ``cube``, the cube the replicates were drawn from.
+    method : {None, "percentile", "basic", "bca", "m_out_of_n"}
+        ``None`` (default): each variable's metric's own default, its ``interval`` (shown on every metric's
+        page, chosen by the coverage of the intervals on simulated data; ``"percentile"`` for values
+        without a registered metric). A default that needs ``cube`` falls back to ``"percentile"`` with a
+        warning when no cube is given (or for a probability metric, whose BCa needs the per-sample scores:
+        ``df.ordinal.ci(..., method="bca")``). ``"basic"``, ``"bca"`` and ``"m_out_of_n"`` need ``cube``,
+        the cube the replicates were drawn from; ``"m_out_of_n"`` needs replicates drawn with
+        ``bootstrap_cube(cube, n, size=m)``.
     cube : xarray.DataArray, optional
         For BCa: the original cube (its metric value and jackknife values are computed on it). Its dims
         other than ``true`` and ``pred`` must be the replicates' dims less ``dim``, with the same
@@ -143,8 +152,13 @@ def ci(
 
     Notes
     -----
-    The percentile interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles of the valid replicates
-    (``alpha = 1 - level``). BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14) moves those levels to
+    The percentile interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles ``q`` of the valid replicates
+    (``alpha = 1 - level``); the basic interval (Davison & Hinkley 1997, eq. 5.6) reflects them about the
+    estimate ``theta`` on the cube, ``[2 theta - q(1 - alpha/2), 2 theta - q(alpha/2)]``, which corrects the
+    bootstrap's bias (OC's, a minimum over paths, is downward); the m-out-of-n interval (Bickel, Götze & van
+    Zwet 1997; Bickel & Sakov 2008) rescales the spread of replicates of ``m < N`` samples,
+    ``[theta - sqrt(m/N) (q*(1 - alpha/2) - theta), theta - sqrt(m/N) (q*(alpha/2) - theta)]``, which stays
+    consistent where the statistic is not smooth (a minimum over tied paths). BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14) moves those levels to
     ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha/2), Phi^-1(1 - alpha/2)``, with the
     bias correction ``z0 = Phi^-1((#{theta_b < theta} + #{theta_b <= theta}) / (2 B))`` from the estimate
     ``theta`` on the cube and the acceleration ``a`` from the jackknife values on the cube, as
@@ -161,8 +175,8 @@ def ci(
     """
     level = check_level(level)
     min_valid = _check_share(min_valid)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if method is not None and method not in METHODS:
+        raise ValueError(f"method must be None (each metric's default) or one of {METHODS}, got {method!r}")
     if isinstance(replicates, xr.Dataset):
         if method == "bca":
             _check_confusion_variables(replicates)
@@ -177,16 +191,66 @@ def ci(
         raise ValueError(f"dim {dim!r} is not a dim of the replicates {tuple(replicates.dims)}")
     alpha = (1 - level) / 2
     values = replicates.transpose(..., dim)
+    method = _default_method(values.attrs, cube, replicates.name) if method is None else method
     share = valid_share(values, dim, min_valid, replicates.name)
-    if method == "percentile":
+    if method == "bca":
+        low, high = _bca(values, dim, alpha, cube, replicates.name)
+    else:
         probabilities = xr.full_like(values.isel({dim: 0}, drop=True), alpha, dtype=np.float64)
         low, high = _quantiles(values, probabilities), _quantiles(values, 1 - probabilities)
-    else:
-        low, high = _bca(values, dim, alpha, cube, replicates.name)
+        if method != "percentile":
+            estimate, scale = _estimate(values, dim, cube, replicates.name, method)
+            low, high = estimate - scale * (high - estimate), estimate - scale * (low - estimate)
     out = xr.concat([low, high], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM, name=BOUND_DIM))
     out = out.transpose(BOUND_DIM, ...)
     out.attrs = {**replicates.attrs, "ci_level": float(level), "ci_method": method, "ci_valid_share": share}
     return out.rename(replicates.name)
+
+
+def _default_method(attrs, cube, name) -> str:
+    """The metric's ``interval``, or ``"percentile"`` with a warning where it cannot be had here."""
+    try:
+        metric = registry.get_metric(attrs["metric"])
+    except (KeyError, ValueError):  # not an ordframe metric result: nothing to choose by
+        return "percentile"
+    chosen = metric.interval
+    if chosen == "percentile":
+        return chosen
+    if metric.kind == "proba":
+        why = (
+            f"its BCa needs the per-sample scores, which replicates do not hold: call it on the frame, "
+            f'df.ordinal.ci(..., method="{chosen}")'
+        )
+    elif cube is None:
+        why = "it needs the estimate on the data: pass cube=, the cube the replicates were drawn from"
+    else:
+        return chosen
+    warn(
+        f"{_label(name)} get the percentile interval, not the default of {metric.name!r}, {chosen!r} (chosen by "
+        f"coverage; the percentile interval of {metric.name!r} can cover less than its level): {why}",
+        UserWarning,
+    )
+    return "percentile"
+
+
+def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[xr.DataArray, xr.DataArray | float]:
+    """The metric on the cube, and the factor by which the basic (1) or m-out-of-n (sqrt(m/N)) interval scales."""
+    metric, params, cube = _checked_cube(values, dim, cube, name, method)
+    estimate = apply_confusion(metric, cube, params)
+    if method == "basic":
+        if SIZE_COORD in values.coords:
+            raise ValueError(
+                f"method='basic': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate): their spread "
+                "is that of m samples, not of the data's N; use method='m_out_of_n'"
+            )
+        return estimate, 1.0
+    if SIZE_COORD not in values.coords:
+        raise ValueError(
+            f"method='m_out_of_n' needs replicates of m < N samples, drawn with ordframe.bootstrap_cube(cube, n, "
+            f"size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(name)} have none"
+        )
+    size = values.coords[SIZE_COORD].astype(np.float64)
+    return estimate, np.sqrt(size / cube.sum(CUBE_DIMS).drop_attrs())
 
 
 def _check_share(min_valid) -> float:
@@ -291,13 +355,18 @@ def _label(name) -> str:
     return f"the replicates {name!r}" if name is not None else "the replicates"
 
 
-def _metric_of(name, attrs) -> Metric:
+def _metric_of(name, attrs, method: str = "bca") -> Metric:
     """The registered confusion metric that the replicates' attrs name; an error for a probability metric."""
     metric_name = attrs.get("metric")
     if metric_name is None:
-        raise ValueError("method='bca' needs replicates with a 'metric' attr (ordframe results carry one)")
+        raise ValueError(f"method={method!r} needs replicates with a 'metric' attr (ordframe results carry one)")
     metric = registry.get_metric(metric_name)
     if metric.kind != "confusion":
+        if method != "bca":
+            raise ValueError(
+                f"method={method!r} needs a confusion metric (its estimate is computed on the cube): "
+                f"{_label(name)} hold the probability metric {metric.name!r}; use method='percentile'"
+            )
         raise ValueError(
             f"method='bca' needs a confusion metric: {_label(name)} hold the probability metric "
             f"{metric.name!r}, and BCa's jackknife leaves one sample out of the confusion cube, which holds no "
@@ -354,7 +423,7 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
         if lacking:
             problems.append(f"the replicates have the dims {lacking} that the cube lacks")
         raise ValueError(
-            f"method='bca': the cube does not match {label}: {'; '.join(problems)}. Pass the cube the replicates "
+            f"ci: the cube does not match {label}: {'; '.join(problems)}. Pass the cube the replicates "
             f"were drawn from: its dims other than 'true' and 'pred' must be the replicates' dims less {dim!r}, "
             f"{expected}; this cube's are {stack}"
         )
@@ -364,12 +433,12 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
             if ours is not None or theirs is not None:
                 which = "the replicates" if ours is not None else "the cube"
                 raise ValueError(
-                    f"method='bca': only {which} label the dim {d!r}; the cube must have the coordinates of "
+                    f"ci: only {which} label the dim {d!r}; the cube must have the coordinates of "
                     f"{label} (give both the same labels, e.g. cube.assign_coords({d}=replicates[{d!r}].values))"
                 )
             if values.sizes[d] != cube.sizes[d]:
                 raise ValueError(
-                    f"method='bca': the cube has {cube.sizes[d]} elements along {d!r}, {label} have "
+                    f"ci: the cube has {cube.sizes[d]} elements along {d!r}, {label} have "
                     f"{values.sizes[d]}; pass the cube the replicates were drawn from"
                 )
             continue
@@ -384,7 +453,7 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
             *([f"has {show(unexpected)} too"] if unexpected else []),
         ] or ["lists a label more than once"]
         raise ValueError(
-            f"method='bca': the cube's {d!r} coordinate ({show(theirs)}) is not that of {label} "
+            f"ci: the cube's {d!r} coordinate ({show(theirs)}) is not that of {label} "
             f"({show(ours)}): it {' and '.join(differences)}. Pass the cube the replicates were drawn from, "
             f"e.g. cube.sel({d}=replicates[{d!r}].values)"
         )
@@ -398,13 +467,13 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
             _, index = cube_classes(cube)
             if index is None:
                 raise ValueError(
-                    f"method='bca': the cube has no class labels, and {label} were computed with the classes "
+                    f"ci: the cube has no class labels, and {label} were computed with the classes "
                     f"{classes}; label its 'true' and 'pred' dims with them, in that order"
                 )
             found = [str(c) for c in index]
             if found != classes:
                 raise ValueError(
-                    f"method='bca': the cube's classes {found} are not those of {label}, {classes} (in this "
+                    f"ci: the cube's classes {found} are not those of {label}, {classes} (in this "
                     "order). The order of the classes sets the distances that ordinal metrics measure, and the "
                     "metric's parameters (e.g. a cost matrix) are stored in the replicates' class order: build "
                     f"the cube with labels={classes}"
@@ -412,13 +481,22 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
     return cube
 
 
+def _checked_cube(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[Metric, dict, xr.DataArray]:
+    """The replicates' metric and parameters and the cube they were drawn from, checked; errors say what differs."""
+    if cube is None:
+        raise ValueError(f"method={method!r} needs cube=, the confusion cube the replicates were drawn from")
+    metric = _metric_of(name, values.attrs, method)
+    return metric, _parameters_of(metric, values.attrs, name), _matching_cube(cube, values, dim, name)
+
+
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
     """BCa of confusion-metric replicates: the estimate and the jackknife come from ``cube``."""
-    if cube is None:
-        raise ValueError("method='bca' needs cube=, the confusion cube the replicates were drawn from")
-    metric = _metric_of(name, values.attrs)
-    params = _parameters_of(metric, values.attrs, name)
-    cube = _matching_cube(cube, values, dim, name)
+    if SIZE_COORD in values.coords:
+        raise ValueError(
+            f"method='bca': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), whose spread is "
+            "not that of the data; use method='m_out_of_n'"
+        )
+    metric, params, cube = _checked_cube(values, dim, cube, name, "bca")
     estimate = apply_confusion(metric, cube, params)
     theta, weights = jackknife(cube, metric, **params)
     return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
@@ -430,7 +508,7 @@ def _parameters_of(metric: Metric, attrs, name) -> dict:
     if recorded is None:
         if metric.defaults:
             raise ValueError(
-                f"method='bca': {_label(name)} do not record the parameters of {metric.name!r} (no 'parameters' "
+                f"ci: {_label(name)} do not record the parameters of {metric.name!r} (no 'parameters' "
                 f"attr), so the estimate and the jackknife on the cube could use other ones than the replicates "
                 f"(its defaults are {dict(metric.defaults)}). Compute the replicates with ordframe, which records "
                 "them, or set replicates.attrs['parameters'] = json.dumps({...}) with every parameter"
@@ -440,7 +518,7 @@ def _parameters_of(metric: Metric, attrs, name) -> dict:
         params = json.loads(recorded) if isinstance(recorded, str) else dict(recorded)
     except (TypeError, ValueError):
         raise ValueError(
-            f"method='bca': the 'parameters' attr of {_label(name)} is not the JSON object of parameters that "
+            f"ci: the 'parameters' attr of {_label(name)} is not the JSON object of parameters that "
             f"ordframe records, got {recorded!r}"
         ) from None
     unknown = sorted(set(params) - set(metric.defaults))
@@ -451,7 +529,7 @@ def _parameters_of(metric: Metric, attrs, name) -> dict:
             *([f"lacks {lacking}"] if lacking else []),
         ]
         raise ValueError(
-            f"method='bca': the parameters recorded with {_label(name)}, {params}, are not those of the registered "
+            f"ci: the parameters recorded with {_label(name)}, {params}, are not those of the registered "
             f"metric {metric.name!r} (parameters: {list(metric.defaults) or 'none'}): the record "
             f"{' and '.join(problems)}. Were the replicates computed by another version of the metric or its "
             "plugin? Recompute them with the registered metric"
