@@ -1,11 +1,12 @@
-"""Confidence intervals from bootstrap replicates: percentile and BCa (Efron 1987).
+"""Confidence intervals from bootstrap replicates: percentile, basic, BCa (Efron 1987) and m-out-of-n.
 
 ``ci`` turns replicates of a metric (a DataArray or Dataset with a bootstrap
-dim) into an interval with a dim ``bound`` (``low``, ``high``). The bias
-corrected and accelerated (BCa) interval also needs the metric's value on
-the original cube and its jackknife values, which the jackknife
-computes on the cube: the metric and its parameters are read from the
-replicates' attrs, which every ordframe result carries.
+dim) into an interval with a dim ``bound`` (``low``, ``high``). ``method=None``
+takes each metric's ``interval`` (``Metric.interval``, chosen by the coverage
+suite ``benchmarks/bench_coverage.py``). The basic, BCa and m-out-of-n
+intervals also need the metric's value on the original cube (and BCa its
+jackknife values), computed on the cube: the metric and its parameters are
+read from the replicates' attrs, which every ordframe result carries.
 
 BCa, as in Efron & Tibshirani (1993, ch. 14) and ``scipy.stats.bootstrap``::
 
@@ -14,14 +15,25 @@ BCa, as in Efron & Tibshirani (1993, ch. 14) and ``scipy.stats.bootstrap``::
     alpha_j = Phi( z0 + (z0 + z_j) / (1 - a (z0 + z_j)) ),  z_j = Phi^-1(alpha/2), Phi^-1(1 - alpha/2)
 
 and the bounds are the ``alpha_1`` and ``alpha_2`` quantiles of the replicates
-(linear interpolation). Replicates that are NaN (a metric undefined on a
-replicate) are left out; an element with fewer than two valid replicates has
-NaN bounds.
+(linear interpolation). Its core, ``bca_bounds(values, estimate, acceleration)``,
+takes the estimate and the acceleration as labelled arrays from any source:
+``acceleration_of`` computes ``a`` from jackknife values (the cube's
+leave-one-cell-out values with their counts as weights), and
+``mean_score_acceleration`` from per-sample scores grouped by element (the
+per-sample jackknife of a mean score such as RPS, for the frame front end and
+for paired differences of mean scores). Check replicates with ``valid_share``
+first, as ``ci`` does.
+
+Replicates that are NaN (a metric undefined on a replicate) are left out with
+a warning that counts them; below ``min_valid`` valid replicates in an element
+``ci`` raises, and an element with fewer than two valid replicates has NaN
+bounds.
 
 The cube must be the one the replicates were drawn from: the same stack dims
-and coordinates (the replicates' dims less the replicate dim) and the same
-classes in the same order; the metric must be a confusion metric (the
-jackknife leaves one sample out of the cube). Where BCa is degenerate, as in
+and coordinates (the replicates' dims less the replicate dim), the same
+classes in the same order, and the replicates must record the metric's
+parameters; the metric must be a confusion metric (the jackknife leaves one
+sample out of the cube). Where BCa is degenerate, as in
 ``scipy.stats.bootstrap(method="BCa")``, a ``DegenerateIntervalWarning`` says
 why: replicates that are all equal to the estimate v (a perfect model) give
 the interval ``[v, v]``, every quantile of the replicates (the correction is

@@ -158,6 +158,7 @@ def ordframe_metrics():
             description="Total misclassification cost under George's class-size weighted cost (or a given one).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
+            interval="bca",
         ),
         Metric(
             "max_tc",
@@ -168,6 +169,7 @@ def ordframe_metrics():
             description="The largest TC possible with these true-class sizes (MC's normaliser; not a score).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
+            interval="basic",
         ),
         Metric(
             "chance_distance",
