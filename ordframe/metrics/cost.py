@@ -158,7 +158,6 @@ def ordframe_metrics():
             description="Total misclassification cost under George's class-size weighted cost (or a given one).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
-            interval="bca",
         ),
         Metric(
             "max_tc",
@@ -169,7 +168,7 @@ def ordframe_metrics():
             description="The largest TC possible with these true-class sizes (MC's normaliser; not a score).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
-            interval="basic",
+            interval="bca",
         ),
         Metric(
             "chance_distance",
