@@ -609,8 +609,9 @@ def mean_score_acceleration(scores: np.ndarray, element: np.ndarray, n_elements:
     Examples
     --------
     >>> from ordframe._inference.intervals import mean_score_acceleration
-    >>> mean_score_acceleration(np.array([0.0, 0.0, 1.0, 0.2, 0.4]), np.array([0, 0, 0, 1, 1]), 2).round(4)
-    array([0.0962,    nan])
+    >>> scores, element = np.array([0.0, 0.0, 1.0, 0.4, 0.4, 0.2, 0.7]), np.array([0, 0, 0, 1, 1, 1, 2])
+    >>> mean_score_acceleration(scores, element, 3).round(4)  # one sample in element 2: undefined
+    array([ 0.068, -0.068,    nan])
     """
     scores = np.asarray(scores, dtype=np.float64)
     element = np.asarray(element, dtype=np.intp)
