@@ -412,7 +412,7 @@ def test_a_failing_plugin_kernel_is_one_line_and_exit_1(capsys, predictions, res
 def test_a_by_column_named_like_the_interval_or_replicate_dim(capsys, predictions, name):
     path, frame = predictions
     frame.rename(columns={"model": name}).to_csv(path, index=False)
-    argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--bootstrap", 50, "--format", "csv"]
+    argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--bootstrap", 100, "--format", "csv"]
     code, out, err = run(capsys, "score", path, "--by", name, *argv)
     assert code == 0 and err == ""
     got = pd.read_csv(__import__("io").StringIO(out))

@@ -164,3 +164,19 @@ def test_a_parameters_section_lists_every_parameter():
                 "several without a type": untyped,
             }
     assert wrong == {}
+
+
+def test_every_metric_page_shows_the_metrics_default_interval():
+    """The ``interval`` row of a metric's table is the method ``ci(..., method=None)`` uses for it."""
+    import ordframe
+
+    shown = {}
+    for page in sorted((DOCS / "metrics").glob("*.md")):
+        text = page.read_text()
+        name = re.search(r"^\| name \| `(\w+)` \|", text, re.M)
+        if name:
+            row = re.search(r"^\| interval \| `(\w+)`", text, re.M)
+            shown[name.group(1)] = row.group(1) if row else None
+    builtin = [m for m in ordframe.list_metrics()["name"] if m in shown]
+    assert len(builtin) >= 20
+    assert {m: shown[m] for m in builtin} == {m: ordframe.get_metric(m).interval for m in builtin}

@@ -19,6 +19,9 @@ OBSERVED_DIM = "group"
 BOOTSTRAP_DIM = "bootstrap"
 """The default replicate dim of a bootstrap."""
 
+SIZE_COORD = "bootstrap_size"
+"""The scalar coordinate of m-out-of-n bootstrap replicates: the samples drawn per replicate."""
+
 CELL_DIM = "cell"
 """The leave-one-cell-out dim of a jackknife (K^2 long, row-major over ``(true, pred)``)."""
 

@@ -1,11 +1,12 @@
-"""Confidence intervals from bootstrap replicates: percentile and BCa (Efron 1987).
+"""Confidence intervals from bootstrap replicates: percentile, basic, BCa (Efron 1987) and m-out-of-n.
 
 ``ci`` turns replicates of a metric (a DataArray or Dataset with a bootstrap
-dim) into an interval with a dim ``bound`` (``low``, ``high``). The bias
-corrected and accelerated (BCa) interval also needs the metric's value on
-the original cube and its jackknife values, which the jackknife
-computes on the cube: the metric and its parameters are read from the
-replicates' attrs, which every ordframe result carries.
+dim) into an interval with a dim ``bound`` (``low``, ``high``). ``method=None``
+takes each metric's ``interval`` (``Metric.interval``, chosen by the coverage
+suite ``benchmarks/bench_coverage.py``). The basic, BCa and m-out-of-n
+intervals also need the metric's value on the original cube (and BCa its
+jackknife values), computed on the cube: the metric and its parameters are
+read from the replicates' attrs, which every ordframe result carries.
 
 BCa, as in Efron & Tibshirani (1993, ch. 14) and ``scipy.stats.bootstrap``::
 
@@ -14,14 +15,25 @@ BCa, as in Efron & Tibshirani (1993, ch. 14) and ``scipy.stats.bootstrap``::
     alpha_j = Phi( z0 + (z0 + z_j) / (1 - a (z0 + z_j)) ),  z_j = Phi^-1(alpha/2), Phi^-1(1 - alpha/2)
 
 and the bounds are the ``alpha_1`` and ``alpha_2`` quantiles of the replicates
-(linear interpolation). Replicates that are NaN (a metric undefined on a
-replicate) are left out; an element with fewer than two valid replicates has
-NaN bounds.
+(linear interpolation). Its core, ``bca_bounds(values, estimate, acceleration)``,
+takes the estimate and the acceleration as labelled arrays from any source:
+``acceleration_of`` computes ``a`` from jackknife values (the cube's
+leave-one-cell-out values with their counts as weights), and
+``mean_score_acceleration`` from per-sample scores grouped by element (the
+per-sample jackknife of a mean score such as RPS, for the frame front end and
+for paired differences of mean scores). Check replicates with ``valid_share``
+first, as ``ci`` does.
+
+Replicates that are NaN (a metric undefined on a replicate) are left out with
+a warning that counts them; below ``min_valid`` valid replicates in an element
+``ci`` raises, and an element with fewer than two valid replicates has NaN
+bounds.
 
 The cube must be the one the replicates were drawn from: the same stack dims
-and coordinates (the replicates' dims less the replicate dim) and the same
-classes in the same order; the metric must be a confusion metric (the
-jackknife leaves one sample out of the cube). Where BCa is degenerate, as in
+and coordinates (the replicates' dims less the replicate dim), the same
+classes in the same order, and the replicates must record the metric's
+parameters; the metric must be a confusion metric (the jackknife leaves one
+sample out of the cube). Where BCa is degenerate, as in
 ``scipy.stats.bootstrap(method="BCa")``, a ``DegenerateIntervalWarning`` says
 why: replicates that are all equal to the estimate v (a perfect model) give
 the interval ``[v, v]``, every quantile of the replicates (the correction is
@@ -33,19 +45,40 @@ or all equal (acceleration undefined) give NaN bounds.
 from __future__ import annotations
 
 import json
+import numbers
 
 import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
 from ordframe._core.checks import check_level
-from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CELL_DIM, CUBE_DIMS
+from ordframe._core.dims import (
+    BOOTSTRAP_DIM,
+    BOUND_DIM,
+    CELL_DIM,
+    CLASS_DIM,
+    CUBE_DIMS,
+    FOLD_DIM,
+    METRIC_DIM,
+    MODEL_DIM,
+    OBSERVED_DIM,
+    SIZE_COORD,
+    VERSUS_DIM,
+)
 from ordframe._core.messages import show, warn
 from ordframe._registry import manager as registry
-from ordframe._registry.metric import Metric
+from ordframe._registry.metric import INTERVALS, Metric
 from ordframe._resampling.cubes import jackknife
 
-METHODS = ("percentile", "bca")
+METHODS = INTERVALS
+# The methods that need the estimate on the data, hence the cube.
+_NEED_CUBE = ("basic", "bca", "m_out_of_n")
+#: Fewer replicates than this give a warning: the tails of the interval rest on a handful of values.
+MIN_REPLICATES = 100
+#: The default of ``min_valid``: below this share of valid (non-NaN) replicates ``ci`` refuses.
+MIN_VALID = 0.5
+# Dims that ordframe names for roles other than replicates: an interval over one of them is a mistake.
+_NOT_REPLICATES = (MODEL_DIM, FOLD_DIM, VERSUS_DIM, METRIC_DIM, BOUND_DIM, CLASS_DIM, CELL_DIM, OBSERVED_DIM)
 
 # Replicates that differ by less than this (relative to their size) are equal: a metric of different matrices
 # that all give the same value can differ in the last bits.
@@ -66,8 +99,9 @@ def ci(
     *,
     dim: str = BOOTSTRAP_DIM,
     level: float = 0.95,
-    method: str = "percentile",
+    method: str | None = None,
     cube: xr.DataArray | None = None,
+    min_valid: float = MIN_VALID,
 ):
     """A confidence interval for every element of ``replicates`` (a DataArray or Dataset), over ``dim``.
 
@@ -79,8 +113,14 @@ def ci(
         The bootstrap dim.
     level : float
         The confidence level, in (0, 1).
-    method : {"percentile", "bca"}
-        ``"bca"`` also needs ``cube``, the cube the replicates were drawn from.
+    method : {None, "percentile", "basic", "bca", "m_out_of_n"}
+        ``None`` (default): each variable's metric's own default, its ``interval`` (shown on every metric's
+        page, chosen by the coverage of the intervals on simulated data; ``"percentile"`` for values
+        without a registered metric). A default that needs ``cube`` falls back to ``"percentile"`` with a
+        warning when no cube is given (or for a probability metric, whose BCa needs the per-sample scores:
+        ``df.ordinal.ci(..., method="bca")``). ``"basic"``, ``"bca"`` and ``"m_out_of_n"`` need ``cube``,
+        the cube the replicates were drawn from; ``"m_out_of_n"`` needs replicates drawn with
+        ``bootstrap_cube(cube, n, size=m)``.
     cube : xarray.DataArray, optional
         For BCa: the original cube (its metric value and jackknife values are computed on it). Its dims
         other than ``true`` and ``pred`` must be the replicates' dims less ``dim``, with the same
@@ -88,17 +128,25 @@ def ci(
         order. The jackknife treats the cube's samples as one unstratified sample: for replicates drawn
         with ``stratify=True`` or ``strata=``, the acceleration is that of the pooled cube. BCa needs
         confusion metrics: for a probability metric (``rps``, ``brier``, ...) use ``"percentile"``.
+    min_valid : float
+        The smallest share of valid (non-NaN) replicates, in [0, 1], that an element may have: below it
+        ``ci`` raises (default 0.5). A metric undefined on some replicates (George's ``d`` on a replicate
+        that misses a class) gives an interval conditional on the metric being defined, which is another
+        sampling distribution; between ``min_valid`` and 1 a warning gives the count. An element whose
+        replicates are all NaN (the metric is undefined on the data) gets NaN bounds.
 
     Returns
     -------
     xarray.DataArray or xarray.Dataset
         The bounds along a new dim ``bound`` = ``["low", "high"]``, with the
-        replicates' attrs plus ``ci_level`` and ``ci_method``.
+        replicates' attrs plus ``ci_level``, ``ci_method`` and ``ci_valid_share`` (the smallest share of
+        valid replicates over the elements that have any; NaN if none has).
 
     Raises
     ------
     ValueError
-        For a level outside (0, 1), an unknown method, a missing dim, or BCa without ``cube``, on
+        For a level outside (0, 1), an unknown method, a missing dim, an element with some valid
+        replicates but a share of them below ``min_valid``, or BCa without ``cube``, on
         replicates without metric attrs, on a probability metric, or with a cube that does not match the
         replicates (other stack dims, coordinates or classes).
     MemoryError
@@ -106,14 +154,23 @@ def ci(
 
     Warns
     -----
+    RuntimeWarning
+        For NaN replicates (with their count per variable), fewer than ``MIN_REPLICATES`` (100)
+        replicates, or a ``dim`` that ordframe names for something else than replicates (``fold``,
+        ``model``, ...: for fold values use [`ordframe.corrected_ci`][ordframe.corrected_ci]).
     DegenerateIntervalWarning
         Where BCa is degenerate: replicates all equal to the estimate (bounds ``[v, v]``), an estimate
         outside every replicate or NaN on the cube, or an undefined acceleration (NaN bounds).
 
     Notes
     -----
-    The percentile interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles of the valid replicates
-    (``alpha = 1 - level``). BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14) moves those levels to
+    The percentile interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles ``q`` of the valid replicates
+    (``alpha = 1 - level``); the basic interval (Davison & Hinkley 1997, eq. 5.6) reflects them about the
+    estimate ``theta`` on the cube, ``[2 theta - q(1 - alpha/2), 2 theta - q(alpha/2)]``, which corrects the
+    bootstrap's bias (OC's, a minimum over paths, is downward); the m-out-of-n interval (Bickel, Götze & van
+    Zwet 1997; Bickel & Sakov 2008) rescales the spread of replicates of ``m < N`` samples,
+    ``[theta - sqrt(m/N) (q*(1 - alpha/2) - theta), theta - sqrt(m/N) (q*(alpha/2) - theta)]``, which stays
+    consistent where the statistic is not smooth (a minimum over tied paths). BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14) moves those levels to
     ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha/2), Phi^-1(1 - alpha/2)``, with the
     bias correction ``z0 = Phi^-1((#{theta_b < theta} + #{theta_b <= theta}) / (2 B))`` from the estimate
     ``theta`` on the cube and the acceleration ``a`` from the jackknife values on the cube, as
@@ -129,12 +186,16 @@ def ci(
     [0.77, 0.92]
     """
     level = check_level(level)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    min_valid = _check_share(min_valid)
+    if method is not None and method not in METHODS:
+        raise ValueError(f"method must be None (each metric's default) or one of {METHODS}, got {method!r}")
     if isinstance(replicates, xr.Dataset):
         if method == "bca":
             _check_confusion_variables(replicates)
-        bounds = {name: ci(v, dim=dim, level=level, method=method, cube=cube) for name, v in replicates.items()}
+        bounds = {
+            name: ci(v, dim=dim, level=level, method=method, cube=cube, min_valid=min_valid)
+            for name, v in replicates.items()
+        }
         return xr.Dataset(bounds, attrs=replicates.attrs)
     if not isinstance(replicates, xr.DataArray):
         raise TypeError(f"replicates must be an xarray DataArray or Dataset, got {type(replicates).__name__}")
@@ -142,15 +203,143 @@ def ci(
         raise ValueError(f"dim {dim!r} is not a dim of the replicates {tuple(replicates.dims)}")
     alpha = (1 - level) / 2
     values = replicates.transpose(..., dim)
-    if method == "percentile":
+    method = _default_method(values.attrs, cube, replicates.name) if method is None else method
+    share = valid_share(values, dim, min_valid, replicates.name)
+    if method == "bca":
+        low, high = _bca(values, dim, alpha, cube, replicates.name)
+    else:
         probabilities = xr.full_like(values.isel({dim: 0}, drop=True), alpha, dtype=np.float64)
         low, high = _quantiles(values, probabilities), _quantiles(values, 1 - probabilities)
-    else:
-        low, high = _bca(values, dim, alpha, cube, replicates.name)
+        if method != "percentile":
+            estimate, scale = _estimate(values, dim, cube, replicates.name, method)
+            low, high = estimate - scale * (high - estimate), estimate - scale * (low - estimate)
     out = xr.concat([low, high], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM, name=BOUND_DIM))
     out = out.transpose(BOUND_DIM, ...)
-    out.attrs = {**replicates.attrs, "ci_level": float(level), "ci_method": method}
+    out.attrs = {**replicates.attrs, "ci_level": float(level), "ci_method": method, "ci_valid_share": share}
     return out.rename(replicates.name)
+
+
+def _default_method(attrs, cube, name) -> str:
+    """The metric's ``interval``, or ``"percentile"`` with a warning where it cannot be had here."""
+    try:
+        metric = registry.get_metric(attrs["metric"])
+    except (KeyError, ValueError):  # not an ordframe metric result: nothing to choose by
+        return "percentile"
+    chosen = metric.interval
+    if chosen == "percentile":
+        return chosen
+    if metric.kind == "proba":
+        why = (
+            f"its BCa needs the per-sample scores, which replicates do not hold: call it on the frame, "
+            f'df.ordinal.ci(..., method="{chosen}")'
+        )
+    elif cube is None:
+        why = "it needs the estimate on the data: pass cube=, the cube the replicates were drawn from"
+    else:
+        return chosen
+    warn(
+        f"{_label(name)} get the percentile interval, not the default of {metric.name!r}, {chosen!r} (chosen by "
+        f"coverage; the percentile interval of {metric.name!r} can cover less than its level): {why}",
+        UserWarning,
+    )
+    return "percentile"
+
+
+def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[xr.DataArray, xr.DataArray | float]:
+    """The metric on the cube, and the factor by which the basic (1) or m-out-of-n (sqrt(m/N)) interval scales."""
+    metric, params, cube = _checked_cube(values, dim, cube, name, method)
+    estimate = apply_confusion(metric, cube, params)
+    if method == "basic":
+        if SIZE_COORD in values.coords:
+            raise ValueError(
+                f"method='basic': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate): their spread "
+                "is that of m samples, not of the data's N; use method='m_out_of_n'"
+            )
+        return estimate, 1.0
+    if SIZE_COORD not in values.coords:
+        raise ValueError(
+            f"method='m_out_of_n' needs replicates of m < N samples, drawn with ordframe.bootstrap_cube(cube, n, "
+            f"size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(name)} have none"
+        )
+    size = values.coords[SIZE_COORD].astype(np.float64)
+    return estimate, np.sqrt(size / cube.sum(CUBE_DIMS).drop_attrs())
+
+
+def _check_share(min_valid) -> float:
+    if isinstance(min_valid, bool) or not isinstance(min_valid, numbers.Real) or not 0 <= float(min_valid) <= 1:
+        raise ValueError(f"min_valid must be a share in [0, 1], e.g. 0.5, got {min_valid!r}")
+    return float(min_valid)
+
+
+def valid_share(values: xr.DataArray, dim: str, min_valid: float = MIN_VALID, name=None) -> float:
+    """The smallest share of valid (non-NaN) replicates over the elements that have any, checked as ``ci`` does.
+
+    Parameters
+    ----------
+    values : xarray.DataArray
+        Replicates along ``dim``.
+    dim : str
+        The replicate dim.
+    min_valid : float
+        Below this share of valid replicates in an element that has some: an error.
+    name : hashable, optional
+        The variable's name, for the messages.
+
+    Returns
+    -------
+    float
+        The smallest share (NaN if no element has a valid replicate): ``ci``'s ``ci_valid_share`` attr.
+
+    Raises
+    ------
+    ValueError
+        For an element with valid replicates below ``min_valid``.
+
+    Warns
+    -----
+    RuntimeWarning
+        With the count of NaN replicates; for fewer than ``MIN_REPLICATES`` replicates; for a ``dim`` that
+        ordframe names for something else (``fold``, ``model``, ...).
+    """
+    of = f" of {name!r}" if name is not None else ""
+    size = values.sizes[dim]
+    if dim in _NOT_REPLICATES:
+        warn(
+            f"ci treats the values{of} along {dim!r} as bootstrap replicates, but ordframe names {dim!r} for "
+            f"something else; an interval over fold values is not a bootstrap interval (use ordframe.corrected_ci "
+            f"for cross-validation folds), and a bootstrap's replicates lie along {BOOTSTRAP_DIM!r}",
+            RuntimeWarning,
+        )
+    if size < MIN_REPLICATES:
+        warn(
+            f"only {size} replicates{of} along {dim!r}: the bounds of an interval from fewer than "
+            f"{MIN_REPLICATES} replicates rest on a handful of values; draw more (1000-2000, or at least 2000 for "
+            "BCa)",
+            RuntimeWarning,
+        )
+    valid = values.notnull().sum(dim).values
+    share = valid / size if size else np.zeros(valid.shape)
+    some = valid > 0
+    if (some & (share < min_valid)).any():
+        worst = int(valid[some].min())
+        raise ValueError(
+            f"only {worst} of {size} replicates{of} are valid (not NaN) in an element, below "
+            f"min_valid={min_valid} ({int((some & (share < min_valid)).sum())} of {valid.size} element(s) below it): "
+            "the metric is undefined on most replicates (e.g. a class missing from them), so an interval from the "
+            "rest would describe another sampling distribution. Pool more data (e.g. folds), use a metric defined "
+            "on these data, draw with stratify=True so that every true class keeps its samples, or pass a lower "
+            "min_valid to accept an interval conditional on the metric being defined"
+        )
+    partly = some & (valid < size)  # an element with no valid replicate is NaN already: its own metric said why
+    if partly.any():
+        missing = int((size - valid[partly]).sum())
+        where = f" in {int(partly.sum())} of {valid.size} element(s)" if valid.size > 1 else ""
+        warn(
+            f"{missing} of {size * int(some.sum())} replicates{of} are NaN{where} (the metric is undefined on them)"
+            "; they are left out, so the interval is conditional on the metric being defined",
+            RuntimeWarning,
+        )
+    return float(share[some].min()) if some.any() else float("nan")
 
 
 def _quantiles(values: xr.DataArray, q: xr.DataArray) -> xr.DataArray:
@@ -178,18 +367,23 @@ def _label(name) -> str:
     return f"the replicates {name!r}" if name is not None else "the replicates"
 
 
-def _metric_of(name, attrs) -> Metric:
+def _metric_of(name, attrs, method: str = "bca") -> Metric:
     """The registered confusion metric that the replicates' attrs name; an error for a probability metric."""
     metric_name = attrs.get("metric")
     if metric_name is None:
-        raise ValueError("method='bca' needs replicates with a 'metric' attr (ordframe results carry one)")
+        raise ValueError(f"method={method!r} needs replicates with a 'metric' attr (ordframe results carry one)")
     metric = registry.get_metric(metric_name)
     if metric.kind != "confusion":
+        if method != "bca":
+            raise ValueError(
+                f"method={method!r} needs a confusion metric (its estimate is computed on the cube): "
+                f"{_label(name)} hold the probability metric {metric.name!r}; use method='percentile'"
+            )
         raise ValueError(
             f"method='bca' needs a confusion metric: {_label(name)} hold the probability metric "
             f"{metric.name!r}, and BCa's jackknife leaves one sample out of the confusion cube, which holds no "
-            "probabilities. Use method='percentile' for it (a per-sample jackknife for probability metrics is "
-            "not available yet)"
+            "probabilities. BCa of a probability metric needs the per-sample scores: call it on the frame, "
+            "df.ordinal.ci(..., method=\"bca\"); from replicates alone use method='percentile'"
         )
     return metric
 
@@ -213,8 +407,10 @@ def _check_confusion_variables(replicates: xr.Dataset) -> None:
         )
         raise ValueError(
             f"method='bca' needs confusion metrics: the variables {show(kinds['proba'])} hold probability metrics, "
-            "and BCa's jackknife leaves one sample out of the confusion cube, which holds no probabilities. Use "
-            f"method='percentile' for them, e.g. ci(replicates[{kinds['proba']!r}]){some}"
+            "and BCa's jackknife leaves one sample out of the confusion cube, which holds no probabilities. BCa of a "
+            "probability metric needs the per-sample scores: call it on the frame, df.ordinal.ci(..., "
+            f"method=\"bca\"); from replicates alone use method='percentile' for them, e.g. "
+            f"ci(replicates[{kinds['proba']!r}], method='percentile'){some}"
         )
 
 
@@ -239,7 +435,7 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
         if lacking:
             problems.append(f"the replicates have the dims {lacking} that the cube lacks")
         raise ValueError(
-            f"method='bca': the cube does not match {label}: {'; '.join(problems)}. Pass the cube the replicates "
+            f"ci: the cube does not match {label}: {'; '.join(problems)}. Pass the cube the replicates "
             f"were drawn from: its dims other than 'true' and 'pred' must be the replicates' dims less {dim!r}, "
             f"{expected}; this cube's are {stack}"
         )
@@ -249,12 +445,12 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
             if ours is not None or theirs is not None:
                 which = "the replicates" if ours is not None else "the cube"
                 raise ValueError(
-                    f"method='bca': only {which} label the dim {d!r}; the cube must have the coordinates of "
+                    f"ci: only {which} label the dim {d!r}; the cube must have the coordinates of "
                     f"{label} (give both the same labels, e.g. cube.assign_coords({d}=replicates[{d!r}].values))"
                 )
             if values.sizes[d] != cube.sizes[d]:
                 raise ValueError(
-                    f"method='bca': the cube has {cube.sizes[d]} elements along {d!r}, {label} have "
+                    f"ci: the cube has {cube.sizes[d]} elements along {d!r}, {label} have "
                     f"{values.sizes[d]}; pass the cube the replicates were drawn from"
                 )
             continue
@@ -269,7 +465,7 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
             *([f"has {show(unexpected)} too"] if unexpected else []),
         ] or ["lists a label more than once"]
         raise ValueError(
-            f"method='bca': the cube's {d!r} coordinate ({show(theirs)}) is not that of {label} "
+            f"ci: the cube's {d!r} coordinate ({show(theirs)}) is not that of {label} "
             f"({show(ours)}): it {' and '.join(differences)}. Pass the cube the replicates were drawn from, "
             f"e.g. cube.sel({d}=replicates[{d!r}].values)"
         )
@@ -283,13 +479,13 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
             _, index = cube_classes(cube)
             if index is None:
                 raise ValueError(
-                    f"method='bca': the cube has no class labels, and {label} were computed with the classes "
+                    f"ci: the cube has no class labels, and {label} were computed with the classes "
                     f"{classes}; label its 'true' and 'pred' dims with them, in that order"
                 )
             found = [str(c) for c in index]
             if found != classes:
                 raise ValueError(
-                    f"method='bca': the cube's classes {found} are not those of {label}, {classes} (in this "
+                    f"ci: the cube's classes {found} are not those of {label}, {classes} (in this "
                     "order). The order of the classes sets the distances that ordinal metrics measure, and the "
                     "metric's parameters (e.g. a cost matrix) are stored in the replicates' class order: build "
                     f"the cube with labels={classes}"
@@ -297,29 +493,194 @@ def _matching_cube(cube, values: xr.DataArray, dim: str, name) -> xr.DataArray:
     return cube
 
 
+def _checked_cube(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[Metric, dict, xr.DataArray]:
+    """The replicates' metric and parameters and the cube they were drawn from, checked; errors say what differs."""
+    if cube is None:
+        raise ValueError(f"method={method!r} needs cube=, the confusion cube the replicates were drawn from")
+    metric = _metric_of(name, values.attrs, method)
+    return metric, _parameters_of(metric, values.attrs, name), _matching_cube(cube, values, dim, name)
+
+
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
+    """BCa of confusion-metric replicates: the estimate and the jackknife come from ``cube``."""
+    if SIZE_COORD in values.coords:
+        raise ValueError(
+            f"method='bca': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), whose spread is "
+            "not that of the data; use method='m_out_of_n'"
+        )
+    metric, params, cube = _checked_cube(values, dim, cube, name, "bca")
+    estimate = apply_confusion(metric, cube, params)
+    theta, weights = jackknife(cube, metric, **params)
+    return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
+
+
+def _parameters_of(metric: Metric, attrs, name) -> dict:
+    """The metric's parameters that the replicates record (``parameters`` attr): all of them, and only its own."""
+    recorded = attrs.get("parameters")
+    if recorded is None:
+        if metric.defaults:
+            raise ValueError(
+                f"ci: {_label(name)} do not record the parameters of {metric.name!r} (no 'parameters' "
+                f"attr), so the estimate and the jackknife on the cube could use other ones than the replicates "
+                f"(its defaults are {dict(metric.defaults)}). Compute the replicates with ordframe, which records "
+                "them, or set replicates.attrs['parameters'] = json.dumps({...}) with every parameter"
+            )
+        return {}
+    try:
+        params = json.loads(recorded) if isinstance(recorded, str) else dict(recorded)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"ci: the 'parameters' attr of {_label(name)} is not the JSON object of parameters that "
+            f"ordframe records, got {recorded!r}"
+        ) from None
+    unknown = sorted(set(params) - set(metric.defaults))
+    lacking = sorted(set(metric.defaults) - set(params))
+    if unknown or lacking:
+        problems = [
+            *([f"names {unknown}, which {metric.name!r} does not take"] if unknown else []),
+            *([f"lacks {lacking}"] if lacking else []),
+        ]
+        raise ValueError(
+            f"ci: the parameters recorded with {_label(name)}, {params}, are not those of the registered "
+            f"metric {metric.name!r} (parameters: {list(metric.defaults) or 'none'}): the record "
+            f"{' and '.join(problems)}. Were the replicates computed by another version of the metric or its "
+            "plugin? Recompute them with the registered metric"
+        )
+    return params
+
+
+def acceleration_of(jackknife_values: xr.DataArray, weights: xr.DataArray | None, dim: str) -> xr.DataArray:
+    """BCa's acceleration from jackknife values along ``dim`` (Efron & Tibshirani 1993, eq. 14.15).
+
+    ``a = sum_i w_i (m - theta_i)^3 / (6 (sum_i w_i (m - theta_i)^2)^(3/2))`` with ``m`` the weighted mean
+    of the leave-one-out values ``theta_i``, as ``scipy.stats.bootstrap(method="BCa")`` computes it.
+
+    Parameters
+    ----------
+    jackknife_values : xarray.DataArray
+        The statistic with one sample (or one group of identical samples) left out, along ``dim``.
+    weights : xarray.DataArray, optional
+        How many samples give each value (the cell counts of [`ordframe.jackknife`][ordframe.jackknife]);
+        ``None``: one each. Values of weight 0 are ignored, even where NaN.
+    dim : str
+        The leave-one-out dim (``"cell"`` for the cube's jackknife).
+
+    Returns
+    -------
+    xarray.DataArray
+        The acceleration, NaN where the jackknife values are NaN or all equal.
+    """
+    if weights is None:
+        weights = xr.ones_like(jackknife_values)
+    used = weights > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = (jackknife_values * weights).where(used, 0.0).sum(dim, skipna=False) / weights.sum(dim)
+        deviation = (mean - jackknife_values).where(used, 0.0)
+        third = (weights * deviation**3).sum(dim, skipna=False)
+        return third / (6 * (weights * deviation**2).sum(dim, skipna=False) ** 1.5)
+
+
+def mean_score_acceleration(scores: np.ndarray, element: np.ndarray, n_elements: int) -> np.ndarray:
+    """BCa's acceleration of a mean score, per element, from the per-sample scores (the per-sample jackknife).
+
+    Leaving sample ``i`` out of an element of ``N`` samples with mean ``theta`` gives
+    ``theta_(i) = (N theta - s_i) / (N - 1)``, so ``m - theta_(i) = (s_i - theta) / (N - 1)`` and the
+    acceleration of ``acceleration_of`` is
+
+        a = sum_i (s_i - theta)^3 / (6 (sum_i (s_i - theta)^2)^(3/2))
+
+    (Efron & Tibshirani 1993, eq. 14.15): the skewness of the scores over ``6 sqrt(N)``. One pass over the
+    samples with ``numpy.bincount``, for every element at once.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        Per-sample scores ``(n_samples,)`` (e.g. RPS), finite.
+    element : numpy.ndarray
+        The element (model, group, ...) of each sample, integers in ``[0, n_elements)``, ``(n_samples,)``.
+    n_elements : int
+        The number of elements.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n_elements,)``: the acceleration; NaN for an element with fewer than two samples or constant scores.
+
+    Examples
+    --------
+    >>> from ordframe._inference.intervals import mean_score_acceleration
+    >>> scores, element = np.array([0.0, 0.0, 1.0, 0.4, 0.4, 0.2, 0.7]), np.array([0, 0, 0, 1, 1, 1, 2])
+    >>> mean_score_acceleration(scores, element, 3).round(4)  # one sample in element 2: undefined
+    array([ 0.068, -0.068,    nan])
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    element = np.asarray(element, dtype=np.intp)
+    if scores.shape != element.shape or scores.ndim != 1:
+        raise ValueError(
+            f"scores and element must be 1-d arrays of the same length, got shapes {scores.shape} and {element.shape}"
+        )
+    count = np.bincount(element, minlength=n_elements)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.bincount(element, scores, minlength=n_elements) / count
+        deviation = scores - mean[element]
+        second = np.bincount(element, deviation**2, minlength=n_elements)
+        third = np.bincount(element, deviation**3, minlength=n_elements)
+        tiny = second <= (np.finfo(np.float64).eps * np.abs(mean)) ** 2 * count  # constant up to rounding
+        return np.where((count >= 2) & ~tiny, third / (6 * second**1.5), np.nan)
+
+
+def bca_bounds(
+    values: xr.DataArray,
+    estimate: xr.DataArray,
+    acceleration: xr.DataArray,
+    *,
+    dim: str = BOOTSTRAP_DIM,
+    alpha: float = 0.025,
+    name=None,
+) -> list[xr.DataArray]:
+    """The BCa bounds of replicates from an estimate and an acceleration of any source (Efron 1987).
+
+    The core of ``ci(method="bca")``: the cube's jackknife gives the acceleration of a confusion metric;
+    a per-sample jackknife (``mean_score_acceleration``)
+    that of a probability metric; the jackknife of a difference of two models' values that of a paired
+    difference. ``z0 = Phi^-1((#{theta_b < theta} + #{theta_b <= theta}) / (2 B))`` over the valid
+    replicates, and the bounds are the ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` quantiles of the replicates
+    for ``z = Phi^-1(alpha)``, ``Phi^-1(1 - alpha)``; degenerate cases as the module docstring says (with a
+    ``DegenerateIntervalWarning``). Check the replicates first with
+    ``valid_share``, as ``ci`` does.
+
+    Parameters
+    ----------
+    values : xarray.DataArray
+        The replicates, with ``dim``.
+    estimate, acceleration : xarray.DataArray or float
+        The statistic on the data and BCa's acceleration, labelled like ``values`` less ``dim``
+        (broadcast against it).
+    dim : str
+        The replicate dim.
+    alpha : float
+        The level of each tail (``(1 - level) / 2``).
+    name : hashable, optional
+        The variable's name, for the warnings.
+
+    Returns
+    -------
+    list of xarray.DataArray
+        ``[low, high]``, labelled like ``values`` less ``dim``.
+    """
     from scipy.special import ndtr, ndtri  # imported when needed: it takes a fifth of `import ordframe`
 
-    if cube is None:
-        raise ValueError("method='bca' needs cube=, the confusion cube the replicates were drawn from")
-    metric = _metric_of(name, values.attrs)
-    cube = _matching_cube(cube, values, dim, name)
-    params = json.loads(values.attrs.get("parameters", "{}"))
-    estimate = apply_confusion(metric, cube, params)
-    estimate = estimate if isinstance(estimate, xr.DataArray) else xr.DataArray(estimate)
-    theta, weights = jackknife(cube, metric, **params)
+    values = values.transpose(..., dim)
+    estimate, acceleration = (x if isinstance(x, xr.DataArray) else xr.DataArray(x) for x in (estimate, acceleration))
     valid = values.notnull()
     n = valid.sum(dim)
     below = ((values < estimate) & valid).sum(dim) + ((values <= estimate) & valid).sum(dim)
     with np.errstate(divide="ignore", invalid="ignore"):
         z0 = xr.apply_ufunc(ndtri, below / (2 * n))
-        mean = (theta * weights).sum(CELL_DIM) / weights.sum(CELL_DIM)
-        deviation = (mean - theta).where(weights > 0, 0.0)  # every sample of a cell leaves the same matrix
-        a = (weights * deviation**3).sum(CELL_DIM) / (6 * (weights * deviation**2).sum(CELL_DIM) ** 1.5)
     bounds = []
     for z in (ndtri(alpha), ndtri(1 - alpha)):
         with np.errstate(divide="ignore", invalid="ignore"):
-            q = xr.apply_ufunc(ndtr, z0 + (z0 + z) / (1 - a * (z0 + z)))
+            q = xr.apply_ufunc(ndtr, z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
         bounds.append(_quantiles(values, q))
     return _degenerate(bounds, values, dim, estimate.drop_attrs(), n, name)
 

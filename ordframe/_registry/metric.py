@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 KINDS = ("confusion", "proba")
+#: The interval methods of ``ordframe.ci``; a metric's ``interval`` is one of them.
+INTERVALS = ("percentile", "basic", "bca", "m_out_of_n")
 #: The inputs a kernel of each kind takes positionally; its parameters come after them.
 INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
 #: Names of the accessor methods' own arguments: no metric parameter may be called so.
@@ -81,6 +83,10 @@ class Metric:
         Parameter defaults (read from ``func`` when not given).
     description, reference, undefined : str
         One line on what it measures, its citation, and when it is NaN.
+    interval : {"percentile", "basic", "bca", "m_out_of_n"}
+        The method ``ordframe.ci(..., method=None)`` uses for this metric's bootstrap replicates
+        (default ``"percentile"``); choose it by the coverage of the intervals on simulated data
+        (ordframe's ``benchmarks/bench_coverage.py`` measures it for a registered metric).
 
     Raises
     ------
@@ -111,6 +117,7 @@ class Metric:
     description: str = ""
     reference: str = ""
     undefined: str = ""
+    interval: str = "percentile"
 
     def __post_init__(self):
         _check_name(self.name)
@@ -124,6 +131,8 @@ class Metric:
         for text in ("description", "reference", "undefined"):
             if not isinstance(getattr(self, text), str):
                 raise TypeError(f"{where}: {text} must be a str, got {type(getattr(self, text)).__name__}")
+        if self.interval not in INTERVALS:
+            raise ValueError(f"{where}: interval must be one of {INTERVALS}, got {self.interval!r}")
         object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
         object.__setattr__(self, "bounds", _bounds(where, self.bounds))
         object.__setattr__(self, "defaults", MappingProxyType(_defaults(where, self.kind, self.func, self.defaults)))

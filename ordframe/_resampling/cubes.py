@@ -23,8 +23,8 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
-from ordframe._core.checks import check_flag, check_replicates, new_dim, rng_of
-from ordframe._core.dims import BOOTSTRAP_DIM, CELL_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.checks import check_count, check_flag, check_replicates, new_dim, rng_of
+from ordframe._core.dims import BOOTSTRAP_DIM, CELL_DIM, CUBE_DIMS, PRED, SIZE_COORD, TRUE
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 
@@ -71,6 +71,7 @@ def bootstrap_cube(
     replicate_dim: str = BOOTSTRAP_DIM,
     stratify: bool = False,
     progress: bool | None = None,
+    size: int | None = None,
 ) -> xr.DataArray:
     """``n`` bootstrap replicates of every matrix of ``cube``, stacked along a new leading dim ``replicate_dim``.
 
@@ -89,6 +90,10 @@ def bootstrap_cube(
         Keep the size of every true class (resample within each row of a matrix).
     progress : bool, optional
         Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+    size : int, optional
+        Draw ``size`` samples per replicate instead of each matrix's N: the m-out-of-n bootstrap (Bickel &
+        Sakov 2008), for ``ordframe.ci(..., method="m_out_of_n", cube=cube)``. The result carries a scalar
+        coordinate ``bootstrap_size``. Without ``stratify`` only.
 
     Returns
     -------
@@ -118,6 +123,16 @@ def bootstrap_cube(
     stratify = check_flag(stratify, "stratify")
     counts = integer_counts(cube)
     stack, k = counts.shape[:-2], counts.shape[-1]
+    if size is not None:
+        size = check_count(size, "size")
+        if stratify:
+            raise ValueError("size= (an m-out-of-n bootstrap) cannot be combined with stratify=True; drop one")
+        smallest = int(counts.reshape(-1, k * k).sum(axis=-1).min()) if counts.size else 0
+        if size > smallest:
+            raise ValueError(
+                f"size={size} is more samples than the smallest matrix holds ({smallest}); an m-out-of-n bootstrap "
+                "draws m < N samples (e.g. m = N ** 0.7)"
+            )
     check_allocation(n * math.prod(stack) * k * k * 8, f"{n} bootstrap replicates of {math.prod(stack)} matrices")
     rng = rng_of(seed)
     draws = np.empty((n, *stack, k, k), np.int64)
@@ -128,12 +143,16 @@ def bootstrap_cube(
         flat = counts.reshape(*stack, k * k)
         totals = flat.sum(axis=-1)
         p = _probabilities(flat, totals)
-    size = max(1, CHUNK_COUNTS // (math.prod(stack) * k * k))
-    for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):
+        if size is not None:
+            totals = np.where(totals > 0, size, 0)
+    per_chunk = max(1, CHUNK_COUNTS // (math.prod(stack) * k * k))
+    for start, stop in chunks(n, per_chunk, progress=progress, desc="bootstrap"):
         shape = (stop - start, *stack, k) if stratify else (stop - start, *stack)
         draws[start:stop] = rng.multinomial(totals, p, size=shape).reshape(stop - start, *stack, k, k)
     ordered = cube.transpose(..., *CUBE_DIMS)
     coords = {name: c for name, c in ordered.coords.items()}
+    if size is not None:
+        coords[SIZE_COORD] = size
     return xr.DataArray(draws, dims=(replicate_dim, *ordered.dims), coords=coords, name="count")
 
 

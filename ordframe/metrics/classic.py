@@ -235,6 +235,7 @@ def ordframe_metrics():
             description="Maximum over true classes of the per-class MAE.",
             reference=CRUZ_RAMIREZ,
             undefined="no true class has samples",
+            interval="basic",
         ),
         Metric(
             "spearman",
@@ -284,6 +285,7 @@ def ordframe_metrics():
             description="Minimum sensitivity: the smallest per-class recall over the true classes with samples.",
             reference=f"{CRUZ_RAMIREZ}; {ORCA}",
             undefined="no true class has samples",
+            interval="bca",
         ),
         Metric(
             "gm",
@@ -294,5 +296,6 @@ def ordframe_metrics():
             description="Geometric mean of the per-class recalls over the true classes with samples.",
             reference=ORCA,
             undefined="no true class has samples",
+            interval="basic",
         ),
     ]
