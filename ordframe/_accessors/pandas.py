@@ -18,6 +18,7 @@ from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColu
 from ordframe._diagnostics.retention import frame_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import frame_compare
+from ordframe._inference.intervals import frame_ci
 from ordframe._inference.paired_tests import frame_paired_tests
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.metric import Metric
@@ -395,6 +396,106 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             dropna=dropna,
             renormalize=renormalize,
             observed=observed,
+        )
+
+    def ci(
+        self,
+        true: Column,
+        pred: Column | pd.Series | np.ndarray | None = None,
+        *,
+        proba: ProbaColumns | None = None,
+        metrics: MetricSpec = None,
+        by: By = None,
+        sample: Column | None = None,
+        strata: By = None,
+        cluster: Column | None = None,
+        n: int = 2000,
+        seed: Any = None,
+        level: float = 0.95,
+        method: str | None = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        min_valid: float = 0.5,
+        progress: bool | None = None,
+    ) -> xr.Dataset:
+        """Confidence intervals of every metric, per model, from the paired bootstrap of the frame's samples.
+
+        [`ordframe.ci`][ordframe.ci] on the replicates of [`evaluate`][evaluate]``(bootstrap=n)`` (the strata
+        drawn apart, scored together), with what the replicates alone cannot give: the estimates on the
+        data for the basic interval, and for BCa the jackknife of the samples, or of the clusters with
+        ``cluster=``, so that probability metrics and cluster bootstraps get BCa too.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels (one row per sample and model with ``by``).
+        pred : column name, Series or array, optional
+            The predicted labels (without them, confusion metrics use the most probable class of ``proba``).
+        proba : list or dict, optional
+            Probability columns, as in [`evaluate`][evaluate].
+        metrics : str, list or dict, optional
+            As in [`evaluate`][evaluate].
+        by : column name or list, optional
+            The models (every model predicts every sample once); one interval per model.
+        sample : column name, optional
+            Identifies a sample across models (default: the row's position within its model and stratum).
+        strata : column name or list, optional
+            Groups resampled independently, each keeping its size (e.g. ``"fold"``); pooled for the scores.
+        cluster : column name, optional
+            The clusters drawn whole (see [`bootstrap`][bootstrap]); BCa then leaves one cluster out.
+        n : int
+            The number of replicates.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same replicates.
+        level : float
+            The confidence level, in (0, 1).
+        method : {None, "percentile", "basic", "bca"}
+            None (default): each metric's own default interval (its ``interval``, shown on its page).
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
+        renormalize : bool
+            Divide each probability row by its sum instead of requiring 1.
+        min_valid : float
+            The smallest share of valid (non-NaN) replicates an element may have (see [`ordframe.ci`][ordframe.ci]).
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+        Returns
+        -------
+        xarray.Dataset
+            One variable per metric with dims ``("bound", *by)``, and attrs ``ci_level``, ``ci_method`` and
+            ``ci_valid_share`` as [`ordframe.ci`][ordframe.ci] gives.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2, 1] * 40, "yhat": [0, 1, 2, 1, 1] * 40})
+        >>> df[["p0", "p1", "p2"]] = [[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.1, 0.2, 0.7], [0.1, 0.5, 0.4], [0.3, 0.5, 0.2]] * 40
+        >>> bounds = df.ordinal.ci("y", "yhat", proba=["p0", "p1", "p2"], metrics=["mae", "rps"], method="bca", seed=0)
+        >>> bounds["rps"].round(3).values.tolist()
+        [0.071, 0.086]
+        """
+        return frame_ci(
+            self._df,
+            true,
+            pred,
+            proba=proba,
+            metrics=metrics,
+            by=by,
+            sample=sample,
+            strata=strata,
+            cluster=cluster,
+            n=n,
+            seed=seed,
+            level=level,
+            method=method,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            min_valid=min_valid,
+            progress=progress,
         )
 
     def compare(

@@ -51,7 +51,8 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
-from ordframe._core.checks import check_level
+from ordframe._bridge.evaluate import evaluate_frame
+from ordframe._core.checks import by_names, check_level
 from ordframe._core.dims import (
     BOOTSTRAP_DIM,
     BOUND_DIM,
@@ -59,6 +60,7 @@ from ordframe._core.dims import (
     CLASS_DIM,
     CUBE_DIMS,
     FOLD_DIM,
+    LEFT_OUT_DIM,
     METRIC_DIM,
     MODEL_DIM,
     OBSERVED_DIM,
@@ -68,9 +70,14 @@ from ordframe._core.dims import (
 from ordframe._core.messages import show, warn
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import INTERVALS, Metric
+from ordframe._registry.request import evaluation_request
 from ordframe._resampling.cubes import jackknife
+from ordframe._resampling.paired import bootstrap_evaluate, paired_jackknife, paired_samples
 
 METHODS = INTERVALS
+
+# What a frame's paired bootstrap gives: m-out-of-n needs replicates of m < N samples.
+FRAME_METHODS = ("percentile", "basic", "bca")
 # The methods that need the estimate on the data, hence the cube.
 _NEED_CUBE = ("basic", "bca", "m_out_of_n")
 #: Fewer replicates than this give a warning: the tails of the interval rest on a handful of values.
@@ -208,15 +215,111 @@ def ci(
     if method == "bca":
         low, high = _bca(values, dim, alpha, cube, replicates.name)
     else:
-        probabilities = xr.full_like(values.isel({dim: 0}, drop=True), alpha, dtype=np.float64)
-        low, high = _quantiles(values, probabilities), _quantiles(values, 1 - probabilities)
+        low, high = _percentile(values, dim, alpha)
         if method != "percentile":
             estimate, scale = _estimate(values, dim, cube, replicates.name, method)
-            low, high = estimate - scale * (high - estimate), estimate - scale * (low - estimate)
+            low, high = _reflected(low, high, estimate, scale)
+    return _interval(low, high, replicates, level, method, share)
+
+
+def _percentile(values: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:
+    """The ``alpha`` and ``1 - alpha`` quantiles of the valid replicates along ``dim`` (the last dim)."""
+    probabilities = xr.full_like(values.isel({dim: 0}, drop=True), alpha, dtype=np.float64)
+    return [_quantiles(values, probabilities), _quantiles(values, 1 - probabilities)]
+
+
+def _reflected(low, high, estimate, scale) -> list[xr.DataArray]:
+    """The basic (``scale`` 1) or m-out-of-n interval: the quantiles reflected about the estimate."""
+    return [estimate - scale * (high - estimate), estimate - scale * (low - estimate)]
+
+
+def _interval(low, high, replicates: xr.DataArray, level: float, method: str, share: float) -> xr.DataArray:
+    """The bounds along ``bound``, named and with the attrs of ``ci``'s result."""
     out = xr.concat([low, high], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM, name=BOUND_DIM))
     out = out.transpose(BOUND_DIM, ...)
     out.attrs = {**replicates.attrs, "ci_level": float(level), "ci_method": method, "ci_valid_share": share}
     return out.rename(replicates.name)
+
+
+def frame_ci(
+    df,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by=None,
+    sample=None,
+    strata=None,
+    cluster=None,
+    n: int = 2000,
+    seed=None,
+    level: float = 0.95,
+    method: str | None = None,
+    labels=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    min_valid: float = MIN_VALID,
+    progress: bool | None = None,
+) -> xr.Dataset:
+    """Intervals of every metric of a frame's models from their paired bootstrap (strata drawn apart, scored together).
+
+    As ``ci``, with what replicates alone cannot give: the estimates on the data (basic) and the jackknife of
+    the samples or clusters (BCa: a per-sample jackknife for probability metrics, leave-one-cluster-out with
+    ``cluster=``).
+    """
+    level, min_valid = check_level(level), _check_share(min_valid)
+    if method is not None and method not in FRAME_METHODS:
+        raise ValueError(
+            f"method must be None (each metric's default) or one of {FRAME_METHODS} for a frame, got {method!r}"
+            + (
+                "; m-out-of-n replicates come from ordframe.bootstrap_cube(cube, n, size=m)"
+                if method in METHODS
+                else ""
+            )
+        )
+    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
+    paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, cluster=cluster, **common)
+    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+    replicates = bootstrap_evaluate(
+        df,
+        true,
+        pred,
+        metrics=metrics,
+        by=by,
+        sample=sample,
+        strata=strata,
+        cluster=cluster,
+        n=n,
+        seed=seed,
+        progress=progress,
+        pool=True,
+        **common,
+    )
+    estimate = evaluate_frame(df, true, pred, metrics=metrics, by=by, **common)
+    chosen = {name: method or _frame_default(metric) for name, (metric, _) in request.items()}
+    jackknife = paired_jackknife(paired, request, len(by_names(strata, "strata"))) if "bca" in chosen.values() else {}
+    alpha = (1 - level) / 2
+    bounds = {}
+    for name, values in replicates.items():
+        values = values.transpose(..., BOOTSTRAP_DIM)
+        share = valid_share(values, BOOTSTRAP_DIM, min_valid, name)
+        on_data = estimate[name].drop_attrs()
+        if chosen[name] == "bca":
+            theta, weights = jackknife[name]
+            acceleration = acceleration_of(theta, weights, LEFT_OUT_DIM)
+            low, high = bca_bounds(values, on_data, acceleration, dim=BOOTSTRAP_DIM, alpha=alpha, name=name)
+        else:
+            low, high = _percentile(values, BOOTSTRAP_DIM, alpha)
+            if chosen[name] == "basic":
+                low, high = _reflected(low, high, on_data, 1.0)
+        bounds[name] = _interval(low, high, values, level, chosen[name], share)
+    return xr.Dataset(bounds)
+
+
+def _frame_default(metric: Metric) -> str:
+    """A metric's default interval where the frame gives the data: its own, m-out-of-n excepted (BCa instead)."""
+    return "bca" if metric.interval == "m_out_of_n" else metric.interval
 
 
 def _default_method(attrs, cube, name) -> str:
