@@ -9,6 +9,7 @@ import xarray as xr
 from statsmodels.stats.multitest import multipletests
 
 import ordframe
+from ordframe._inference.intervals import bca_bounds
 from ordframe._inference.multiplicity import adjusted
 from ordframe._resampling.paired import bootstrap_evaluate
 
@@ -162,3 +163,47 @@ def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probab
     # uniform on (0, 1): a sizeable share of data sets beyond 0.9 either way, and a mean near 1/2
     assert 0.05 < np.mean((shares > 0.9) | (shares < 0.1)) < 0.45
     assert abs(shares.mean() - 0.5) < 0.15
+
+
+def test_bca_intervals_of_differences_use_the_paired_jackknife():
+    df = models_frame(n=60, models="ab")
+    result = df.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["qwk"], n=800, seed=4, method="bca")
+    assert result.attrs["ci_method"] == "bca"
+    replicates = df.ordinal.evaluate("y", "yhat", by="model", sample="s", bootstrap=800, seed=4, metrics=["qwk"])["qwk"]
+    difference = replicates.sel(model="a") - replicates.sel(model="b")
+
+    def qwk_difference(rows):
+        values = rows.ordinal.evaluate("y", "yhat", by="model", metrics=["qwk"], labels=[0, 1, 2])["qwk"]
+        return float(values.sel(model="a") - values.sel(model="b"))
+
+    left_out = np.array([qwk_difference(df[df["s"] != s]) for s in range(60)])  # brute force: each sample out
+    deviation = left_out.mean() - left_out
+    acceleration = (deviation**3).sum() / (6 * (deviation**2).sum() ** 1.5)
+    observed = qwk_difference(df)
+    low, high = bca_bounds(difference, xr.DataArray(observed), xr.DataArray(acceleration), dim="bootstrap", alpha=0.025)
+    got = result["interval"].sel(metric="qwk", model="a", versus="b")
+    np.testing.assert_allclose(got.values, [float(low), float(high)], rtol=1e-10)
+    itself = result["interval"].sel(metric="qwk", model="a", versus="a")
+    assert itself.values.tolist() == [0.0, 0.0]
+
+
+def test_basic_intervals_of_differences_reflect_about_the_observed_difference():
+    df = models_frame(models="ab")
+    kwargs = {"by": "model", "sample": "s", "metrics": ["oc"], "n": 300, "seed": 2}
+    basic = df.ordinal.compare("y", "yhat", method="basic", **kwargs)
+    plain = df.ordinal.compare("y", "yhat", **kwargs)
+    observed = basic["difference"].sel(metric="oc", model="a", versus="b")
+    low, high = plain["interval"].sel(metric="oc", model="a", versus="b").values
+    np.testing.assert_allclose(
+        basic["interval"].sel(metric="oc", model="a", versus="b").values, [2 * observed - high, 2 * observed - low]
+    )
+
+
+def test_compare_methods_need_what_they_use():
+    values = models_frame(models="ab").ordinal.evaluate(
+        "y", "yhat", by="model", sample="s", bootstrap=100, seed=0, metrics=["mae"]
+    )
+    with pytest.raises(ValueError, match="pass estimate="):
+        ordframe.compare(values, estimate="replicates", method="basic")
+    with pytest.raises(ValueError, match=r"method must be one of \('percentile', 'basic'\)"):
+        ordframe.compare(values, estimate="replicates", method="bca")

@@ -516,6 +516,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         renormalize: bool = False,
         level: float = 0.95,
         adjust: str | None = "holm",
+        method: str = "percentile",
         progress: bool | None = None,
     ) -> xr.Dataset:
         """Every pair of the models in ``by`` compared on paired bootstrap replicates, with the estimates on the data.
@@ -557,6 +558,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The confidence level of the intervals of the differences.
         adjust : {"holm", "bh"} or None
             The multiplicity adjustment of ``adjusted_p_value`` over the pairs (see [`ordframe.compare`][ordframe.compare]).
+        method : {"percentile", "basic", "bca"}
+            The interval of the differences: percentile, basic (reflected about the difference on the data), or
+            BCa, its acceleration from the jackknife of the samples (or clusters) left out of every model at once.
         progress : bool, optional
             Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
 
@@ -592,6 +596,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             level=level,
             adjust=adjust,
+            method=method,
             progress=progress,
         )
 

@@ -43,12 +43,22 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.evaluate import evaluate_frame
-from ordframe._core.checks import by_names, directions, ranking_sign
-from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
+from ordframe._core.checks import by_names, check_level, directions, ranking_sign
+from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
-from ordframe._inference.intervals import ci
+from ordframe._inference.intervals import (
+    MIN_VALID,
+    acceleration_of,
+    bca_bounds,
+    ci,
+    interval_of,
+    percentile,
+    reflected,
+    valid_share,
+)
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
-from ordframe._resampling.paired import bootstrap_evaluate
+from ordframe._registry.request import evaluation_request
+from ordframe._resampling.paired import bootstrap_evaluate, paired_jackknife, paired_samples
 
 
 def compare(
@@ -60,6 +70,7 @@ def compare(
     estimate=None,
     adjust: str | None = "holm",
     higher_is_better=None,
+    method: str = "percentile",
 ) -> xr.Dataset:
     """Pairwise comparison of the models along ``model_dim``, over the replicates along ``dim``.
 
@@ -88,6 +99,11 @@ def compare(
     higher_is_better : bool or dict, optional
         Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or
         False applies to every variable; a dict gives it by variable name (the others read their attrs).
+    method : {"percentile", "basic"}
+        The interval of the differences: the percentile interval of the replicates' differences, or the
+        basic one, reflected about the difference on the data (needs ``estimate=``; it corrects the
+        bootstrap's bias). [`df.ordinal.compare`][ordframe._accessors.pandas.OrdinalFrameAccessor.compare]
+        also gives BCa, from the jackknife of the samples.
 
     Returns
     -------
@@ -133,8 +149,19 @@ def compare(
     >>> float(result["bootstrap_share_better"].sel(metric="mae", model="a", versus="b"))
     1.0
     """
+    return _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, method, accelerations=None)
+
+
+def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, method, accelerations) -> xr.Dataset:
+    """``compare``, with BCa's accelerations of the differences when ``accelerations`` (by variable) is given."""
     import scipy.stats  # imported when needed: it takes half a second
 
+    level = check_level(level)
+    methods = ("percentile", "basic", "bca") if accelerations is not None else ("percentile", "basic")
+    if method not in methods:
+        raise ValueError(f"method must be one of {methods} for the intervals of the differences, got {method!r}")
+    if method != "percentile" and (estimate is None or isinstance(estimate, str)):
+        raise ValueError(f"method={method!r} reflects the replicates about the difference on the data: pass estimate=")
     data = result.to_dataset() if isinstance(result, xr.DataArray) else result
     if not isinstance(data, xr.Dataset):
         raise TypeError(f"result must be an xarray DataArray or Dataset, got {type(result).__name__}")
@@ -162,8 +189,9 @@ def compare(
         signed = better * difference
         wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(dim) / some
         _warn_unpaired(name, values, n, model_dim, dim)
-        interval = ci(difference.assign_attrs(values.attrs), dim=dim, level=level, method="percentile")
         mean = _estimate(estimate, name, values, dim) if on_data else values.mean(dim)
+        observed = mean - mean.rename({model_dim: versus})
+        interval = _difference_interval(difference, observed, model_dim, dim, level, method, accelerations, name)
         p_value = p_value.transpose(..., model_dim, versus)
         if adjust is None:
             p_adjusted = p_value
@@ -179,7 +207,7 @@ def compare(
         parts.append(
             xr.Dataset(
                 {
-                    "difference": mean - mean.rename({model_dim: versus}) if on_data else difference.mean(dim),
+                    "difference": observed if on_data else difference.mean(dim),
                     "interval": interval.drop_attrs(),
                     "p_value": p_value,
                     "adjusted_p_value": p_adjusted,
@@ -201,11 +229,28 @@ def compare(
         )
     out.attrs = {
         "ci_level": float(level),
+        "ci_method": method,
         "replicates": dim,
         "estimate": "data" if on_data else "replicate mean",
         "adjust": "none" if adjust is None else adjust,
     }
     return out
+
+
+def _difference_interval(difference, observed, model_dim, dim, level, method, accelerations, name) -> xr.DataArray:
+    """The interval of the differences of every pair (of a model against itself, ``[0, 0]``)."""
+    if method == "percentile":
+        return ci(difference, dim=dim, level=level, method="percentile")
+    itself = difference[model_dim] == difference[VERSUS_DIM]
+    values = difference.where(~itself).transpose(..., dim)
+    share = valid_share(values, dim, MIN_VALID, name)
+    alpha = (1 - level) / 2
+    if method == "bca":
+        low, high = bca_bounds(values, observed, accelerations[name], dim=dim, alpha=alpha, name=name)
+    else:
+        low, high = reflected(*percentile(values, dim, alpha), observed, 1.0)
+    low, high = (bound.where(~itself, 0.0) for bound in (low, high))
+    return interval_of(low, high, difference, level, method, share)
 
 
 def _warn_unpaired(name, values: xr.DataArray, n: xr.DataArray, model_dim: str, dim: str) -> None:
@@ -300,11 +345,14 @@ def frame_compare(
     renormalize: bool = False,
     level: float = 0.95,
     adjust: str | None = "holm",
+    method: str = "percentile",
     progress: bool | None = None,
 ) -> xr.Dataset:
     """``compare`` of the models in ``by`` on paired replicates of a frame, with the estimates on the data.
 
-    The strata are drawn apart and scored together (``pool``), as the estimate on the whole frame is.
+    The strata are drawn apart and scored together (``pool``), as the estimate on the whole frame is. BCa's
+    acceleration of a difference comes from the jackknife of the samples (or clusters), each left out of
+    every model's cube at once.
     """
     models = by_names(by)
     if len(models) != 1:
@@ -328,4 +376,13 @@ def frame_compare(
         **common,
     )
     estimate = evaluate_frame(df, true, pred, by=models, **common)
-    return compare(replicates, model_dim=str(models[0]), level=level, estimate=estimate, adjust=adjust)
+    model_dim = str(models[0])
+    accelerations: dict = {}
+    if method == "bca":
+        rows = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
+        paired = paired_samples(df, true, pred, by=models, sample=sample, strata=strata, cluster=cluster, **rows)
+        request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+        for name, (theta, weights) in paired_jackknife(paired, request, len(by_names(strata, "strata"))).items():
+            difference = theta - theta.rename({model_dim: VERSUS_DIM})
+            accelerations[name] = acceleration_of(difference, weights, LEFT_OUT_DIM)
+    return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, None, method, accelerations)

@@ -215,25 +215,25 @@ def ci(
     if method == "bca":
         low, high = _bca(values, dim, alpha, cube, replicates.name)
     else:
-        low, high = _percentile(values, dim, alpha)
+        low, high = percentile(values, dim, alpha)
         if method != "percentile":
             estimate, scale = _estimate(values, dim, cube, replicates.name, method)
-            low, high = _reflected(low, high, estimate, scale)
-    return _interval(low, high, replicates, level, method, share)
+            low, high = reflected(low, high, estimate, scale)
+    return interval_of(low, high, replicates, level, method, share)
 
 
-def _percentile(values: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:
+def percentile(values: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:
     """The ``alpha`` and ``1 - alpha`` quantiles of the valid replicates along ``dim`` (the last dim)."""
     probabilities = xr.full_like(values.isel({dim: 0}, drop=True), alpha, dtype=np.float64)
     return [_quantiles(values, probabilities), _quantiles(values, 1 - probabilities)]
 
 
-def _reflected(low, high, estimate, scale) -> list[xr.DataArray]:
+def reflected(low, high, estimate, scale) -> list[xr.DataArray]:
     """The basic (``scale`` 1) or m-out-of-n interval: the quantiles reflected about the estimate."""
     return [estimate - scale * (high - estimate), estimate - scale * (low - estimate)]
 
 
-def _interval(low, high, replicates: xr.DataArray, level: float, method: str, share: float) -> xr.DataArray:
+def interval_of(low, high, replicates: xr.DataArray, level: float, method: str, share: float) -> xr.DataArray:
     """The bounds along ``bound``, named and with the attrs of ``ci``'s result."""
     out = xr.concat([low, high], dim=xr.DataArray(["low", "high"], dims=BOUND_DIM, name=BOUND_DIM))
     out = out.transpose(BOUND_DIM, ...)
@@ -310,10 +310,10 @@ def frame_ci(
             acceleration = acceleration_of(theta, weights, LEFT_OUT_DIM)
             low, high = bca_bounds(values, on_data, acceleration, dim=BOOTSTRAP_DIM, alpha=alpha, name=name)
         else:
-            low, high = _percentile(values, BOOTSTRAP_DIM, alpha)
+            low, high = percentile(values, BOOTSTRAP_DIM, alpha)
             if chosen[name] == "basic":
-                low, high = _reflected(low, high, on_data, 1.0)
-        bounds[name] = _interval(low, high, values, level, chosen[name], share)
+                low, high = reflected(low, high, on_data, 1.0)
+        bounds[name] = interval_of(low, high, values, level, chosen[name], share)
     return xr.Dataset(bounds)
 
 
