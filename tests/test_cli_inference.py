@@ -53,7 +53,9 @@ def test_cluster_intervals_equal_the_python_api(capsys, repeated_cv, tmp_path):
     df, path = repeated_cv
     out = tmp_path / "scores.json"
     argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "oc"]
-    code, _, err = run(capsys, *argv, "--bootstrap", 300, "--seed", 4, "--level", 0.9, "--out", out)
+    code, _, err = run(
+        capsys, *argv, "--bootstrap", 300, "--seed", 4, "--level", 0.9, "--ci", "percentile", "--out", out
+    )
     assert code == 0, err
     got = pd.DataFrame(json.loads(out.read_text())).set_index("model")
     replicates = bootstrap_evaluate(
@@ -186,3 +188,59 @@ def test_the_repeated_cv_warning_reaches_the_command_line(repeated_cv):
     )
     assert done.returncode == 0, done.stderr
     assert "occur in more than one stratum" in done.stderr and "cluster" in done.stderr
+
+
+@pytest.mark.parametrize("method", ["bca", "basic", "percentile"])
+def test_ci_choice_of_the_paired_path_is_df_ordinal_ci(capsys, repeated_cv, tmp_path, method):
+    df, path = repeated_cv
+    out = tmp_path / "scores.csv"
+    argv = ["score", path, "--true", "y", "--proba", *PROBA, *PAIRED, "--metrics", "rps", "oc", "--bootstrap", 300]
+    code, _, err = run(capsys, *argv, "--ci", method, "--seed", 2, "--out", out)
+    assert code == 0, err
+    got = pd.read_csv(out).set_index("model")
+    expected = df.ordinal.ci(
+        "y",
+        proba=PROBA,
+        metrics=["rps", "oc"],
+        by="model",
+        sample="subject",
+        strata=["repeat", "fold"],
+        cluster="subject",
+        n=300,
+        seed=2,
+        method=method,
+    )
+    for name in ("rps", "oc"):
+        np.testing.assert_allclose(got[f"{name}_low"], expected[name].sel(bound="low").values)
+        np.testing.assert_allclose(got[f"{name}_high"], expected[name].sel(bound="high").values)
+
+
+def test_auto_intervals_of_the_cube_path_are_each_metric_s_default(capsys, repeated_cv, tmp_path):
+    df, path = repeated_cv
+    out = tmp_path / "scores.csv"
+    code, _, err = run(
+        capsys,
+        "score",
+        path,
+        "--true",
+        "y",
+        "--pred",
+        "yhat",
+        "--by",
+        "model",
+        "--metrics",
+        "oc",
+        "mae",
+        "--bootstrap",
+        200,
+        "--out",
+        out,
+    )
+    assert code == 0, err
+    assert "percentile interval, not the default" not in err  # OC's default (basic) gets the cube it needs
+    got = pd.read_csv(out).set_index("model")
+    cube = df.ordinal.confusion("y", "yhat", by="model")
+    replicates = ordframe.bootstrap_cube(cube, 200, seed=0).ordinal.evaluate(metrics=["oc", "mae"])
+    expected = ordframe.ci(replicates, cube=cube)
+    assert expected["oc"].attrs["ci_method"] == "basic"
+    np.testing.assert_allclose(got["oc_low"], expected["oc"].sel(bound="low").values)

@@ -82,6 +82,13 @@ def parser() -> argparse.ArgumentParser:
         "--level", type=float, default=0.95, help="the confidence level of --bootstrap intervals (default 0.95)"
     )
     scorer.add_argument(
+        "--ci",
+        choices=["auto", "percentile", "basic", "bca"],
+        default="auto",
+        help="the interval of --bootstrap: auto (each metric's own, chosen by coverage: basic for OC), percentile, "
+        "basic or bca (default auto; with --compare, auto is percentile)",
+    )
+    scorer.add_argument(
         "--sample",
         metavar="COL",
         help="with --bootstrap: the column naming each sample across the --by models (a paired bootstrap)",

@@ -18,12 +18,14 @@ from ordframe._cli.output import render, to_table, write_file
 from ordframe._cli.wording import UsageError
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
 from ordframe._inference.compare import frame_compare
-from ordframe._inference.intervals import ci
+from ordframe._inference.intervals import ci, frame_ci
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.manager import get_metric, metric_names
 from ordframe._registry.request import METRIC_SETS, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
-from ordframe._resampling.paired import bootstrap_evaluate
+
+# --ci: "auto" is each metric's own default interval
+INTERVAL = {"auto": None, "percentile": "percentile", "basic": "basic", "bca": "bca"}
 
 
 def typed_labels(tokens: list[str] | None, column: pd.Series):
@@ -188,7 +190,8 @@ def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
     hidden = {name: f"__by_{i}__" for i, name in enumerate(by or []) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
     cube = cube.rename(hidden)
     values = evaluate_cube(cube, metrics)
-    bounds = ci(evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=args.seed), metrics), level=args.level)
+    replicates = evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=args.seed), metrics)
+    bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
@@ -204,11 +207,6 @@ def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
 
 def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> xr.Dataset:
     """Intervals (or with --compare, the comparison) from the paired bootstrap of the --by models."""
-    if not args.by:
-        raise UsageError(
-            "--sample, --strata, --cluster and --proba with --bootstrap resample the samples shared by the models "
-            "of --by: give --by MODEL_COLUMN (one row per sample and model)"
-        )
     common = {
         "proba": args.proba,
         "metrics": metrics,
@@ -222,9 +220,10 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> x
         "renormalize": args.renormalize,
     }
     if args.compare:
-        result = frame_compare(df, args.true, args.pred, n=args.bootstrap, level=args.level, **common)
+        method = INTERVAL[args.ci] or "percentile"
+        result = frame_compare(df, args.true, args.pred, n=args.bootstrap, level=args.level, method=method, **common)
         return _pairs_table(result, str(args.by[0]))
-    replicates = bootstrap_evaluate(df, args.true, args.pred, n=args.bootstrap, pool=True, **common)
+    bounds = frame_ci(df, args.true, args.pred, n=args.bootstrap, level=args.level, method=INTERVAL[args.ci], **common)
     values = evaluate_frame(
         df,
         args.true,
@@ -236,7 +235,7 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> x
         dropna=args.dropna,
         renormalize=args.renormalize,
     )
-    return _with_bounds(values, ci(replicates, level=args.level))
+    return _with_bounds(values, bounds)
 
 
 def _pairs_table(result: xr.Dataset, model: str) -> xr.Dataset:
