@@ -51,3 +51,12 @@ def test_left_out_values_are_the_metrics_without_that_unit(cluster):
         np.testing.assert_allclose(values.isel(left_out=unit_index).values, expected["rps"].values, rtol=1e-12)
     values, weights = out["mae"]
     assert int(weights.sum()) == df[unit_col].nunique()  # every unit once, through its pattern
+
+
+def test_the_paired_jackknife_obeys_max_cube_bytes():
+    import ordframe
+
+    df = frame(n=200, clusters=2)
+    replicates = 20 * 2 * 9 * 8  # 20 replicates of 2 models' 3 x 3 cubes fit; the jackknife of 100 clusters does not
+    with ordframe.set_options(max_cube_bytes=4 * replicates), pytest.raises(MemoryError, match="jackknife"):
+        df.ordinal.ci("y", "yhat", by="model", sample="s", cluster="c", metrics=["oc"], n=20, method="bca")

@@ -133,3 +133,30 @@ def test_a_categorical_has_no_order_but_labels_give_one():
     with pytest.raises(TypeError, match="cannot tell the class order"):
         frame.ordinal.oc("y", "yhat")
     assert frame.ordinal.accuracy("y", "yhat", labels=["a", "b"]) == 0.5
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_inference_methods_take_the_columns_their_defaults_name(lazy):
+    """``by="model"`` by default: the model column is taken although no argument names it."""
+    import polars as pl
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 80)
+    parts = [
+        pl.DataFrame({"s": np.arange(80), "y": y, "yhat": np.clip(y + rng.integers(-1, 2, 80), 0, 2), "model": m})
+        for m in "ab"
+    ]
+    frame = pl.concat(parts)
+    pandas = frame.to_pandas()
+    polars = frame.lazy() if lazy else frame
+    kwargs = {"sample": "s", "metrics": ["mae", "oc"], "n": 200, "seed": 0}
+    xr.testing.assert_identical(
+        polars.ordinal.compare("y", "yhat", **kwargs), pandas.ordinal.compare("y", "yhat", **kwargs)
+    )
+    xr.testing.assert_identical(
+        polars.ordinal.ci("y", "yhat", by="model", **kwargs), pandas.ordinal.ci("y", "yhat", by="model", **kwargs)
+    )
+    xr.testing.assert_identical(
+        polars.ordinal.bootstrap("y", "yhat", sample="s", n=50, seed=1),
+        pandas.ordinal.bootstrap("y", "yhat", sample="s", n=50, seed=1),
+    )

@@ -10,6 +10,7 @@ them to the DataFrame front end without copying numbers, and returns what
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 from typing import Any
 
@@ -55,10 +56,13 @@ class OrdinalPolarsAccessor(_OrdinalAccessor):
         return self._through_pandas(metric.name, getattr(OrdinalFrameAccessor(None), metric.name))
 
     def _through_pandas(self, name: str, method):
+        defaults = [p.default for p in inspect.signature(method).parameters.values() if p.default is not p.empty]
+
         @functools.wraps(method)
         def call(*args, **kwargs):
             columns = column_names(self._frame)
-            df = pandas_frame(self._frame, named_columns([*args, *kwargs.values()], set(columns)))
+            named = named_columns([*args, *kwargs.values(), *defaults], set(columns))  # by="model" by default too
+            df = pandas_frame(self._frame, named)
             args = tuple(pandas_series(a) if is_polars(a) else a for a in args)
             kwargs = {k: pandas_series(v) if is_polars(v) else v for k, v in kwargs.items()}
             try:
