@@ -156,13 +156,13 @@ def summary(results: xr.Dataset) -> str:
         "",
     ]
     ranks = friedman(mean, model_dim="model", dim="dataset")
-    p_values = ranks["p_value"].to_series()
+    p_values = ranks["iman_davenport_p_value"].to_series()  # Demšar's recommendation: the chi-square is conservative
     significant = [str(m) for m, p in p_values.items() if p < 0.05]
     lines += [
         f"Average rank over the {results.sizes['dataset']} data sets (1 = best, in each metric's direction; "
         "Friedman test, Demšar 2006):",
         ranks["average_rank"].to_pandas().round(2).to_string(),
-        "Friedman p-values: " + ", ".join(f"{m} {p:.3f}" for m, p in p_values.items()) + ".",
+        "Friedman test p-values (Iman-Davenport F): " + ", ".join(f"{m} {p:.3f}" for m, p in p_values.items()) + ".",
         *textwrap.wrap(
             (
                 f"The models differ significantly (p < 0.05) in {', '.join(significant)}"
