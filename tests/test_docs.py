@@ -180,3 +180,14 @@ def test_every_metric_page_shows_the_metrics_default_interval():
     builtin = [m for m in ordframe.list_metrics()["name"] if m in shown]
     assert len(builtin) >= 20
     assert {m: shown[m] for m in builtin} == {m: ordframe.get_metric(m).interval for m in builtin}
+
+
+def test_the_frame_accessor_reference_lists_every_method():
+    from ordframe._accessors.pandas import OrdinalFrameAccessor
+
+    text = (DOCS / "reference" / "frame-accessor.md").read_text()
+    listed = set(re.search(r"members: \[(.*?)\]", text).group(1).replace(" ", "").split(","))
+    methods = {
+        name for name, value in vars(OrdinalFrameAccessor).items() if callable(value) and not name.startswith("_")
+    }
+    assert sorted(methods - listed) == []
