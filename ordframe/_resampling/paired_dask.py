@@ -22,7 +22,6 @@ pandas frame.
 
 from __future__ import annotations
 
-import dask
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -110,6 +109,8 @@ def dask_bootstrap(
     ]
     table = per_sample.groupby(keys).size()
     if layers and not clusters:  # sample ids in several strata: repeated cross-validation, see paired_samples
+        import dask  # an optional dependency, there when a dask DataFrame is
+
         recurring = coded[["sample", "stratum"]].drop_duplicates()["sample"].value_counts()
         table, recurring = dask.compute(table, recurring)
         warn_repeated_samples(recurring.to_numpy(), sample, layers)
