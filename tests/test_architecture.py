@@ -117,3 +117,22 @@ def test_internals_are_private_and_the_public_names_are_exported():
     for name in ordframe.__all__:
         assert getattr(ordframe, name) is not None
     assert {"bootstrap_cube", "jackknife", "report_cube", "george_cost", "METRIC_SETS"} <= set(ordframe.__all__)
+
+
+def test_ordframe_imports_and_scores_without_its_optional_dependencies():
+    """The core install (no extra) has none of dask, polars, matplotlib, scikit-learn, pyarrow or torch."""
+    import subprocess
+    import sys
+
+    optional = ("dask", "distributed", "polars", "matplotlib", "sklearn", "pyarrow", "torch", "statsmodels", "baycomp")
+    code = (
+        "import sys\n"
+        f"for name in {optional!r}:\n"
+        "    sys.modules[name] = None  # any import of it raises ImportError\n"
+        "import pandas as pd, ordframe\n"
+        "df = pd.DataFrame({'y': [0, 1, 2, 2] * 5, 'yhat': [0, 1, 1, 2] * 5, 'model': 'a'})\n"
+        "assert df.ordinal.evaluate('y', 'yhat', bootstrap=20, seed=0)['oc'].sizes == {'bootstrap': 20}\n"
+        "assert ordframe.oc([0, 1, 2], [0, 1, 2]) == 0\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
