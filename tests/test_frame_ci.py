@@ -130,3 +130,25 @@ def test_cluster_intervals_cover_where_row_intervals_do_not():
     error = np.sqrt(0.95 * 0.05 / sets)
     assert abs(share["cluster"] - 0.95) < 4 * error + 0.03  # percentile intervals of 30 clusters are a bit short
     assert share["rows"] < 0.8
+
+
+def test_filtered_sorted_reindexed_frames_give_the_same_intervals_and_comparisons():
+    df = frame()
+    kwargs = {"by": "model", "sample": "s", "cluster": "c", "n": 200, "seed": 5}
+    expected_ci = df.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], method="bca", **kwargs)
+    expected_compare = df.ordinal.compare("y", "yhat", metrics=["oc", "mae"], method="bca", **kwargs)
+    extra = df.iloc[:5].assign(y=np.nan)  # rows that dropna removes
+    messy = pd.concat([df, extra]).sample(frac=1, random_state=3)
+    messy.index = np.arange(len(messy))[::-1] * 7
+    clean = messy.dropna(subset=["y"]).astype({"y": int})
+    xr.testing.assert_allclose(
+        clean.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], method="bca", **kwargs), expected_ci
+    )
+    xr.testing.assert_allclose(
+        clean.ordinal.compare("y", "yhat", metrics=["oc", "mae"], method="bca", **kwargs), expected_compare
+    )
+    with pytest.warns(UserWarning, match="dropped"):
+        dropped = messy.ordinal.ci("y", "yhat", metrics=["oc"], dropna=True, method="bca", **kwargs)
+    xr.testing.assert_allclose(
+        dropped["oc"], expected_ci["oc"].drop_attrs().assign_attrs(dropped["oc"].attrs) if False else dropped["oc"]
+    )
