@@ -42,7 +42,6 @@ import math
 import numpy as np
 import xarray as xr
 
-from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._core.checks import by_names, check_level, directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
@@ -57,8 +56,7 @@ from ordframe._inference.intervals import (
     valid_share,
 )
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
-from ordframe._registry.request import evaluation_request
-from ordframe._resampling.paired import bootstrap_evaluate, paired_jackknife, paired_samples
+from ordframe._resampling.paired import frame_replicates
 
 
 def compare(
@@ -360,29 +358,27 @@ def frame_compare(
             f"by= must name the one column of the models compared, got {show(models)}; combine several columns into "
             "one first, or use ordframe.compare on df.ordinal.evaluate(..., bootstrap=...) with model_dim="
         )
-    common = {"proba": proba, "metrics": metrics, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    replicates = bootstrap_evaluate(
+    replicates, estimate, jackknife = frame_replicates(
         df,
         true,
         pred,
+        proba=proba,
+        metrics=metrics,
         by=models,
         sample=sample,
         strata=strata,
         cluster=cluster,
         n=n,
         seed=seed,
+        labels=labels,
+        dropna=dropna,
+        renormalize=renormalize,
         progress=progress,
-        pool=True,
-        **common,
+        jackknife=method == "bca",
     )
-    estimate = evaluate_frame(df, true, pred, by=models, **common)
     model_dim = str(models[0])
-    accelerations: dict = {}
-    if method == "bca":
-        rows = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-        paired = paired_samples(df, true, pred, by=models, sample=sample, strata=strata, cluster=cluster, **rows)
-        request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
-        for name, (theta, weights) in paired_jackknife(paired, request, len(by_names(strata, "strata"))).items():
-            difference = theta - theta.rename({model_dim: VERSUS_DIM})
-            accelerations[name] = acceleration_of(difference, weights, LEFT_OUT_DIM)
+    accelerations = {
+        name: acceleration_of(theta - theta.rename({model_dim: VERSUS_DIM}), weights, LEFT_OUT_DIM)
+        for name, (theta, weights) in jackknife.items()
+    }
     return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, None, method, accelerations)

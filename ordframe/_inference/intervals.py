@@ -51,8 +51,7 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
-from ordframe._bridge.evaluate import evaluate_frame
-from ordframe._core.checks import by_names, check_level
+from ordframe._core.checks import check_level
 from ordframe._core.dims import (
     BOOTSTRAP_DIM,
     BOUND_DIM,
@@ -72,7 +71,7 @@ from ordframe._registry import manager as registry
 from ordframe._registry.metric import INTERVALS, Metric
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.cubes import jackknife
-from ordframe._resampling.paired import bootstrap_evaluate, paired_jackknife, paired_samples
+from ordframe._resampling.paired import frame_replicates
 
 METHODS = INTERVALS
 
@@ -278,13 +277,13 @@ def frame_ci(
                 else ""
             )
         )
-    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, cluster=cluster, **common)
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
-    replicates = bootstrap_evaluate(
+    chosen = {name: method or _frame_default(metric) for name, (metric, _) in request.items()}
+    replicates, estimate, jackknife = frame_replicates(
         df,
         true,
         pred,
+        proba=proba,
         metrics=metrics,
         by=by,
         sample=sample,
@@ -292,13 +291,12 @@ def frame_ci(
         cluster=cluster,
         n=n,
         seed=seed,
+        labels=labels,
+        dropna=dropna,
+        renormalize=renormalize,
         progress=progress,
-        pool=True,
-        **common,
+        jackknife="bca" in chosen.values(),
     )
-    estimate = evaluate_frame(df, true, pred, metrics=metrics, by=by, **common)
-    chosen = {name: method or _frame_default(metric) for name, (metric, _) in request.items()}
-    jackknife = paired_jackknife(paired, request, len(by_names(strata, "strata"))) if "bca" in chosen.values() else {}
     alpha = (1 - level) / 2
     bounds = {}
     for name, values in replicates.items():

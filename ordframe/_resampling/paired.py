@@ -41,6 +41,7 @@ import pandas as pd
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, labelled
+from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
@@ -466,6 +467,44 @@ def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[
         values = labelled(pooled.labelled(mean, LEFT_OUT_DIM), metric, metric.params(params), paired.rows.classes)
         out[name] = (values, xr.ones_like(xr.DataArray(mean[:, 0], dims=LEFT_OUT_DIM)))
     return out
+
+
+def frame_replicates(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by=None,
+    sample=None,
+    strata=None,
+    cluster=None,
+    n: int = 2000,
+    seed=None,
+    labels=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    progress: bool | None = None,
+    jackknife: bool = False,
+) -> tuple[xr.Dataset, xr.Dataset, dict]:
+    """What intervals and comparisons of a frame's models start from, the strata pooled.
+
+    ``(replicates, estimate, jackknife)``: every metric on the paired replicates (dims
+    ``(replicate_dim, *by)``), on the data (dims ``by``), and with ``jackknife`` the paired jackknife
+    (``paired_jackknife``; else ``{}``).
+    """
+    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
+    where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
+    replicates = bootstrap_evaluate(
+        df, true, pred, metrics=metrics, n=n, seed=seed, progress=progress, pool=True, **where, **common
+    )
+    estimate = evaluate_frame(df, true, pred, metrics=metrics, by=by, **common)
+    if not jackknife:
+        return replicates, estimate, {}
+    paired = paired_samples(df, true, pred, **where, **common)
+    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+    return replicates, estimate, paired_jackknife(paired, request, len(by_names(strata, "strata")))
 
 
 def _unit_sums(scores: np.ndarray, paired: PairedSamples, n_units: int, places: int) -> sparse.csr_matrix:
