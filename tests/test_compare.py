@@ -207,3 +207,15 @@ def test_compare_methods_need_what_they_use():
         ordframe.compare(values, estimate="replicates", method="basic")
     with pytest.raises(ValueError, match=r"method must be one of \('percentile', 'basic'\)"):
         ordframe.compare(values, estimate="replicates", method="bca")
+
+
+def test_frame_compare_knows_the_direction_of_the_metrics_it_names():
+    """Output names of metrics={...} are the caller's: no stale-direction warning, each ranked its own way."""
+    df = models_frame(models="ab")
+    metrics = {"oc25": ("oc", {"beta": 0.25}), "hits": "accuracy"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = df.ordinal.compare("y", "yhat", sample="s", metrics=metrics, n=100, seed=0)
+    observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=metrics)
+    assert result["rank"].sel(metric="oc25", model=str(observed["oc25"].idxmin().values)) == 1
+    assert result["rank"].sel(metric="hits", model=str(observed["hits"].idxmax().values)) == 1

@@ -56,6 +56,7 @@ from ordframe._inference.intervals import (
     valid_share,
 )
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
+from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import frame_replicates
 
 
@@ -381,4 +382,6 @@ def frame_compare(
         name: acceleration_of(theta - theta.rename({model_dim: VERSUS_DIM}), weights, LEFT_OUT_DIM)
         for name, (theta, weights) in jackknife.items()
     }
-    return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, None, method, accelerations)
+    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+    better = {name: bool(metric.higher_is_better) for name, (metric, _) in request.items()}  # named by the caller
+    return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, better, method, accelerations)
