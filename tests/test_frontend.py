@@ -666,3 +666,18 @@ def test_groups_with_their_own_classes_are_warned_about_but_small_folds_are_not(
         warnings.simplefilter("error")
         rare.assign(p=rare["y"]).ordinal.oc("y", "p", by="fold")  # folds missing the rare class 0: no warning
         both.ordinal.oc("y", "p", by="g", labels=range(6))  # declared classes: the user chose K
+
+
+@pytest.mark.parametrize(
+    ("true", "pred", "dtypes"),
+    [([-1, 20871], [32767, 8839], ("int16", "int16")), ([-5, 3], [250, 3], ("int8", "uint8"))],
+)
+def test_narrow_integer_labels_whose_span_overflows_their_dtype(true, pred, dtypes):
+    """32767 - (-1) does not fit int16, nor 250 - (-5) uint8: the positions are computed in a wide type."""
+    df = pd.DataFrame({"y": np.array(true, dtype=dtypes[0]), "p": np.array(pred, dtype=dtypes[1])})
+    with pytest.warns(ordframe.LabelWarning):
+        cube = df.ordinal.confusion("y", "p")
+    classes = sorted(set(true) | set(pred))
+    assert cube["true"].values.tolist() == classes
+    for t, p in zip(true, pred):
+        assert int(cube.sel(true=t, pred=p)) == 1

@@ -224,7 +224,7 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
         seen = np.zeros(high - low + 1, bool)
         for v in kept:
             for start in range(0, len(v), BLOCK_ROWS):
-                seen[v[start : start + BLOCK_ROWS] - low] = True
+                seen[np.subtract(v[start : start + BLOCK_ROWS], low, dtype=np.intp)] = True  # no int16 wrap
         values = np.flatnonzero(seen) + low
     else:
         values = np.unique(np.concatenate([np.unique(v) for v in kept]))
@@ -304,7 +304,7 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
         codes = np.empty(len(column), dtype)
         for start in range(0, len(column), BLOCK_ROWS):
             block = column.values[start : start + BLOCK_ROWS]
-            shifted = block - low if low else block
+            shifted = np.subtract(block, low, dtype=np.intp) if low else block  # no int16 wrap
             inside = (shifted >= 0) & (shifted < len(table))
             codes[start : start + BLOCK_ROWS] = np.where(inside, table[np.where(inside, shifted, 0)], -1)
     elif (
@@ -351,7 +351,7 @@ def _integer_table(classes: pd.Index, dtype) -> tuple[int, np.ndarray] | None:
     if high - low >= MAX_INT_SPAN:
         return None
     table = np.full(high - low + 1, -1, dtype)
-    table[values - low] = np.arange(len(values))
+    table[np.subtract(values, low, dtype=np.intp)] = np.arange(len(values))
     return low, table
 
 
