@@ -187,7 +187,7 @@ def test_the_repeated_cv_warning_reaches_the_command_line(repeated_cv):
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    assert "occur in more than one stratum" in done.stderr and "cluster" in done.stderr
+    assert "occur in more than one stratum" in done.stderr and "Pass --cluster subject" in done.stderr
 
 
 @pytest.mark.parametrize("method", ["bca", "basic", "percentile"])

@@ -37,6 +37,10 @@ ARGUMENTS = [
     (r"renormalize=True", "--renormalize"),
     (r"\bproba=", "--proba"),
     (r"\bpred=", "--pred"),
+    (r"\bcluster='([^']*)'", r"--cluster \1"),
+    (r"\bcluster=", "--cluster"),
+    (r"\bstrata=", "--strata"),
+    (r"\bsample=", "--sample"),
 ]
 OPTIONS = PHRASES + ARGUMENTS
 

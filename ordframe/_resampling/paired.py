@@ -545,7 +545,13 @@ def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
         where = f"the same {sample_name!r} value" if sample_name is not None else "the same sample"
         raise ValueError(
             f"{int((given > 1).sum())} (sample, model) pair(s) appear more than once: a model predicts "
-            f"{where} twice; give each sample one row per model (or name the sample column with sample=)"
+            f"{where} twice; give each sample one row per model"
+            + (
+                ": rows of one sample in several repeats or folds go in strata= (and cluster= draws the sample "
+                "with all of them)"
+                if sample_name is not None
+                else " (or name the sample column with sample=)"
+            )
         )
     if (given == 0).any():
         raise ValueError(
