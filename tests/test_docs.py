@@ -191,3 +191,21 @@ def test_the_frame_accessor_reference_lists_every_method():
         name for name, value in vars(OrdinalFrameAccessor).items() if callable(value) and not name.startswith("_")
     }
     assert sorted(methods - listed) == []
+
+
+def test_the_reference_shows_a_constant_default_by_its_value():
+    """docs_hooks/constants.py: ``model_dim=MODEL_DIM`` becomes ``model_dim="model"``, in the table and the signature."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("constants_hook", DOCS.parent / "docs_hooks" / "constants.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = (
+        '<span class="n">model_dim</span><span class="o">=</span><span class="n">MODEL_DIM</span>'
+        '<td><code><span title="ordframe._core.dims.MODEL_DIM">MODEL_DIM</span></code></td>'
+        '<span class="n">UNKNOWN</span>'
+    )
+    out = hook.on_post_page(page, None)
+    assert '<span class="s2">&quot;model&quot;</span>' in out
+    assert '<span title="ordframe._core.dims.MODEL_DIM">&quot;model&quot;</span>' in out
+    assert '<span class="n">UNKNOWN</span>' in out  # a name no table resolves stays as it is
