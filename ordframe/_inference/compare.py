@@ -353,6 +353,11 @@ def frame_compare(
     acceleration of a difference comes from the jackknife of the samples (or clusters), each left out of
     every model's cube at once.
     """
+    check_level(level)  # the arguments' mistakes are said before the replicates are drawn
+    if adjust is not None and adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS} or None, got {adjust!r}")
+    if method not in FRAME_METHODS:
+        raise ValueError(f"method must be one of {FRAME_METHODS} for the intervals of the differences, got {method!r}")
     models = by_names(by)
     if len(models) != 1:
         raise ValueError(
