@@ -46,6 +46,7 @@ from ordframe._core.checks import by_names, check_level, directions, ranking_sig
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import (
+    FRAME_METHODS,
     MIN_VALID,
     acceleration_of,
     bca_bounds,
