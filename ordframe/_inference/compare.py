@@ -248,7 +248,8 @@ def _difference_interval(difference, observed, model_dim, dim, level, method, ac
     if method == "bca":
         low, high = bca_bounds(values, observed, accelerations[name], dim=dim, alpha=alpha, name=name)
     else:
-        low, high = reflected(*percentile(values, dim, alpha), observed, 1.0)
+        low, high = percentile(values, dim, alpha)
+        low, high = reflected(low, high, observed, 1.0)
     low, high = (bound.where(~itself, 0.0) for bound in (low, high))
     return interval_of(low, high, difference, level, method, share)
 
