@@ -13,6 +13,7 @@ from ordframe.metrics._matrix import cost_matrix, index_distance, suffix_sum, to
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
 CRUZ_RAMIREZ = "M. Cruz-Ramírez et al., Metrics to guide a multi-objective evolutionary algorithm for ordinal classification, Neurocomputing 135, 2014"
+COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
 
@@ -133,17 +134,54 @@ def kendall_tau_b(counts):
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
 
 
+def _weighted_kappa(counts, weights):
+    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero."""
+    p = _proportions(counts)
+    expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
+    chance = (weights * expected).sum(axis=(-2, -1))
+    return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
+
+
 def qwk(counts):
     """Quadratic weighted kappa: 1 - sum w O / sum w E with w = (r - c)^2 and E the outer product of the margins / N.
 
     Computed on proportions p = counts / N, 1 - sum w p / sum w p_r. p_.c, which is the same
     value as on the counts at every scale. NaN when the expected disagreement is zero.
     """
-    weights = index_distance(counts.shape[-1], 2)
-    p = _proportions(counts)
-    expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
-    chance = (weights * expected).sum(axis=(-2, -1))
-    return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
+    return _weighted_kappa(counts, index_distance(counts.shape[-1], 2))
+
+
+KAPPA_WEIGHTINGS = ("linear", "quadratic")
+
+
+def _disagreement(weighting, k):
+    """The ``(K, K)`` disagreement weights of ``kappa``'s ``weighting``."""
+    if weighting is None:
+        return 1.0 - np.eye(k)
+    if isinstance(weighting, str):
+        if weighting not in KAPPA_WEIGHTINGS:
+            raise ValueError(
+                f"kappa: weighting must be 'linear', 'quadratic', None or a {k}x{k} matrix, got {weighting!r}"
+            )
+        return index_distance(k, 1 if weighting == "linear" else 2)
+    weights = cost_matrix(weighting, k, "kappa", argument="weighting")
+    if np.diagonal(weights).any():
+        raise ValueError(
+            f"kappa: weighting must be disagreement weights with a zero diagonal, got diagonal "
+            f"{np.diagonal(weights).tolist()}; for agreement weights a (1 on the diagonal) pass 1 - a"
+        )
+    return weights
+
+
+def kappa(counts, weighting="linear"):
+    """Cohen's weighted kappa: 1 - sum w_rc n_rc / sum w_rc N_r M_c / N (Cohen 1968).
+
+    ``weighting`` gives the disagreement weights w: ``"linear"`` |r - c|, ``"quadratic"`` (r - c)^2
+    (``qwk``), None 1 - [r = c] (Cohen's unweighted kappa), or a ``(K, K)`` matrix >= 0 with a zero
+    diagonal (rows = true class). Computed on proportions, as ``qwk``; NaN when the chance-expected
+    disagreement is zero.
+    """
+    return _weighted_kappa(counts, _disagreement(weighting, counts.shape[-1]))
 
 
 def expected_cost(counts, cost=None):
@@ -178,6 +216,7 @@ def gm(counts):
         return np.where(n > 0, np.exp(logs / np.where(n > 0, n, 1)), np.nan)
 
 
+_KAPPA_UNDEFINED = "the chance-expected disagreement is zero (a single class in both margins)"
 _RANK_UNDEFINED = "every sample has the same true class or the same predicted class (zero variance)"
 
 
@@ -264,8 +303,19 @@ def ordframe_metrics():
             True,
             (-1.0, 1.0),
             description="Quadratic weighted Cohen's kappa on class indices.",
-            reference="J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968",
-            undefined="the chance-expected disagreement is zero (a single class in both margins)",
+            reference=COHEN,
+            undefined=_KAPPA_UNDEFINED,
+        ),
+        Metric(
+            "kappa",
+            "confusion",
+            kappa,
+            True,
+            (float("-inf"), 1.0),
+            description="Cohen's weighted kappa with linear (default), quadratic, no (weighting=None) or "
+            "custom disagreement weights.",
+            reference=COHEN,
+            undefined=_KAPPA_UNDEFINED,
         ),
         Metric(
             "expected_cost",
