@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 from test_classic import expand, matrices
 
 import ordframe
-from ordframe.metrics.classic import kappa, qwk
+from ordframe.metrics.classic import accuracy, amae, amse, kappa, mse, qwk, within_k
 
 
 def same(a, b, rel=1e-9):
@@ -117,3 +117,76 @@ def test_kappa_is_registered_and_warns_why_it_is_nan():
         assert np.isnan(cube.ordinal.kappa())
     true, pred = [0, 1, 2, 2, 1, 0, 2], [0, 2, 2, 1, 1, 0, 0]
     assert ordframe.kappa(true, pred) == pytest.approx(sklearn.metrics.cohen_kappa_score(true, pred, weights="linear"))
+
+
+# within_k
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrices(), st.integers(0, 7))
+def test_within_k_is_the_share_of_samples_at_most_k_classes_away(counts, k):
+    true, pred = expand(counts)
+    assert within_k(counts.astype(float), k=k) == pytest.approx(np.mean(np.abs(true - pred) <= k), rel=1e-12)
+
+
+def test_within_k_properties():
+    cube = cubes(5)
+    values = [quiet(within_k, cube, k=k) for k in range(6)]
+    np.testing.assert_array_equal(values[0], quiet(accuracy, cube))
+    assert np.isnan(values[0][0, 0]) and (values[1][0, 1] == 1.0)
+    finite = ~np.isnan(values[0])
+    assert all((a[finite] <= b[finite]).all() for a, b in zip(values, values[1:]))  # grows with k
+    assert (values[4][finite] == 1).all() and (values[5][finite] == 1).all()  # every error is at most K - 1 away
+    np.testing.assert_array_equal(quiet(within_k, np.swapaxes(cube, -1, -2), k=2), values[2])  # symmetric in the roles
+    stack_equals_each(within_k, cube[1:], k=1)
+    for bad in (-1, 1.5, True, "1"):
+        with pytest.raises(ValueError, match=rf"within_k: k must be an integer >= 0.*got {bad!r}"):
+            within_k(cube, k=bad)
+
+
+def test_within_k_is_registered():
+    metric = ordframe.get_metric("within_k")
+    assert metric.higher_is_better and metric.bounds == (0.0, 1.0) and dict(metric.defaults) == {"k": 1}
+    assert ordframe.within_k([0, 1, 2, 3], [1, 1, 0, 0], k=1) == 0.5
+
+
+# amse
+
+
+def per_class_loop(counts, power):
+    """The per-class mean error |r - c| ** power over each true class with samples, by a loop over the samples."""
+    true, pred = expand(counts)
+    return [np.mean(np.abs(true[true == r] - pred[true == r]) ** power) for r in np.unique(true)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrices())
+def test_amse_averages_the_mse_of_the_true_classes_that_occur(counts):
+    # imbalanced-learn's macro_averaged_mean_absolute_error convention: the classes in np.unique(y_true)
+    assert amse(counts.astype(float)) == pytest.approx(np.mean(per_class_loop(counts, 2)), rel=1e-12)
+    assert amae(counts.astype(float)) == pytest.approx(np.mean(per_class_loop(counts, 1)), rel=1e-12)
+    k = len(counts)
+    assert amse(counts.astype(float), missing="zero") == pytest.approx(sum(per_class_loop(counts, 2)) / k, rel=1e-12)
+
+
+def test_amse_properties():
+    cube = cubes(4)
+    values = quiet(amse, cube)
+    assert np.isnan(values[0, 0]) and values[0, 1] == 0 and values[0, 2] == 0
+    finite = ~np.isnan(values)
+    assert (values[finite] >= quiet(amae, cube)[finite] ** 2 - 1e-12).all()  # Jensen, class by class
+    # on a balanced cube (equal true class sizes) it is the MSE
+    balanced = cube[1:] / cube[1:].sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(amse(balanced), mse(balanced), rtol=1e-12)
+    np.testing.assert_allclose(quiet(amse, cube[..., ::-1, ::-1]), values)  # reversing the class order
+    stack_equals_each(amse, cube[1:])
+    stack_equals_each(amse, cube[1:], missing="zero")
+    with pytest.raises(ValueError, match="missing must be 'skip' or 'zero', got 'drop'"):
+        amse(cube, missing="drop")
+
+
+def test_amse_is_registered_and_warns_why_it_is_nan():
+    metric = ordframe.get_metric("amse")
+    assert not metric.higher_is_better and dict(metric.defaults) == {"missing": "skip"}
+    with pytest.warns(RuntimeWarning, match="amse is undefined for this input and is NaN: there are no samples"):
+        assert np.isnan(xr.DataArray(np.zeros((3, 3)), dims=("true", "pred")).ordinal.amse())

@@ -27,6 +27,17 @@ def mer(counts):
     return 1.0 - accuracy(counts)
 
 
+def within_k(counts, k=1):
+    """Within-k accuracy: the share of samples at most k classes from the truth, sum_{|r - c| <= k} n_rc / N.
+
+    ``k=0`` is the accuracy, ``k=1`` the accuracy within one class (Gutiérrez et al. 2016).
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"within_k: k must be an integer >= 0 (a number of class positions), got {k!r}")
+    near = index_distance(counts.shape[-1]) <= k
+    return (counts * near).sum(axis=(-2, -1)) / total(counts)
+
+
 def mae(counts):
     """Mean absolute index error: sum n_rc |r - c| / N."""
     return (counts * index_distance(counts.shape[-1])).sum(axis=(-2, -1)) / total(counts)
@@ -37,27 +48,40 @@ def mse(counts):
     return (counts * index_distance(counts.shape[-1], 2)).sum(axis=(-2, -1)) / total(counts)
 
 
-def _class_mae(counts, missing):
+def _class_error(counts, missing, power=1):
     if not isinstance(missing, str) or missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
     rows = counts.sum(axis=-1)
-    error = (counts * index_distance(counts.shape[-1])).sum(axis=-1) / rows
+    error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
     if missing == "zero":
         error = np.where(rows > 0, error, 0.0)
         error[total(counts) == 0] = np.nan
     return error
 
 
-def amae(counts, missing="skip"):
-    """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
-    error = _class_mae(counts, missing)
+def _class_mean(error):
+    """The mean of per-class errors ``(..., K)`` over the classes where they are defined (not NaN)."""
     valid = ~np.isnan(error)
     return np.where(valid, error, 0.0).sum(axis=-1) / valid.sum(axis=-1)
 
 
+def amae(counts, missing="skip"):
+    """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
+    return _class_mean(_class_error(counts, missing))
+
+
+def amse(counts, missing="skip"):
+    """Macro-averaged MSE: the mean over true classes r of MSE_r = sum_c n_rc (r - c)^2 / N_r.
+
+    Classes without samples are skipped (``missing="skip"``, as imbalanced-learn's
+    ``macro_averaged_mean_absolute_error`` does for MAE) or count as 0 (``"zero"``).
+    """
+    return _class_mean(_class_error(counts, missing, 2))
+
+
 def mmae(counts, missing="skip"):
     """Maximum over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
-    error = _class_mae(counts, missing)
+    error = _class_error(counts, missing)
     valid = ~np.isnan(error)
     return np.where(valid.any(axis=-1), np.where(valid, error, -np.inf).max(axis=-1), np.nan)
 
@@ -238,6 +262,15 @@ def ordframe_metrics():
             reference=CARDOSO,
         ),
         Metric(
+            "within_k",
+            "confusion",
+            within_k,
+            True,
+            rate,
+            description="Share of predictions at most k classes from the true class (k=0: accuracy).",
+            reference=ORCA,
+        ),
+        Metric(
             "mae",
             "confusion",
             mae,
@@ -262,6 +295,16 @@ def ordframe_metrics():
             False,
             errors,
             description="Mean over true classes of the per-class MAE (robust to imbalance).",
+            reference=BACCIANELLA,
+            undefined="no true class has samples",
+        ),
+        Metric(
+            "amse",
+            "confusion",
+            amse,
+            False,
+            errors,
+            description="Mean over true classes of the per-class MSE (macro-averaged MSE, robust to imbalance).",
             reference=BACCIANELLA,
             undefined="no true class has samples",
         ),
