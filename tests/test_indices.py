@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.stats
 import sklearn.metrics
 import xarray as xr
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 from test_classic import expand, matrices
 
 import ordframe
-from ordframe.metrics.classic import accuracy, amae, amse, kappa, mse, qwk, within_k
+from ordframe.metrics.classic import accuracy, amae, amse, kappa, kendall_tau_b, mse, qwk, somers_d, within_k
 
 
 def same(a, b, rel=1e-9):
@@ -190,3 +191,43 @@ def test_amse_is_registered_and_warns_why_it_is_nan():
     assert not metric.higher_is_better and dict(metric.defaults) == {"missing": "skip"}
     with pytest.warns(RuntimeWarning, match="amse is undefined for this input and is NaN: there are no samples"):
         assert np.isnan(xr.DataArray(np.zeros((3, 3)), dims=("true", "pred")).ordinal.amse())
+
+
+# somers_d
+
+
+@settings(max_examples=80, deadline=None)
+@given(matrices(min_total=2))
+def test_somers_d_equals_scipy_on_the_expanded_samples(counts):
+    true, pred = expand(counts)
+    value = quiet(somers_d, counts.astype(float))
+    if len(np.unique(true)) < 2:
+        assert np.isnan(value)
+    elif len(np.unique(pred)) < 2:
+        # scipy returns NaN for a table with one column; the formula gives 0 (no pair is concordant or discordant)
+        assert value == 0
+    else:
+        assert value == pytest.approx(scipy.stats.somersd(true, pred).statistic, rel=1e-9, abs=1e-12)
+
+
+def test_somers_d_properties():
+    cube = cubes(5)
+    values = quiet(somers_d, cube)
+    assert np.isnan(values[0, 0]) and np.isnan(values[0, 2]) and values[0, 1] == pytest.approx(1.0)
+    finite = ~np.isnan(values)
+    assert (np.abs(values[finite]) <= 1 + 1e-12).all()
+    np.testing.assert_allclose(quiet(somers_d, cube[..., ::-1, ::-1]), values, atol=1e-14)  # reversing both orders
+    np.testing.assert_allclose(quiet(somers_d, cube[..., ::-1]), -values, atol=1e-14)  # reversing the predictions
+    # tau_b is the geometric mean of the two directions: tau_b^2 = D(pred | true) D(true | pred)
+    both = quiet(somers_d, np.swapaxes(cube, -1, -2)) * values
+    np.testing.assert_allclose(quiet(kendall_tau_b, cube)[finite] ** 2, both[finite], atol=1e-14)
+    stack_equals_each(somers_d, cube[1:])
+
+
+def test_somers_d_is_registered_and_warns_why_it_is_nan():
+    metric = ordframe.get_metric("somers_d")
+    assert metric.higher_is_better and metric.bounds == (-1.0, 1.0)
+    with pytest.warns(RuntimeWarning, match="every sample has the same true class"):
+        assert np.isnan(xr.DataArray([[0, 0], [3, 4]], dims=("true", "pred")).ordinal.somers_d())
+    # a constant prediction is defined (0): the pairs tied on the prediction count in the denominator
+    assert xr.DataArray([[0, 3], [0, 4]], dims=("true", "pred")).ordinal.somers_d() == 0

@@ -13,6 +13,7 @@ from ordframe.metrics._matrix import cost_matrix, index_distance, suffix_sum, to
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
 CRUZ_RAMIREZ = "M. Cruz-Ramírez et al., Metrics to guide a multi-objective evolutionary algorithm for ordinal classification, Neurocomputing 135, 2014"
+SOMERS = "R. H. Somers, A new asymmetric measure of association for ordinal variables, American Sociological Review 27(6), 1962"
 COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
@@ -138,6 +139,14 @@ def spearman(counts):
     return np.where(varies, cov / np.sqrt(np.where(varies, var, np.nan)), np.nan)
 
 
+def _concordance(p):
+    """(C - D) / N^2 on proportions ``p``: concordant minus discordant pairs of samples."""
+    below = suffix_sum(p, -2) - p  # mass with a larger true class, per predicted class
+    after = suffix_sum(below, -1) - below  # ... and a larger predicted class
+    before = np.cumsum(below, axis=-1) - below  # ... and a smaller predicted class
+    return (p * (after - before)).sum(axis=(-2, -1))
+
+
 def kendall_tau_b(counts):
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
 
@@ -148,14 +157,24 @@ def kendall_tau_b(counts):
     NaN when a margin uses a single class.
     """
     p = _proportions(counts)
-    below = suffix_sum(p, -2) - p  # mass with a larger true class, per predicted class
-    after = suffix_sum(below, -1) - below  # ... and a larger predicted class
-    before = np.cumsum(below, axis=-1) - below  # ... and a smaller predicted class
-    balance = (p * (after - before)).sum(axis=(-2, -1))  # (C - D) / N^2
+    balance = _concordance(p)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
     untied = _pairs_not_tied(rows) * _pairs_not_tied(cols)  # (n0 - n1)(n0 - n2) / N^4
     varies = _varies(rows, cols)
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
+
+
+def somers_d(counts):
+    """Somers' D of the predicted class given the true class: (C - D) / (pairs with different true classes).
+
+    The pairs tied on the prediction but not on the truth count in the denominator; Somers (1962).
+    Equal to ``scipy.stats.somersd(true, pred).statistic`` on the expanded samples, except that a
+    constant prediction gives 0 here (scipy: NaN). Computed on proportions, as ``kendall_tau_b``.
+    NaN when every sample has the same true class.
+    """
+    p = _proportions(counts)
+    untied = _pairs_not_tied(p.sum(axis=-1))
+    return _concordance(p) / np.where(untied > 0, untied, np.nan)
 
 
 def _weighted_kappa(counts, weights):
@@ -338,6 +357,16 @@ def ordframe_metrics():
             description="Kendall's tau-b rank correlation of true and predicted class.",
             reference=CARDOSO,
             undefined=_RANK_UNDEFINED,
+        ),
+        Metric(
+            "somers_d",
+            "confusion",
+            somers_d,
+            True,
+            (-1.0, 1.0),
+            description="Somers' D of the predicted class given the true class (pairs tied on the truth left out).",
+            reference=SOMERS,
+            undefined="every sample has the same true class (no pair to order)",
         ),
         Metric(
             "qwk",
