@@ -13,7 +13,18 @@ from hypothesis.extra.numpy import arrays
 from test_classic import expand, matrices
 
 import ordframe
-from ordframe.metrics.classic import accuracy, amae, amse, kappa, kendall_tau_b, mse, qwk, somers_d, within_k
+from ordframe.metrics.classic import (
+    accuracy,
+    amae,
+    amse,
+    gerrity,
+    kappa,
+    kendall_tau_b,
+    mse,
+    qwk,
+    somers_d,
+    within_k,
+)
 
 
 def same(a, b, rel=1e-9):
@@ -231,3 +242,68 @@ def test_somers_d_is_registered_and_warns_why_it_is_nan():
         assert np.isnan(xr.DataArray([[0, 0], [3, 4]], dims=("true", "pred")).ordinal.somers_d())
     # a constant prediction is defined (0): the pairs tied on the prediction count in the denominator
     assert xr.DataArray([[0, 3], [0, 4]], dims=("true", "pred")).ordinal.somers_d() == 0
+
+
+# gerrity
+
+
+@settings(max_examples=30, deadline=None)
+@given(matrices(min_total=2))
+def test_gerrity_equals_xskillscore_with_the_truth_as_observations(counts):
+    xskillscore = pytest.importorskip("xskillscore")
+    true, pred = expand(counts)
+    value = quiet(gerrity, counts.astype(float))
+    if counts[0].sum() == 0 or counts[-1].sum() == 0:
+        assert np.isnan(value)  # some a_i is 0 or infinite; xskillscore's NaN-skipping sum then gives a number
+        return
+    edges = np.arange(len(counts) + 1) - 0.5  # category i holds the label i
+    table = xskillscore.Contingency(
+        xr.DataArray(true, dims="sample"), xr.DataArray(pred, dims="sample"), edges, edges, dim="sample"
+    )
+    assert value == pytest.approx(float(table.gerrity_score()), rel=1e-9, abs=1e-12)
+
+
+def gerrity_by_the_paper(counts):
+    """Gerrity (1992) by loops: the scoring matrix s_ij from the observed (true) class shares, then sum p_ij s_ij."""
+    k = len(counts)
+    shares = counts.sum(axis=1) / counts.sum()
+    a = [(1 - shares[: i + 1].sum()) / shares[: i + 1].sum() for i in range(k - 1)]
+    s = np.empty((k, k))
+    for i in range(k):
+        for j in range(i, k):
+            s[i, j] = s[j, i] = (sum(1 / a[r] for r in range(i)) - (j - i) + sum(a[r] for r in range(j, k - 1))) / (
+                k - 1
+            )
+    return (counts / counts.sum() * s).sum()
+
+
+def test_gerrity_properties():
+    cube = cubes(5)
+    cube[1:, :, 0, 0] += 1  # the first and the last true class have samples
+    cube[1:, :, -1, -1] += 1
+    values = quiet(gerrity, cube)
+    assert np.isnan(values[0, 0]) and np.isnan(values[0, 2]) and values[0, 1] == pytest.approx(1.0)
+    for counts, value in zip(cube[1:].reshape(-1, 5, 5), values[1:].ravel()):
+        assert value == pytest.approx(gerrity_by_the_paper(counts), rel=1e-12)
+    np.testing.assert_allclose(values[1:], quiet(gerrity, cube[1:, :, ::-1, ::-1]), rtol=1e-12)  # reversed order
+    # equitable: a constant prediction, and a prediction independent of the truth, score 0
+    rows = cube[1:].sum(axis=-1)
+    for c in range(5):
+        constant = np.zeros_like(cube[1:])
+        constant[..., c] = rows
+        np.testing.assert_allclose(gerrity(constant), 0, atol=1e-12)
+    independent = rows[..., :, None] * np.array([1.0, 2, 0, 3, 1])
+    np.testing.assert_allclose(gerrity(independent), 0, atol=1e-12)
+    # two classes: the Peirce skill score, hit rate - false alarm rate
+    two = np.random.default_rng(2).integers(1, 9, (20, 2, 2)).astype(float)
+    peirce = two[:, 1, 1] / two[:, 1].sum(-1) - two[:, 0, 1] / two[:, 0].sum(-1)
+    np.testing.assert_allclose(gerrity(two), peirce, rtol=1e-12)
+    stack_equals_each(gerrity, cube)
+    assert np.isnan(quiet(gerrity, np.ones((4, 1, 1)))).all()
+
+
+def test_gerrity_is_registered_and_warns_why_it_is_nan():
+    metric = ordframe.get_metric("gerrity")
+    assert metric.higher_is_better and metric.bounds == (-np.inf, 1.0)
+    with pytest.warns(RuntimeWarning, match="the first or the last true class has no samples"):
+        assert np.isnan(xr.DataArray([[3, 1, 0], [1, 2, 1], [0, 0, 0]], dims=("true", "pred")).ordinal.gerrity())

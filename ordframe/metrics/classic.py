@@ -14,6 +14,7 @@ ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experime
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
 CRUZ_RAMIREZ = "M. Cruz-Ramírez et al., Metrics to guide a multi-objective evolutionary algorithm for ordinal classification, Neurocomputing 135, 2014"
 SOMERS = "R. H. Somers, A new asymmetric measure of association for ordinal variables, American Sociological Review 27(6), 1962"
+GERRITY = "J. P. Gerrity, A note on Gandin and Murphy's equitable skill score, Monthly Weather Review 120(11), 1992"
 COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
@@ -227,6 +228,31 @@ def kappa(counts, weighting="linear"):
     return _weighted_kappa(counts, _disagreement(weighting, counts.shape[-1]))
 
 
+def gerrity(counts):
+    """Gerrity score: sum_rc p_rc s_rc with Gerrity's (1992) equitable scoring matrix s of the true margin.
+
+    With P_i the share of samples of true class <= i and a_i = (1 - P_i) / P_i (i < K),
+    s_rc = (sum_{i<r} 1/a_i - (c - r) + sum_{c<=i<K} a_i) / (K - 1) for r <= c, symmetric.
+    Equal to xskillscore's ``Contingency(...).gerrity_score()`` with the truth as observations.
+    NaN when the first or the last true class has no samples (some a_i is 0 or infinite), or K < 2.
+    """
+    p = _proportions(counts)
+    k = p.shape[-1]
+    rows = p.sum(axis=-1)
+    defined = (rows[..., 0] > 0) & (rows[..., -1] > 0) & (k > 1)
+    below = np.cumsum(rows, axis=-1)[..., :-1]  # P_i
+    above = suffix_sum(rows, -1)[..., 1:]  # 1 - P_i, without cancellation
+    safe = defined[..., None]
+    a = np.where(safe, above, 1.0) / np.where(safe, below, 1.0)
+    zero = np.zeros((*a.shape[:-1], 1))
+    inverse_before = np.concatenate([zero, np.cumsum(1.0 / a, axis=-1)], axis=-1)  # sum_{i<r} 1/a_i
+    a_from = np.concatenate([suffix_sum(a, -1), zero], axis=-1)  # sum_{c<=i<K} a_i
+    r = np.arange(k)
+    low, high = np.minimum.outer(r, r), np.maximum.outer(r, r)
+    score = (inverse_before[..., low] + a_from[..., high] - index_distance(k)) / max(k - 1, 1)
+    return np.where(defined, (p * score).sum(axis=(-2, -1)), np.nan)
+
+
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
     k = counts.shape[-1]
@@ -388,6 +414,16 @@ def ordframe_metrics():
             "custom disagreement weights.",
             reference=COHEN,
             undefined=_KAPPA_UNDEFINED,
+        ),
+        Metric(
+            "gerrity",
+            "confusion",
+            gerrity,
+            True,
+            (float("-inf"), 1.0),  # -1 for a reversed split of two equal classes; no lower bound is proven
+            description="Gerrity's equitable skill score: 1 for perfect predictions, 0 for constant or random ones.",
+            reference=GERRITY,
+            undefined="the first or the last true class has no samples, or there is a single class",
         ),
         Metric(
             "expected_cost",
