@@ -17,6 +17,7 @@ from ordframe.metrics.classic import (
     accuracy,
     amae,
     amse,
+    cem_ord,
     gerrity,
     kappa,
     kendall_tau_b,
@@ -307,3 +308,53 @@ def test_gerrity_is_registered_and_warns_why_it_is_nan():
     assert metric.higher_is_better and metric.bounds == (-np.inf, 1.0)
     with pytest.warns(RuntimeWarning, match="the first or the last true class has no samples"):
         assert np.isnan(xr.DataArray([[3, 1, 0], [1, 2, 1], [0, 0, 0]], dims=("true", "pred")).ordinal.gerrity())
+
+
+# cem_ord
+
+
+def cem_by_the_items(counts):
+    """CEM-ORD by its definition (Amigó et al. 2020, eqs. 1-2), item by item.
+
+    prox(a, b) = -log2((n_a / 2 + sum_{k between a and b, b included, a excluded} n_k) / N) with n_k the number of
+    items whose true class is k; CEM = sum_d prox(pred(d), true(d)) / sum_d prox(true(d), true(d)).
+    """
+    true, pred = expand(counts)
+    sizes = np.bincount(true, minlength=len(counts))
+
+    def prox(a, b):
+        between = range(a + 1, b + 1) if a < b else range(b, a)
+        return -np.log2((sizes[a] / 2 + sum(sizes[k] for k in between)) / len(true))
+
+    return sum(prox(p, t) for p, t in zip(pred, true)) / sum(prox(t, t) for t in true)
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrices())
+def test_cem_ord_equals_its_definition_item_by_item(counts):
+    assert cem_ord(counts.astype(float)) == pytest.approx(cem_by_the_items(counts), rel=1e-9, abs=1e-12)
+
+
+def test_cem_ord_properties():
+    cube = cubes(5)
+    values = quiet(cem_ord, cube)
+    assert np.isnan(values[0, 0]) and values[0, 1] == pytest.approx(1.0) and values[0, 2] == pytest.approx(1.0)
+    finite = ~np.isnan(values)
+    assert ((values[finite] >= 0) & (values[finite] <= 1)).all()
+    np.testing.assert_allclose(quiet(cem_ord, cube[..., ::-1, ::-1]), values, rtol=1e-12)  # reversed order
+    np.testing.assert_allclose(quiet(cem_ord, cube * 1e-150), values, rtol=1e-12)  # any scale of the counts
+    # a prediction one class farther from the truth scores lower (ordinal monotonicity)
+    perfect = np.diag([5.0, 3.0, 6.0, 2.0])
+    near, far = perfect.copy(), perfect.copy()
+    near[0, 0] = far[0, 0] = 3.0
+    near[0, 1] = far[0, 2] = 2.0
+    assert cem_ord(perfect) == pytest.approx(1.0)
+    assert 1 - 1e-12 > cem_ord(near) > cem_ord(far)
+    stack_equals_each(cem_ord, cube[1:])
+
+
+def test_cem_ord_is_registered():
+    metric = ordframe.get_metric("cem_ord")
+    assert metric.higher_is_better and metric.bounds == (0.0, 1.0)
+    with pytest.warns(RuntimeWarning, match="cem_ord is undefined"):
+        assert np.isnan(xr.DataArray(np.zeros((3, 3)), dims=("true", "pred")).ordinal.cem_ord())

@@ -15,6 +15,10 @@ CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classif
 CRUZ_RAMIREZ = "M. Cruz-Ramírez et al., Metrics to guide a multi-objective evolutionary algorithm for ordinal classification, Neurocomputing 135, 2014"
 SOMERS = "R. H. Somers, A new asymmetric measure of association for ordinal variables, American Sociological Review 27(6), 1962"
 GERRITY = "J. P. Gerrity, A note on Gandin and Murphy's equitable skill score, Monthly Weather Review 120(11), 1992"
+AMIGO = (
+    "E. Amigó, J. Gonzalo, S. Mizzaro, J. Carrillo-de-Albornoz, An effectiveness metric for ordinal "
+    "classification: formal properties and experimental results, ACL 2020"
+)
 COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
@@ -253,6 +257,24 @@ def gerrity(counts):
     return np.where(defined, (p * score).sum(axis=(-2, -1)), np.nan)
 
 
+def cem_ord(counts):
+    """Closeness evaluation measure CEM-ORD of Amigó et al. (2020): sum_rc n_rc prox(c, r) / sum_r N_r prox(r, r).
+
+    prox(c, r) = -log2((N_c / 2 + sum of N_k over the classes k between c and r, r included, c excluded) / N),
+    with N_k the true class sizes: the information in "the prediction c is as close to r as the truth".
+    That sum is N_r / 2 + |m_c - m_r| with m_k = N_1 + ... + N_(k-1) + N_k / 2 the mid-cumulative sizes.
+    Computed on proportions; NaN for an empty matrix.
+    """
+    p = _proportions(counts)
+    shares = p.sum(axis=-1)
+    middle = np.cumsum(shares, axis=-1) - shares / 2
+    closeness = shares[..., :, None] / 2 + np.abs(middle[..., :, None] - middle[..., None, :])  # [r, c]
+    with np.errstate(divide="ignore"):
+        found = np.where(p > 0, p * -np.log2(np.where(p > 0, closeness, 1.0)), 0.0).sum(axis=(-2, -1))
+        best = np.where(shares > 0, shares * -np.log2(np.where(shares > 0, shares / 2, 1.0)), 0.0).sum(axis=-1)
+    return found / np.where(best > 0, best, np.nan)
+
+
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
     k = counts.shape[-1]
@@ -424,6 +446,16 @@ def ordframe_metrics():
             description="Gerrity's equitable skill score: 1 for perfect predictions, 0 for constant or random ones.",
             reference=GERRITY,
             undefined="the first or the last true class has no samples, or there is a single class",
+        ),
+        Metric(
+            "cem_ord",
+            "confusion",
+            cem_ord,
+            True,
+            rate,
+            description="Closeness evaluation measure of Amigó et al.: the information of predicted closeness to "
+            "the truth, weighted by the true class distribution, over that of perfect predictions.",
+            reference=AMIGO,
         ),
         Metric(
             "expected_cost",
