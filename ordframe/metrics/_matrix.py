@@ -17,23 +17,25 @@ def index_distance(k: int, power: float = 1.0) -> np.ndarray:
     return np.abs(r[:, None] - r[None, :]).astype(np.float64) ** power
 
 
-def cost_matrix(cost, k: int, metric: str) -> np.ndarray:
+def cost_matrix(cost, k: int, metric: str, argument: str = "cost") -> np.ndarray:
     """A user cost matrix as a finite float64 ``(K, K)`` array, rows = true class, columns = predicted class.
 
-    A DataArray with dims ``true`` and ``pred`` is put in that order first.
+    A DataArray with dims ``true`` and ``pred`` is put in that order first. ``argument`` is the
+    parameter's name in the messages.
     """
     if set(getattr(cost, "dims", ())) == {"true", "pred"}:
         cost = cost.transpose("true", "pred")
     try:
         cost = np.asarray(cost, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{metric}: cost must be a {k}x{k} matrix of real numbers, got {cost!r}") from None
+        raise TypeError(f"{metric}: {argument} must be a {k}x{k} matrix of real numbers, got {cost!r}") from None
     if cost.shape != (k, k):
         raise ValueError(
-            f"{metric}: cost must be a {k}x{k} matrix (rows = true class, columns = predicted), got shape {cost.shape}"
+            f"{metric}: {argument} must be a {k}x{k} matrix (rows = true class, columns = predicted), "
+            f"got shape {cost.shape}"
         )
     if not np.isfinite(cost).all() or (cost < 0).any():
-        raise ValueError(f"{metric}: cost must hold finite numbers >= 0 (a cost, not a gain)")
+        raise ValueError(f"{metric}: {argument} must hold finite numbers >= 0 (a cost, not a gain)")
     return cost
 
 

@@ -13,6 +13,13 @@ from ordframe.metrics._matrix import cost_matrix, index_distance, suffix_sum, to
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
 CRUZ_RAMIREZ = "M. Cruz-Ramírez et al., Metrics to guide a multi-objective evolutionary algorithm for ordinal classification, Neurocomputing 135, 2014"
+SOMERS = "R. H. Somers, A new asymmetric measure of association for ordinal variables, American Sociological Review 27(6), 1962"
+GERRITY = "J. P. Gerrity, A note on Gandin and Murphy's equitable skill score, Monthly Weather Review 120(11), 1992"
+AMIGO = (
+    "E. Amigó, J. Gonzalo, S. Mizzaro, J. Carrillo-de-Albornoz, An effectiveness metric for ordinal "
+    "classification: formal properties and experimental results, ACL 2020"
+)
+COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
 
@@ -26,6 +33,17 @@ def mer(counts):
     return 1.0 - accuracy(counts)
 
 
+def within_k(counts, k=1):
+    """Within-k accuracy: the share of samples at most k classes from the truth, sum_{|r - c| <= k} n_rc / N.
+
+    ``k=0`` is the accuracy, ``k=1`` the accuracy within one class (Gutiérrez et al. 2016).
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"within_k: k must be an integer >= 0 (a number of class positions), got {k!r}")
+    near = index_distance(counts.shape[-1]) <= k
+    return (counts * near).sum(axis=(-2, -1)) / total(counts)
+
+
 def mae(counts):
     """Mean absolute index error: sum n_rc |r - c| / N."""
     return (counts * index_distance(counts.shape[-1])).sum(axis=(-2, -1)) / total(counts)
@@ -36,27 +54,40 @@ def mse(counts):
     return (counts * index_distance(counts.shape[-1], 2)).sum(axis=(-2, -1)) / total(counts)
 
 
-def _class_mae(counts, missing):
+def _class_error(counts, missing, power=1):
     if not isinstance(missing, str) or missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
     rows = counts.sum(axis=-1)
-    error = (counts * index_distance(counts.shape[-1])).sum(axis=-1) / rows
+    error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
     if missing == "zero":
         error = np.where(rows > 0, error, 0.0)
         error[total(counts) == 0] = np.nan
     return error
 
 
-def amae(counts, missing="skip"):
-    """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
-    error = _class_mae(counts, missing)
+def _class_mean(error):
+    """The mean of per-class errors ``(..., K)`` over the classes where they are defined (not NaN)."""
     valid = ~np.isnan(error)
     return np.where(valid, error, 0.0).sum(axis=-1) / valid.sum(axis=-1)
 
 
+def amae(counts, missing="skip"):
+    """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
+    return _class_mean(_class_error(counts, missing))
+
+
+def amse(counts, missing="skip"):
+    """Macro-averaged MSE: the mean over true classes r of MSE_r = sum_c n_rc (r - c)^2 / N_r.
+
+    Classes without samples are skipped (``missing="skip"``, as imbalanced-learn's
+    ``macro_averaged_mean_absolute_error`` does for MAE) or count as 0 (``"zero"``).
+    """
+    return _class_mean(_class_error(counts, missing, 2))
+
+
 def mmae(counts, missing="skip"):
     """Maximum over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
-    error = _class_mae(counts, missing)
+    error = _class_error(counts, missing)
     valid = ~np.isnan(error)
     return np.where(valid.any(axis=-1), np.where(valid, error, -np.inf).max(axis=-1), np.nan)
 
@@ -113,6 +144,14 @@ def spearman(counts):
     return np.where(varies, cov / np.sqrt(np.where(varies, var, np.nan)), np.nan)
 
 
+def _concordance(p):
+    """(C - D) / N^2 on proportions ``p``: concordant minus discordant pairs of samples."""
+    below = suffix_sum(p, -2) - p  # mass with a larger true class, per predicted class
+    after = suffix_sum(below, -1) - below  # ... and a larger predicted class
+    before = np.cumsum(below, axis=-1) - below  # ... and a smaller predicted class
+    return (p * (after - before)).sum(axis=(-2, -1))
+
+
 def kendall_tau_b(counts):
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
 
@@ -123,14 +162,32 @@ def kendall_tau_b(counts):
     NaN when a margin uses a single class.
     """
     p = _proportions(counts)
-    below = suffix_sum(p, -2) - p  # mass with a larger true class, per predicted class
-    after = suffix_sum(below, -1) - below  # ... and a larger predicted class
-    before = np.cumsum(below, axis=-1) - below  # ... and a smaller predicted class
-    balance = (p * (after - before)).sum(axis=(-2, -1))  # (C - D) / N^2
+    balance = _concordance(p)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
     untied = _pairs_not_tied(rows) * _pairs_not_tied(cols)  # (n0 - n1)(n0 - n2) / N^4
     varies = _varies(rows, cols)
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
+
+
+def somers_d(counts):
+    """Somers' D of the predicted class given the true class: (C - D) / (pairs with different true classes).
+
+    The pairs tied on the prediction but not on the truth count in the denominator; Somers (1962).
+    Equal to ``scipy.stats.somersd(true, pred).statistic`` on the expanded samples, except that a
+    constant prediction gives 0 here (scipy: NaN). Computed on proportions, as ``kendall_tau_b``.
+    NaN when every sample has the same true class.
+    """
+    p = _proportions(counts)
+    untied = _pairs_not_tied(p.sum(axis=-1))
+    return _concordance(p) / np.where(untied > 0, untied, np.nan)
+
+
+def _weighted_kappa(counts, weights):
+    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero."""
+    p = _proportions(counts)
+    expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
+    chance = (weights * expected).sum(axis=(-2, -1))
+    return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
 
 
 def qwk(counts):
@@ -139,11 +196,83 @@ def qwk(counts):
     Computed on proportions p = counts / N, 1 - sum w p / sum w p_r. p_.c, which is the same
     value as on the counts at every scale. NaN when the expected disagreement is zero.
     """
-    weights = index_distance(counts.shape[-1], 2)
+    return _weighted_kappa(counts, index_distance(counts.shape[-1], 2))
+
+
+KAPPA_WEIGHTINGS = ("linear", "quadratic")
+
+
+def _disagreement(weighting, k):
+    """The ``(K, K)`` disagreement weights of ``kappa``'s ``weighting``."""
+    if weighting is None:
+        return 1.0 - np.eye(k)
+    if isinstance(weighting, str):
+        if weighting not in KAPPA_WEIGHTINGS:
+            raise ValueError(
+                f"kappa: weighting must be 'linear', 'quadratic', None or a {k}x{k} matrix, got {weighting!r}"
+            )
+        return index_distance(k, 1 if weighting == "linear" else 2)
+    weights = cost_matrix(weighting, k, "kappa", argument="weighting")
+    if np.diagonal(weights).any():
+        raise ValueError(
+            f"kappa: weighting must be disagreement weights with a zero diagonal, got diagonal "
+            f"{np.diagonal(weights).tolist()}; for agreement weights a (1 on the diagonal) pass 1 - a"
+        )
+    return weights
+
+
+def kappa(counts, weighting="linear"):
+    """Cohen's weighted kappa: 1 - sum w_rc n_rc / sum w_rc N_r M_c / N (Cohen 1968).
+
+    ``weighting`` gives the disagreement weights w: ``"linear"`` |r - c|, ``"quadratic"`` (r - c)^2
+    (``qwk``), None 1 - [r = c] (Cohen's unweighted kappa), or a ``(K, K)`` matrix >= 0 with a zero
+    diagonal (rows = true class). Computed on proportions, as ``qwk``; NaN when the chance-expected
+    disagreement is zero.
+    """
+    return _weighted_kappa(counts, _disagreement(weighting, counts.shape[-1]))
+
+
+def gerrity(counts):
+    """Gerrity score: sum_rc p_rc s_rc with Gerrity's (1992) equitable scoring matrix s of the true margin.
+
+    With P_i the share of samples of true class <= i and a_i = (1 - P_i) / P_i (i < K),
+    s_rc = (sum_{i<r} 1/a_i - (c - r) + sum_{c<=i<K} a_i) / (K - 1) for r <= c, symmetric.
+    Equal to xskillscore's ``Contingency(...).gerrity_score()`` with the truth as observations.
+    NaN when the first or the last true class has no samples (some a_i is 0 or infinite), or K < 2.
+    """
     p = _proportions(counts)
-    expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
-    chance = (weights * expected).sum(axis=(-2, -1))
-    return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
+    k = p.shape[-1]
+    rows = p.sum(axis=-1)
+    defined = (rows[..., 0] > 0) & (rows[..., -1] > 0) & (k > 1)
+    below = np.cumsum(rows, axis=-1)[..., :-1]  # P_i
+    above = suffix_sum(rows, -1)[..., 1:]  # 1 - P_i, without cancellation
+    safe = defined[..., None]
+    a = np.where(safe, above, 1.0) / np.where(safe, below, 1.0)
+    zero = np.zeros((*a.shape[:-1], 1))
+    inverse_before = np.concatenate([zero, np.cumsum(1.0 / a, axis=-1)], axis=-1)  # sum_{i<r} 1/a_i
+    a_from = np.concatenate([suffix_sum(a, -1), zero], axis=-1)  # sum_{c<=i<K} a_i
+    r = np.arange(k)
+    low, high = np.minimum.outer(r, r), np.maximum.outer(r, r)
+    score = (inverse_before[..., low] + a_from[..., high] - index_distance(k)) / max(k - 1, 1)
+    return np.where(defined, (p * score).sum(axis=(-2, -1)), np.nan)
+
+
+def cem_ord(counts):
+    """Closeness evaluation measure CEM-ORD of Amigó et al. (2020): sum_rc n_rc prox(c, r) / sum_r N_r prox(r, r).
+
+    prox(c, r) = -log2((N_c / 2 + sum of N_k over the classes k between c and r, r included, c excluded) / N),
+    with N_k the true class sizes: the information in "the prediction c is as close to r as the truth".
+    That sum is N_r / 2 + |m_c - m_r| with m_k = N_1 + ... + N_(k-1) + N_k / 2 the mid-cumulative sizes.
+    Computed on proportions; NaN for an empty matrix.
+    """
+    p = _proportions(counts)
+    shares = p.sum(axis=-1)
+    middle = np.cumsum(shares, axis=-1) - shares / 2
+    closeness = shares[..., :, None] / 2 + np.abs(middle[..., :, None] - middle[..., None, :])  # [r, c]
+    with np.errstate(divide="ignore"):
+        found = np.where(p > 0, p * -np.log2(np.where(p > 0, closeness, 1.0)), 0.0).sum(axis=(-2, -1))
+        best = np.where(shares > 0, shares * -np.log2(np.where(shares > 0, shares / 2, 1.0)), 0.0).sum(axis=-1)
+    return found / np.where(best > 0, best, np.nan)
 
 
 def expected_cost(counts, cost=None):
@@ -178,6 +307,7 @@ def gm(counts):
         return np.where(n > 0, np.exp(logs / np.where(n > 0, n, 1)), np.nan)
 
 
+_KAPPA_UNDEFINED = "the chance-expected disagreement is zero (a single class in both margins)"
 _RANK_UNDEFINED = "every sample has the same true class or the same predicted class (zero variance)"
 
 
@@ -197,6 +327,15 @@ def ordframe_metrics():
             rate,
             description="Misclassification error rate, 1 - accuracy.",
             reference=CARDOSO,
+        ),
+        Metric(
+            "within_k",
+            "confusion",
+            within_k,
+            True,
+            rate,
+            description="Share of predictions at most k classes from the true class (k=0: accuracy).",
+            reference=ORCA,
         ),
         Metric(
             "mae",
@@ -223,6 +362,16 @@ def ordframe_metrics():
             False,
             errors,
             description="Mean over true classes of the per-class MAE (robust to imbalance).",
+            reference=BACCIANELLA,
+            undefined="no true class has samples",
+        ),
+        Metric(
+            "amse",
+            "confusion",
+            amse,
+            False,
+            errors,
+            description="Mean over true classes of the per-class MSE (macro-averaged MSE, robust to imbalance).",
             reference=BACCIANELLA,
             undefined="no true class has samples",
         ),
@@ -258,14 +407,55 @@ def ordframe_metrics():
             undefined=_RANK_UNDEFINED,
         ),
         Metric(
+            "somers_d",
+            "confusion",
+            somers_d,
+            True,
+            (-1.0, 1.0),
+            description="Somers' D of the predicted class given the true class (pairs tied on the truth left out).",
+            reference=SOMERS,
+            undefined="every sample has the same true class (no pair to order)",
+        ),
+        Metric(
             "qwk",
             "confusion",
             qwk,
             True,
             (-1.0, 1.0),
             description="Quadratic weighted Cohen's kappa on class indices.",
-            reference="J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968",
-            undefined="the chance-expected disagreement is zero (a single class in both margins)",
+            reference=COHEN,
+            undefined=_KAPPA_UNDEFINED,
+        ),
+        Metric(
+            "kappa",
+            "confusion",
+            kappa,
+            True,
+            (float("-inf"), 1.0),
+            description="Cohen's weighted kappa with linear (default), quadratic, no (weighting=None) or "
+            "custom disagreement weights.",
+            reference=COHEN,
+            undefined=_KAPPA_UNDEFINED,
+        ),
+        Metric(
+            "gerrity",
+            "confusion",
+            gerrity,
+            True,
+            (float("-inf"), 1.0),  # -1 for a reversed split of two equal classes; no lower bound is proven
+            description="Gerrity's equitable skill score: 1 for perfect predictions, 0 for constant or random ones.",
+            reference=GERRITY,
+            undefined="the first or the last true class has no samples, or there is a single class",
+        ),
+        Metric(
+            "cem_ord",
+            "confusion",
+            cem_ord,
+            True,
+            rate,
+            description="Closeness evaluation measure of Amigó et al.: the information of predicted closeness to "
+            "the truth, weighted by the true class distribution, over that of perfect predictions.",
+            reference=AMIGO,
         ),
         Metric(
             "expected_cost",

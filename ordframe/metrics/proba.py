@@ -1,9 +1,9 @@
-"""Scoring rules for class probabilities: RPS, sa-RPS, Brier and log score.
+"""Scoring rules for class probabilities (RPS, sa-RPS, Brier and log score) and the unimodality rate.
 
 Every kernel takes ``proba`` of shape ``(..., K)`` (the probabilities of the K
 ordered classes, each row summing to 1) and ``true``, the int64 index of the
 true class, of shape ``(...)``, and returns one score per sample, shape
-``(...)``. Lower is better for all four. ordframe validates the inputs and
+``(...)``. Lower is better for the four scoring rules. ordframe validates the inputs and
 averages the scores over samples (``ordframe.proba``).
 
 Notation (Galdran 2023): ``y`` is the one-hot vector of the true class,
@@ -21,6 +21,11 @@ GALDRAN = "A. Galdran, Performance metrics for probabilistic ordinal classifiers
 EPSTEIN = "E. S. Epstein, A scoring system for probability forecasts of ranked categories, J. Appl. Meteor. 8(6), 1969"
 BRIER = "G. W. Brier, Verification of forecasts expressed in terms of probability, Mon. Weather Rev. 78(1), 1950"
 GOOD = "I. J. Good, Rational decisions, J. R. Stat. Soc. B 14(1), 1952"
+
+PINTO_DA_COSTA = (
+    "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
+    "Neural Networks 21(1), 2008"
+)
 
 LOG_EPS = 1e-15
 
@@ -72,6 +77,21 @@ def log_score(proba, true, eps=LOG_EPS):
     return -np.log(np.clip(p_true, eps, 1.0))
 
 
+def unimodality(proba, true, tol=0.0):
+    """1 where the predicted distribution is unimodal, else 0: p_1 <= ... <= p_m >= ... >= p_K for some mode m.
+
+    Plateaus are allowed (weak unimodality); a step counts as a rise or a fall only when it exceeds
+    ``tol``. Averaged over samples it is the share of unimodal predictions, the property that the
+    unimodal model of Pinto da Costa, Alonso & Cardoso (2008) guarantees. ``true`` is not used.
+    """
+    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) or not 0 <= tol < 1:
+        raise ValueError(f"unimodality: tol must be a number in [0, 1), got {tol!r}")
+    step = np.diff(proba, axis=-1)
+    fallen = np.logical_or.accumulate(step < -tol, axis=-1)  # a fall at or before each step
+    rises_after_a_fall = (step[..., 1:] > tol) & fallen[..., :-1]
+    return (~rises_after_a_fall.any(axis=-1)).astype(np.float64)
+
+
 @hookimpl
 def ordframe_metrics():
     unit = (0.0, 1.0)
@@ -115,5 +135,15 @@ def ordframe_metrics():
             description="Logarithmic score (negative log-likelihood) of the true class, with the probability "
             "clipped to [eps, 1] (blind to the class order).",
             reference=GOOD,
+        ),
+        Metric(
+            "unimodality",
+            "proba",
+            unimodality,
+            True,
+            unit,
+            description="Share of predicted distributions that are unimodal (rise to one mode, then fall; "
+            "plateaus allowed, steps within tol ignored).",
+            reference=PINTO_DA_COSTA,
         ),
     ]
