@@ -58,7 +58,8 @@ def _class_error(counts, missing, power=1):
     if not isinstance(missing, str) or missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
     rows = counts.sum(axis=-1)
-    error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
+    with np.errstate(invalid="ignore", divide="ignore"):  # a class without samples: NaN, said by the metric
+        error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
     if missing == "zero":
         error = np.where(rows > 0, error, 0.0)
         error[total(counts) == 0] = np.nan
