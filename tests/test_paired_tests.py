@@ -298,3 +298,32 @@ def test_the_tables_obey_max_cube_bytes():
         with pytest.raises(MemoryError, match="5 x 5 tables of 9 pairs"):
             df.ordinal.paired_tests("y", "yhat", sample="s", tests="bowker")
         assert df.ordinal.paired_tests("y", "yhat", sample="s", tests="sign")["p_value"].notnull().all()  # no table
+
+
+def test_size_under_exchangeable_models():
+    """300 test sets of two models with the same error distribution: each test rejects at 5% about 5% of the
+    time (exact and table tests may be conservative), counted in one call with the sets as strata."""
+    rng = np.random.default_rng(0)
+    sets, n, k = 300, 200, 4
+    y = rng.integers(0, k, (sets, n))
+    parts = [
+        pd.DataFrame(
+            {
+                "set": np.repeat(np.arange(sets), n),
+                "s": np.tile(np.arange(n), sets),  # ids restart in every set: no warning, nothing is resampled
+                "y": y.ravel(),
+                "yhat": np.clip(y + rng.choice([-1, 0, 0, 0, 1], (sets, n)), 0, k - 1).ravel(),
+                "model": m,
+            }
+        )
+        for m in "ab"
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = pd.concat(parts).ordinal.paired_tests("y", "yhat", sample="s", strata="set", labels=list(range(k)))
+    rate = (result["p_value"].sel(model="a", versus="b") <= 0.05).mean("set")
+    error = np.sqrt(0.05 * 0.95 / sets)
+    assert (rate <= 0.05 + 3 * error).all(), rate.to_series()
+    assert (rate.drop_sel(test="bowker") >= 0.05 - 3 * error).all(), (
+        rate.to_series()
+    )  # bowker: sparse cells, conservative

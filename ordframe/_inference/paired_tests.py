@@ -181,7 +181,9 @@ def frame_paired_tests(
             f"by= or strata= column {clash[0]!r} has the name of a result dim ({VERSUS_DIM!r}, {TEST_DIM!r}); "
             f"rename it, e.g. df.rename(columns={{{clash[0]!r}: '{clash[0]}_'}})"
         )
-    paired = paired_samples(df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna)
+    paired = paired_samples(
+        df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna, resampled=False
+    )
     patterns, weight = np.unique(
         np.column_stack([paired.stratum, paired.truth, paired.rows.predicted().array()[paired.table]]),
         axis=0,

@@ -114,8 +114,12 @@ def paired_samples(
     labels=None,
     dropna: bool = False,
     renormalize: bool = False,
+    resampled: bool = True,
 ) -> PairedSamples:
-    """Validate the rows (one per sample and model) and arrange them by sample (see ``PairedSamples``)."""
+    """Validate the rows (one per sample and model) and arrange them by sample (see ``PairedSamples``).
+
+    ``resampled``: the samples are to be bootstrapped, so sample ids found in several strata warn.
+    """
     models, layers = by_names(by), by_names(strata)
     extra, clusters = by_names(sample), one_column(cluster, "cluster")
     own = [c for c in clusters if c not in extra]  # the sample ids may be the clusters: one row per subject
@@ -168,7 +172,7 @@ def paired_samples(
         return PairedSamples(
             rows, groups, n_strata, n_models, stratum, truth, table, _cluster_of(codes, table, clusters[0])
         )
-    if extra and layers:
+    if extra and layers and resampled:
         warn_repeated_samples(np.unique(key[table[:, 0]], return_counts=True)[1], extra[0], layers)
     return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
 
