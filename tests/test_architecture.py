@@ -136,3 +136,54 @@ def test_ordframe_imports_and_scores_without_its_optional_dependencies():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_stub_lists_exactly_the_public_names():
+    """``__init__.pyi`` is the one list of public names: lazy_loader reads it, type checkers read it."""
+    import ordframe
+
+    stub = ast.parse((PACKAGE / "__init__.pyi").read_text())
+    listed = {
+        alias.asname or alias.name for node in stub.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    assert listed == set(ordframe.__all__)
+
+
+IMPORT_ORDERS = {
+    "ordframe first": "import ordframe, pandas as pd, xarray as xr",
+    "pandas first": "import pandas as pd, ordframe, xarray as xr",
+    "xarray first": "import xarray as xr, ordframe, pandas as pd",
+    # an ordframe layer imports pandas for the first time: the hook must not import a half-imported layer
+    "a public name first": "import ordframe; ordframe.compare; import pandas as pd, xarray as xr",
+    "a metric function first": "import ordframe; assert ordframe.oc([0, 1], [0, 1]) == 0; import pandas as pd, xarray as xr",
+    "the datasets first": "import ordframe; ordframe.datasets.load('esl'); import pandas as pd, xarray as xr",
+}
+
+
+@pytest.mark.parametrize("imports", IMPORT_ORDERS.values(), ids=IMPORT_ORDERS.keys())
+def test_the_accessors_are_registered_in_any_import_order(imports):
+    import subprocess
+    import sys
+
+    code = (
+        f"{imports}\n"
+        "df = pd.DataFrame({'y': [0, 1, 2], 'yhat': [0, 1, 1]})\n"
+        "assert df.ordinal.mae('y', 'yhat') == 1 / 3\n"
+        "assert float(xr.DataArray([0, 1, 1], dims='sample').ordinal.mae(xr.DataArray([0, 1, 2], dims='sample'), "
+        "dim='sample')) == 1 / 3\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_importing_ordframe_imports_no_frame_library():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ordframe\n"
+        "heavy = {'numpy', 'pandas', 'xarray', 'scipy', 'dask', 'polars', 'matplotlib'} & set(sys.modules)\n"
+        "assert not heavy, heavy\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -354,6 +354,13 @@ def test_a_model_without_probabilities_keeps_its_label_metrics_in_one_evaluate(s
     assert ds["rps"].sel(model="labels").isnull() and ds["brier"].sel(model="labels").isnull()
 
 
+def test_the_group_without_probabilities_is_named_by_its_value_for_a_narrow_integer_column():
+    df = mixed_models()
+    df["model"] = df["model"].map({"a": -100, "b": 0, "labels": 100}).astype(np.int8)  # 100 + 100 wraps in int8
+    with pytest.warns(RuntimeWarning, match=r"1 group\(s\) have no class probabilities in any row \(model=100\)"):
+        df.ordinal.evaluate("y", "yhat", proba=PROBA_COLUMNS, metrics=["mae", "rps"], by="model", labels=[0, 1, 2])
+
+
 @pytest.mark.filterwarnings("ignore:.*class probabilities:RuntimeWarning")
 def test_groups_without_probabilities_are_the_by_groups():
     df = mixed_models()

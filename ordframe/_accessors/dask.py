@@ -223,10 +223,3 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
 
     def _proba_method(self, metric: Metric):
         raise AttributeError(f"{metric.name!r} scores class probabilities: {_NO_PROBABILITIES}")
-
-
-def register(module) -> None:
-    """Register the accessor on ``dask.dataframe.DataFrame`` (called when ``dask.dataframe`` is imported)."""
-    from dask.dataframe.extensions import register_dataframe_accessor
-
-    register_dataframe_accessor("ordinal")(OrdinalDaskFrameAccessor)

@@ -25,7 +25,6 @@ from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
 
 
-@pd.api.extensions.register_dataframe_accessor("ordinal")
 class OrdinalFrameAccessor(_OrdinalAccessor):
     """Ordinal evaluation of label columns: ``df.ordinal.<metric>(true, pred, by=...)``."""
 

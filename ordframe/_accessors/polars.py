@@ -74,9 +74,3 @@ class OrdinalPolarsAccessor(_OrdinalAccessor):
                 raise
 
         return call
-
-
-def register(module) -> None:
-    """Register the namespace on ``polars.DataFrame`` and ``polars.LazyFrame`` (called when polars is imported)."""
-    module.api.register_dataframe_namespace("ordinal")(OrdinalPolarsAccessor)
-    module.api.register_lazyframe_namespace("ordinal")(OrdinalPolarsAccessor)

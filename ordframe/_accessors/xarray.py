@@ -22,7 +22,6 @@ from ordframe._registry.metric import Metric
 from ordframe._resampling.cubes import bootstrap_cube
 
 
-@xr.register_dataarray_accessor("ordinal")
 class OrdinalArrayAccessor(_OrdinalAccessor):
     """Ordinal evaluation of a confusion cube (``cube.ordinal.oc()``), of predicted labels
     (``pred.ordinal.mae(true)``) or of class probabilities (``proba.ordinal.rps(true)``)."""

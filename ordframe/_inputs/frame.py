@@ -311,7 +311,7 @@ def _warn_unscored(unscored: np.ndarray, columns: list[GroupColumn]) -> None:
     if not columns:
         warn("no row has class probabilities: the probability metrics are NaN", RuntimeWarning)
         return
-    values = [np.asarray(c.coord)[c.codes[unscored] - c.offset] for c in columns]
+    values = [np.asarray(c.coord)[np.subtract(c.codes[unscored], c.offset, dtype=np.intp)] for c in columns]
     groups = pd.MultiIndex.from_arrays(values).unique()
     shown = [", ".join(f"{c.name}={v!r}" for c, v in zip(columns, key)) for key in groups[:MAX_SHOWN]]
     more = f" and {len(groups) - MAX_SHOWN} more" if len(groups) > MAX_SHOWN else ""
