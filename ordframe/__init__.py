@@ -32,6 +32,7 @@ from ordframe._inference.compare import compare
 from ordframe._inference.friedman import friedman
 from ordframe._inference.george import george_rank
 from ordframe._inference.intervals import DegenerateIntervalWarning, ci
+from ordframe._inference.skill import UndefinedSkillWarning, skill
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
 from ordframe._inference.wilcoxon import wilcoxon
 from ordframe._registry import manager as _registry
@@ -70,6 +71,7 @@ __all__ = [
     "Metric",
     "PluginError",
     "PluginLoadWarning",
+    "UndefinedSkillWarning",
     "bayesian_correlated_ttest",
     "bayesian_signed_rank",
     "bootstrap_cube",
@@ -90,6 +92,7 @@ __all__ = [
     "register",
     "report_cube",
     "set_options",
+    "skill",
     "unregister",
     "uoc_path",
     "wilcoxon",
