@@ -698,10 +698,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25})
         >>> result = df.ordinal.skill("mae", "y", "yhat", bootstrap=500, seed=0)
-        >>> round(float(result["skill"]), 4), round(float(result["reference_score"]), 4)
-        (0.6364, 0.6875)
+        >>> round(float(result["skill"]), 4), float(result["score"]), float(result["reference_score"])
+        (0.7143, 0.25, 0.875)
         >>> result["interval"].round(2).values.tolist()
-        [0.55, 0.71]
+        [0.58, 0.81]
         """
         return frame_skill(
             self._df,

@@ -5,7 +5,7 @@ accuracy or QWK) and a reference forecast scoring S_ref,
 
     SS = (S - S_ref) / (S_perfect - S_ref)
 
-(Murphy 1988; Wilks 2011, eq. 8.4): 1 for a perfect forecast, 0 for the reference itself, negative for a
+(Murphy 1988; Wilks 2011, ch. 8): 1 for a perfect forecast, 0 for the reference itself, negative for a
 forecast worse than the reference. With S_perfect = 0 it is ``1 - S / S_ref``, the ranked probability skill
 score (RPSS) of the RPS and the Brier skill score (BSS) of the Brier score. It is undefined (NaN, with an
 ``UndefinedSkillWarning``) when the metric has no finite perfect value or the reference is itself perfect.
@@ -17,8 +17,8 @@ The references:
   distribution). A probability metric scores the forecast that gives every sample ``q``: with ``f_c`` the
   share of samples of true class c, ``S_ref = sum_c f_c s(q, c)``. A confusion metric scores the expected
   confusion matrix of a forecaster that draws its prediction from ``q`` independently of the truth,
-  ``n_ij = n_i. q_j`` (the random reference forecast of the categorical skill scores, Wilks 2011, sec.
-  8.2.4; Gandin & Murphy 1992). A one-hot ``q`` is the constant forecast of one class (always the majority
+  ``n_ij = n_i. q_j`` (the random reference forecast of the categorical skill scores: Wilks 2011, ch. 8;
+  Gandin & Murphy 1992). A one-hot ``q`` is the constant forecast of one class (always the majority
   class, say), whose expected matrix has every sample in that column.
 * **another model** in the same result, ``{"model": "baseline"}``: paired, the reference's value on the same
   samples (and, with a bootstrap, on the same replicate).
@@ -311,10 +311,11 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
 
     Notes
     -----
-    Murphy (1988) for the skill score; Wilks (2011, sec. 8.2 and 8.4) for the climatological and random
-    reference forecasts. With a perfect value of 0 the skill is ``1 - S / S_ref``: the RPSS of the RPS and
-    the BSS of the Brier score (the sample-climatology RPSS is biased low for small ensembles or samples:
-    Weigel, Liniger & Appenzeller 2007).
+    Murphy (1988) for the skill score; Wilks (2011, ch. 8) for the climatological and random reference
+    forecasts. With a perfect value of 0 the skill is ``1 - S / S_ref``: the RPSS of the RPS and the BSS of
+    the Brier score. The sample climatology is fitted to the samples scored, so under a proper score the
+    skill against it is biased low on small test sets (as the RPSS of small ensembles is: Weigel, Liniger &
+    Appenzeller 2007); a training prior is not.
 
     Examples
     --------
@@ -324,17 +325,17 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     >>> values = both.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
     >>> ordframe.skill(values, {"model": "baseline"})["mae"].values.tolist()
     [0.6666666666666666, 0.0]
-    >>> cube = df.ordinal.confusion("y", "yhat")
-    >>> round(float(ordframe.skill(cube.ordinal.mae(), "climatology", cube=cube)), 4)  # MAE 0.25 vs 0.6875
-    0.6364
+    >>> cube = both.ordinal.confusion("y", "yhat", by="model")  # climatology: MAE 0.875 (prior 1/4, 1/4, 1/2)
+    >>> ordframe.skill(cube.ordinal.mae(), "climatology", cube=cube).round(4).values.tolist()
+    [0.7143, 0.1429]
     """
     if isinstance(values, xr.Dataset):
         perfect_of = perfect if isinstance(perfect, Mapping) else dict.fromkeys(values.data_vars, perfect)
-        out = {}
+        skills = {}
         for name, v in values.items():
             ref = reference[name] if isinstance(reference, xr.Dataset) else reference
-            out[name] = skill(v, ref, cube=cube, perfect=perfect_of.get(name))
-        return xr.Dataset(out, attrs=values.attrs)
+            skills[name] = skill(v, ref, cube=cube, perfect=perfect_of.get(name))
+        return xr.Dataset(skills, attrs=values.attrs)
     if not isinstance(values, xr.DataArray):
         raise TypeError(f"values must be an xarray DataArray or Dataset, got {type(values).__name__}")
     name = values.name if values.name is not None else values.attrs.get("metric", "values")
