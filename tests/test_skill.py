@@ -360,3 +360,20 @@ def test_skill_of_values_needs_a_cube_for_climatology_and_a_perfect_value():
     scores = ordframe.skill(values, 1.0)  # reference scores given as they are
     xr.testing.assert_allclose(scores, (1 - values / 1.0).drop_attrs(), check_dim_order=False)
     assert scores.attrs["skill_of"] == "mae" and scores.attrs["higher_is_better"] == 1
+
+
+def test_label_warnings_are_given_once():
+    df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0], "yhat": [0, 1, 2, 3, 1, 0]})
+    with pytest.warns(ordframe.LabelWarning) as record:
+        df.ordinal.skill("mae", "y", "yhat")
+    assert len([w for w in record if issubclass(w.category, ordframe.LabelWarning)]) == 1
+
+
+def test_the_skill_of_probability_values_from_their_cube_is_the_frames():
+    df = two_models()
+    values = df.ordinal.evaluate("y", proba=PROBA, by="model", metrics=["rps", "log_score"])
+    cube = df.ordinal.confusion("y", "yhat", by="model")  # any predictions: the reference needs the true counts
+    skills = ordframe.skill(values, {"distribution": [0.2, 0.3, 0.5]}, cube=cube)
+    for name in ("rps", "log_score"):
+        frame = df.ordinal.skill(name, "y", PROBA, by="model", reference={"distribution": [0.2, 0.3, 0.5]})
+        xr.testing.assert_allclose(skills[name].drop_attrs(), frame["skill"].drop_attrs().rename(name))

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -445,7 +445,9 @@ def frame_skill(
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
     wanted = {label: (chosen.name, params)}
     estimate, rows = evaluate_frame_rows(df, true, pred, metrics=wanted, by=by, **common)
-    cube = rows.cube()  # its classes are those scored: integer labels keep the classes that occur
+    # the true-class counts, over the classes scored (integer labels keep those that occur); the label warnings
+    # were given by the evaluation
+    cube = replace(rows, pred_name=None).cube()
     parsed = parse_reference(reference, cube.indexes[TRUE], by_names(by))
     score = estimate[label]
     best = perfect_score(chosen.higher_is_better, chosen.bounds)
