@@ -377,3 +377,22 @@ def test_the_skill_of_probability_values_from_their_cube_is_the_frames():
     for name in ("rps", "log_score"):
         frame = df.ordinal.skill(name, "y", PROBA, by="model", reference={"distribution": [0.2, 0.3, 0.5]})
         xr.testing.assert_allclose(skills[name].drop_attrs(), frame["skill"].drop_attrs().rename(name))
+
+
+@given(
+    counts=st.lists(st.integers(0, 20), min_size=16, max_size=16),
+    prior=st.lists(st.floats(0.01, 1.0), min_size=4, max_size=4),
+)
+@settings(max_examples=40, deadline=None)
+def test_kappas_are_their_own_skill_against_any_independent_reference(counts, prior):
+    """The reference cube n_i. q_j has the agreement that kappa expects by chance, so its kappa is 0."""
+    matrix = np.array(counts).reshape(4, 4)
+    cube = xr.DataArray(matrix, dims=("true", "pred"), coords={"true": list("abcd"), "pred": list("abcd")})
+    cube = cube.expand_dims(model=["m"])
+    q = np.array(prior) / sum(prior)
+    for name in ("qwk", "kappa"):
+        values = getattr(cube.ordinal, name)()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ordframe.UndefinedSkillWarning)
+            skills = ordframe.skill(values, {"distribution": q}, cube=cube)
+        np.testing.assert_allclose(skills.values, values.values, atol=1e-12)
