@@ -20,6 +20,7 @@ from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import frame_ci
 from ordframe._inference.paired_tests import frame_paired_tests
+from ordframe._inference.skill import CLIMATOLOGY, frame_skill
 from ordframe._inputs.frame import frame_rows
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
@@ -596,6 +597,128 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             level=level,
             adjust=adjust,
             method=method,
+            progress=progress,
+        )
+
+    def skill(
+        self,
+        metric: str | tuple[str, dict],
+        true: Column,
+        predicted: Column | pd.Series | np.ndarray | ProbaColumns,
+        *,
+        reference: str | dict = CLIMATOLOGY,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        bootstrap: int | None = None,
+        level: float = 0.95,
+        method: str = "percentile",
+        seed: Any = None,
+        sample: Column | None = None,
+        strata: By = None,
+        cluster: Column | None = None,
+        progress: bool | None = None,
+    ) -> xr.Dataset:
+        """The skill score of ``metric`` against a reference forecast, per ``by`` group, with paired intervals.
+
+        ``SS = (S - S_ref) / (S_perfect - S_ref)`` (Murphy 1988): 1 for a perfect forecast, 0 for the
+        reference, negative below it. ``S_perfect`` is the metric's bound in its good direction
+        (``Metric.bounds``, ``Metric.higher_is_better``), so any registered metric, a plugin's too, has a
+        skill score; the RPS gives the RPSS and the Brier score the BSS, ``1 - S / S_ref``. See
+        [`ordframe.skill`][ordframe.skill] for the references and the [Skill scores](../skill.md) page for
+        the choices.
+
+        Parameters
+        ----------
+        metric : str or (str, dict)
+            A registered metric (``"mae"``, ``"oc[beta=0.25]"``, ``("rps", {"normalize": False})``).
+        true : column name
+            The true labels.
+        predicted : column name, Series, array, list or dict
+            For a confusion metric, the predicted labels (a column, or one label per row); for a probability
+            metric, the probability columns (a list in class order or a dict label -> column).
+        reference : "climatology" or dict
+            ``"climatology"`` (default): the class prior of the true labels of each ``by`` group;
+            ``{"prior": labels}``: the class frequencies of a training set's labels; ``{"distribution": q}``:
+            a fixed distribution (a list in class order, or a dict label -> probability, others 0; a one-hot
+            ``q`` is the constant forecast of one class); ``{column: label}``: the model ``label`` of the
+            ``by`` column ``column`` (paired: on the same samples and replicates). A probability metric
+            scores the forecast ``q`` for every sample; a confusion metric the expected matrix
+            ``n_ij = n_i. q_j`` of a forecaster drawing from ``q`` independently of the truth.
+        by : column name or list of column names, optional
+            As in [`evaluate`][evaluate]; with ``bootstrap``, the models (which share the samples).
+        labels : list, optional
+            As in [`confusion`][confusion].
+        dropna : bool
+            As in [`confusion`][confusion].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        bootstrap : int, optional
+            This many paired bootstrap replicates (see [`bootstrap`][bootstrap]) give an ``interval``: every
+            replicate's skill is the model's and the reference's value on that replicate (climatology from the
+            replicate's own true labels).
+        level : float
+            The confidence level of the interval.
+        method : {"percentile", "basic"}
+            The interval: percentile, or basic (reflected about the skill on the data).
+        seed : None, int or numpy.random.Generator
+            With ``bootstrap``: the same seed gives the same replicates.
+        sample : column name, optional
+            With ``bootstrap``: as in [`bootstrap`][bootstrap].
+        strata : column name or list of column names, optional
+            With ``bootstrap``: drawn apart, each keeping its size, and scored together.
+        cluster : column name, optional
+            With ``bootstrap``: the clusters drawn whole (see [`bootstrap`][bootstrap]).
+        progress : bool, optional
+            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+
+        Returns
+        -------
+        xarray.Dataset
+            ``skill``, ``score`` (the metric) and ``reference_score`` with dims ``by``; with ``bootstrap``,
+            ``interval`` (dims ``("bound", *by)``). Attrs: ``metric``, ``reference``, ``perfect_score`` and
+            the interval's ``ci_level``, ``ci_method``, ``ci_valid_share``.
+
+        Raises
+        ------
+        ValueError, TypeError
+            For an unknown reference, metric or method, a model label that is not in ``by``, a distribution
+            that does not sum to 1, training labels outside the classes, bootstrap arguments without
+            ``bootstrap``, and as in [`evaluate`][evaluate].
+
+        Warns
+        -----
+        UndefinedSkillWarning
+            Where the skill is undefined on the data (NaN): the metric has no finite perfect value, or the
+            reference scores it.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25})
+        >>> result = df.ordinal.skill("mae", "y", "yhat", bootstrap=500, seed=0)
+        >>> round(float(result["skill"]), 4), float(result["score"]), float(result["reference_score"])
+        (0.7143, 0.25, 0.875)
+        >>> result["interval"].round(2).values.tolist()
+        [0.58, 0.81]
+        """
+        return frame_skill(
+            self._df,
+            metric,
+            true,
+            predicted,
+            reference=reference,
+            by=by,
+            labels=labels,
+            dropna=dropna,
+            renormalize=renormalize,
+            bootstrap=bootstrap,
+            level=level,
+            method=method,
+            seed=seed,
+            sample=sample,
+            strata=strata,
+            cluster=cluster,
             progress=progress,
         )
 

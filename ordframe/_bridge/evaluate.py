@@ -53,6 +53,36 @@ def evaluate_frame(
     observed=False,
 ) -> xr.Dataset:
     """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
+    return evaluate_frame_rows(
+        df,
+        true,
+        pred,
+        proba=proba,
+        metrics=metrics,
+        by=by,
+        labels=labels,
+        weights=weights,
+        dropna=dropna,
+        renormalize=renormalize,
+        observed=observed,
+    )[0]
+
+
+def evaluate_frame_rows(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by=None,
+    labels=None,
+    weights=None,
+    dropna=False,
+    renormalize=False,
+    observed=False,
+) -> tuple[xr.Dataset, FrameRows]:
+    """``evaluate_frame``'s Dataset and the validated rows it was computed from (for what else they give)."""
     taken = [*map(str, by_names(by)), *([OBSERVED_DIM] if observed is True else [])]
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
     rows = frame_rows(
@@ -68,7 +98,7 @@ def evaluate_frame(
         observed=observed,
         unscored_groups=len(by_names(by)) if pred is not None else None,
     )
-    return _evaluate_rows(rows, request)
+    return _evaluate_rows(rows, request), rows
 
 
 def evaluate_array(

@@ -599,7 +599,7 @@ def _checked_cube(values: xr.DataArray, dim: str, cube, name, method: str) -> tu
     if cube is None:
         raise ValueError(f"method={method!r} needs cube=, the confusion cube the replicates were drawn from")
     metric = _metric_of(name, values.attrs, method)
-    return metric, _parameters_of(metric, values.attrs, name), _matching_cube(cube, values, dim, name)
+    return metric, parameters_of(metric, values.attrs, name), _matching_cube(cube, values, dim, name)
 
 
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
@@ -615,7 +615,7 @@ def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None
     return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
 
 
-def _parameters_of(metric: Metric, attrs, name) -> dict:
+def parameters_of(metric: Metric, attrs, name) -> dict:
     """The metric's parameters that the replicates record (``parameters`` attr): all of them, and only its own."""
     recorded = attrs.get("parameters")
     if recorded is None:

@@ -357,6 +357,48 @@ def bootstrap_evaluate(
     ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *by)``):
     summed cubes, and the mean score over every sample drawn.
     """
+    where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
+    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
+    return paired_replicates(
+        df,
+        true,
+        pred,
+        metrics=metrics,
+        n=n,
+        seed=seed,
+        replicate_dim=replicate_dim,
+        progress=progress,
+        pool=pool,
+        **where,
+        **common,
+    )[0]
+
+
+def paired_replicates(
+    df: pd.DataFrame,
+    true,
+    pred=None,
+    *,
+    proba=None,
+    metrics=None,
+    by="model",
+    sample=None,
+    strata=None,
+    cluster=None,
+    n: int = 1000,
+    seed=None,
+    labels=None,
+    dropna: bool = False,
+    renormalize: bool = False,
+    replicate_dim: str = BOOTSTRAP_DIM,
+    progress: bool | None = None,
+    pool: bool = False,
+) -> tuple[xr.Dataset, xr.DataArray]:
+    """``bootstrap_evaluate``'s Dataset and the replicate cubes it was computed from (pooled with ``pool``).
+
+    The cubes hold every replicate's true-class counts, from which a reference forecast that depends on
+    the class prior (a skill score's climatology) is scored on the same replicate as the models.
+    """
     n = check_replicates(n)
     _check_replicate_dim(replicate_dim, by, strata)
     taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
@@ -377,7 +419,7 @@ def bootstrap_evaluate(
             replicate_dim=replicate_dim,
             progress=progress,
         )
-        return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
+        return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()}), cube
     paired = paired_samples(
         df,
         true,
@@ -430,7 +472,7 @@ def bootstrap_evaluate(
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = paired.labelled(totals[out] / drawn_rows, replicate_dim)
             variables[out] = labelled(mean, metric, metric.params(params), rows.classes)
-    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()}), cube
 
 
 def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[str, tuple[xr.DataArray, xr.DataArray]]:
