@@ -400,9 +400,11 @@ def _pilot(pilot, dims: tuple[str, ...]) -> tuple[np.ndarray, pd.Index | None]:
         if labelled:
             if len(labelled) < len(dims):
                 raise ValueError(f"{what} labels the classes of {labelled} only; label every dim of {dims} alike")
-            for d in dims[1:]:  # every prediction dim in the order of the true classes, as for a cube
-                pilot = cube_classes(pilot.rename({d: PRED}).transpose(..., TRUE, PRED))[0].rename({PRED: d})
             classes = pilot.indexes[TRUE]
+            for d in dims[1:]:  # every prediction dim checked as a cube's, then put in the order of the classes
+                probe = pilot.isel({o: 0 for o in dims[1:] if o != d}, drop=True)
+                cube_classes(probe.rename({d: PRED}) if d != PRED else probe)
+                pilot = pilot.reindex({d: classes})
         values = pilot.transpose(*dims).values
     else:
         values = np.asarray(pilot)
@@ -438,7 +440,7 @@ def _one_metric(metric, k: int, classes: pd.Index | None) -> tuple[str, tuple[Me
 def _score(metric: Metric, params: dict, counts: np.ndarray, classes: pd.Index | None) -> np.ndarray:
     """``metric`` on every matrix of ``counts`` ``(..., K, K)``, through the bridge of ``cube.ordinal.evaluate``."""
     stack = [f"{REPLICATE_DIM}_{i}" for i in range(counts.ndim - 2)]
-    coords = {} if classes is None else {TRUE: classes, PRED: classes}
+    coords = {} if classes is None else {TRUE: classes.values, PRED: classes.values}
     cube = xr.DataArray(counts, dims=(*stack, *CUBE_DIMS), coords=coords)
     return np.asarray(apply_confusion(metric, cube, params).values)
 
@@ -479,7 +481,8 @@ def _wilson(successes: np.ndarray, trials: np.ndarray) -> np.ndarray:
     share = successes / n
     centre = (share + z**2 / (2 * n)) / (1 + z**2 / n)
     spread = z / (1 + z**2 / n) * np.sqrt(share * (1 - share) / n + z**2 / (4 * n**2))
-    return np.stack([centre - spread, centre + spread], axis=-1)
+    # it holds the share itself; at 0 or 1 exactly, where rounding could leave the share just outside
+    return np.stack([np.minimum(centre - spread, share), np.maximum(centre + spread, share)], axis=-1)
 
 
 def _check_memory(cells: int, what: str, replicates: int) -> None:

@@ -150,6 +150,8 @@ def _cube_asl(cube: xr.DataArray, metrics, model_dim: str, n: int, seed) -> xr.D
     """The two-sided bootstrap p-values of ``compare`` for every pair of models of ``cube``, per metric."""
     if model_dim not in cube.dims:
         raise ValueError(f"the cube has no dim model_dim={model_dim!r}; its dims are {tuple(cube.dims)}")
+    if cube.sizes[model_dim] < 2:
+        raise ValueError(f"discriminative power needs two models or more along {model_dim!r}, got one")
     replicates = bootstrap_cube(cube, n, seed=seed)
     estimate = evaluate_cube(cube, metrics)
     result = compare(
