@@ -251,7 +251,7 @@ def power(
     >>> joint[0, 0, 1], joint[1, 1, 0] = 8, 5  # a right, b wrong
     >>> joint[0, 1, 0], joint[1, 0, 1] = 4, 3  # b right, a wrong
     >>> plan = ordframe.simulate.power(joint, "accuracy", seed=0)
-    >>> float(plan["difference"]), int(plan["sample_size"]) > 500
+    >>> round(float(plan["difference"]), 3), 400 < int(plan["sample_size"]) < 470  # Connor (1987): 434
     (0.06, True)
     """
     alpha, target = check_level(alpha), check_level(power)
