@@ -282,6 +282,10 @@ def test_planning_errors_name_the_argument():
         ordframe.simulate.sample_size(-pilot, "mae", halfwidth=0.1)
     with pytest.raises(TypeError, match="sizes= must be"):
         ordframe.simulate.sample_size(pilot, "mae", halfwidth=0.1, sizes=[0.5])
+    with pytest.raises(ValueError, match=r"power must be a number in \(0, 1\)"):
+        ordframe.simulate.power(mcnemar_joint(0.1, 0.05), "mae", power=80)
+    with pytest.raises(ValueError, match="alpha must be"):
+        ordframe.simulate.power(mcnemar_joint(0.1, 0.05), "mae", alpha=0)
     with pytest.raises(ValueError, match="beta"):
         ordframe.simulate.sample_size(pilot, "oc[beta=-1]", halfwidth=0.1)
 

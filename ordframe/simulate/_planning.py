@@ -254,7 +254,7 @@ def power(
     >>> round(float(plan["difference"]), 3), 400 < int(plan["sample_size"]) < 470  # Connor (1987): 434
     (0.06, True)
     """
-    alpha, target = check_level(alpha), check_level(power)
+    alpha, target = _share(alpha, "alpha", "a significance level, e.g. 0.05"), _share(power, "power", "e.g. 0.8")
     counts, classes = _pilot(pilot, (TRUE, PRED, PRED_VERSUS))
     k = counts.shape[-1]
     request, (chosen, params) = _one_metric(metric, k, classes)
@@ -496,6 +496,12 @@ def _check_memory(cells: int, what: str, replicates: int) -> None:
 def _positive(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
         raise ValueError(f"{what} must be a number > 0, got {value!r}")
+    return float(value)
+
+
+def _share(value, what: str, example: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) < 1:
+        raise ValueError(f"{what} must be a number in (0, 1), {example}; got {value!r}")
     return float(value)
 
 
