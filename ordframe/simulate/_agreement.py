@@ -132,7 +132,7 @@ def _tau_b(x: np.ndarray) -> np.ndarray:
     a = x[:, first].reshape(-1, n)
     b = x[:, second].reshape(-1, n)
     rows = max(1, _BLOCK_VALUES // max(1, 1 << max(0, int(n - 1).bit_length())))
-    tau = np.concatenate([_pair_tau(a[i : i + rows], b[i : i + rows]) for i in range(0, len(a), rows)] or [[]])
+    tau = np.concatenate([_pair_tau(a[i : i + rows], b[i : i + rows]) for i in range(0, len(a), rows)] or [np.empty(0)])
     out = np.empty((s, m, m))
     out[:, first, second] = out[:, second, first] = tau.reshape(s, -1)
     return out
