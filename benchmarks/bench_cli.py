@@ -42,7 +42,7 @@ try:
 finally:
     print("loaded:", [m for m in ("numpy", "pandas", "xarray") if m in sys.modules])
 """
-FIRST_USE = "import pandas, ordframe; pandas.DataFrame.ordinal"
+FIRST_USE = "import pandas, ordframe; pandas.DataFrame().ordinal"
 
 
 def console_script() -> list[str]:
@@ -60,13 +60,13 @@ def cases() -> dict[str, list[str]]:
         "`ordframe --version`": [*ordframe, "--version"],
         '`python -c "import ordframe"`': [sys.executable, "-c", "import ordframe"],
         "`ordframe --help` in-process (which heavy modules it loaded)": [sys.executable, "-c", PARSER],
-        '`python -c "import pandas, ordframe"` and `DataFrame.ordinal`': [sys.executable, "-c", FIRST_USE],
+        FIRST: [sys.executable, "-c", FIRST_USE],
     }
 
 
 BASE = '`python -c "import pandas"`'
 HELP = "`ordframe --help`"
-FIRST = '`python -c "import pandas, ordframe"` and `DataFrame.ordinal`'
+FIRST = '`python -c "import pandas, ordframe"` and a first `df.ordinal`'
 PARSED = "`ordframe --help` in-process (which heavy modules it loaded)"
 
 

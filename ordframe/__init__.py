@@ -10,7 +10,7 @@ The layers live in private subpackages (see the architecture page of the
 docs); their public names are re-exported here (listed in ``__init__.pyi``),
 and every registered metric is a function like ``sklearn.metrics``:
 ``ordframe.oc(y_true, y_pred)``. Public submodules: ``ordframe.metrics`` (the
-numpy kernels), ``ordframe.plot``, ``ordframe.sklearn`` and
+numpy kernels), ``ordframe.plot``, ``ordframe.simulate``, ``ordframe.sklearn`` and
 ``ordframe.datasets``.
 """
 

@@ -2,6 +2,7 @@
 from . import datasets as datasets
 from . import metrics as metrics
 from . import plot as plot
+from . import simulate as simulate
 from . import sklearn as sklearn
 from ._accessors.accumulator import Accumulator as Accumulator
 from ._core.messages import DroppedRowsWarning as DroppedRowsWarning

@@ -63,3 +63,15 @@ DRAW_DIM = "draw"
 
 REGION_DIM = "region"
 """The three regions of a Bayesian comparison: ``model`` better, practically equivalent, ``versus`` better."""
+
+REPLICATE_DIM = "replicate"
+"""The default dim of simulated replicates (``ordframe.simulate``): independent test sets, not resamples of one."""
+
+PRED_VERSUS = "pred_versus"
+"""The second model's predicted class in a joint table of two models' predictions, dims ``(true, pred, pred_versus)``."""
+
+SIZE_DIM = "n"
+"""The candidate test-set sizes of a sample-size or power curve."""
+
+PAIR_DIM = "pair"
+"""The pairs of models of a discriminative-power result, in ascending order of their achieved significance level."""
