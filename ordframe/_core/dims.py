@@ -63,3 +63,12 @@ DRAW_DIM = "draw"
 
 REGION_DIM = "region"
 """The three regions of a Bayesian comparison: ``model`` better, practically equivalent, ``versus`` better."""
+
+THRESHOLD_DIM = "threshold"
+"""The cumulative thresholds of ordinal probabilities: threshold ``k`` is the event ``Y <= k`` (every class but the last)."""
+
+COMPONENT_DIM = "component"
+"""The terms of a score decomposition: the score, then its calibration, resolution and uncertainty terms."""
+
+POINT_DIM = "point"
+"""The points of a reliability curve (one per distinct forecast), padded with NaN to the longest curve."""
