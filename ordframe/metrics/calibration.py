@@ -89,18 +89,15 @@ class Bins:
             x_s, y_s = x[order], y[order].view(np.int8)
             g_s = None if group is None else group[order]
             w_s = None if weights is None else weights[order]
-        new = np.empty(len(x_s), bool)
-        new[:1] = True
-        np.not_equal(x_s[1:], x_s[:-1], out=new[1:])
-        if g_s is not None:
-            new[1:] |= g_s[1:] != g_s[:-1]
-        start = np.flatnonzero(new)
-        if w_s is None:
-            weight = np.diff(start, append=len(x_s)).astype(np.float64)
-            events = np.add.reduceat(y_s, start, dtype=np.float64) if len(start) else np.zeros(0)
+        start = _run_starts(x_s, g_s)
+        if w_s is None:  # counts: differences of cumulative counts are exact
+            end = np.append(start[1:], len(x_s))
+            weight = (end - start).astype(np.float64)
+            events = np.diff(np.cumsum(y_s)[end - 1], prepend=0).astype(np.float64) if len(end) else np.zeros(0)
         else:
-            weight = np.add.reduceat(w_s, start) if len(start) else np.zeros(0)
-            events = np.add.reduceat(w_s * y_s, start) if len(start) else np.zeros(0)
+            segment = _run_of(start, len(x_s))
+            weight = np.bincount(segment, w_s, minlength=len(start))
+            events = np.bincount(segment, w_s * y_s, minlength=len(start))
         return cls(None if g_s is None else g_s[start], x_s[start], weight, events)
 
     def frequency(self) -> np.ndarray:
@@ -124,26 +121,39 @@ class Bins:
         if self.group is not None:
             frequency += 2.0 * self.group
         fitted = isotonic_regression(frequency, weights=self.weight).x
-        new = np.empty(len(fitted), bool)
-        new[:1] = True
-        np.not_equal(fitted[1:], fitted[:-1], out=new[1:])
-        if self.group is not None:
-            new[1:] |= self.group[1:] != self.group[:-1]
-        start = np.flatnonzero(new)
-        weight = np.add.reduceat(self.weight, start)
+        start = _run_starts(fitted, self.group)
+        pool = _run_of(start, len(fitted))
+        weight = np.bincount(pool, self.weight, minlength=len(start))
         pools = Bins(
             None if self.group is None else self.group[start],
-            np.add.reduceat(self.weight * self.forecast, start) / weight,
+            np.bincount(pool, self.weight * self.forecast, minlength=len(start)) / weight,
             weight,
-            np.add.reduceat(self.events, start),
+            np.bincount(pool, self.events, minlength=len(start)),
         )
-        return pools, np.cumsum(new) - 1
+        return pools, pool
 
     def per_group(self, values: np.ndarray, n_groups: int) -> np.ndarray:
         """The sum of ``values`` (one per bin) over the bins of each group."""
         if self.group is None:
             return np.array([values.sum()])
         return np.bincount(self.group, weights=values, minlength=n_groups)
+
+
+def _run_starts(values: np.ndarray, group: np.ndarray | None) -> np.ndarray:
+    """Where each run of equal sorted ``values`` (within a group) starts."""
+    new = np.empty(len(values), bool)
+    new[:1] = True
+    np.not_equal(values[1:], values[:-1], out=new[1:])
+    if group is not None:
+        new[1:] |= group[1:] != group[:-1]
+    return np.flatnonzero(new)
+
+
+def _run_of(start: np.ndarray, n: int) -> np.ndarray:
+    """The run of each of ``n`` elements, from the runs' ``start``s."""
+    marks = np.zeros(n, np.int64)
+    marks[start[1:]] = 1
+    return np.cumsum(marks)
 
 
 def _cdf_events(proba: np.ndarray, true: np.ndarray):
