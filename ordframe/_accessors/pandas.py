@@ -458,7 +458,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> df["p1"], df["p2"] = 0.3, 0.7 - df["p0"]
         >>> ds = df.ordinal.calibration("y", ["p0", "p1", "p2"])
         >>> ds["rps"].to_series().round(4).to_dict()
-        {'score': 0.1225, 'miscalibration': 0.0392, 'discrimination': 0.0667, 'uncertainty': 0.15}
+        {'score': 0.1217, 'miscalibration': 0.08, 'discrimination': 0.1806, 'uncertainty': 0.2222}
         """
         samples = frame_samples(
             self._df,
