@@ -47,8 +47,7 @@ class Samples:
         empty = int((self.sizes == 0).sum())
         if empty:
             warn(
-                f"{empty} of {len(self.sizes)} groups have no sample with a positive weight: their calibration "
-                "is NaN",
+                f"{empty} of {len(self.sizes)} groups have no sample with a positive weight: their calibration is NaN",
                 RuntimeWarning,
             )
 
@@ -77,9 +76,7 @@ def frame_samples(df: pd.DataFrame, true, proba, *, by, labels, weights, dropna,
     def label(values, dims, coords, name):
         return rows.groups.labelled(values.reshape((*sizes, *values.shape[1:])), dims, coords, rows=counts, name=name)
 
-    return Samples(
-        rows.proba, codes, group, int(np.prod(sizes, dtype=np.int64)), rows.weights, rows.classes, label
-    )
+    return Samples(rows.proba, codes, group, int(np.prod(sizes, dtype=np.int64)), rows.weights, rows.classes, label)
 
 
 def array_samples(
@@ -144,15 +141,12 @@ def calibration(samples: Samples, *, method: str = "corp", normalize: bool = Tru
     }
     ds = xr.Dataset(data)
     ds["brier"].attrs["description"] = "Brier score of P(Y <= threshold) and its decomposition"
-    ds["rps"].attrs["description"] = (
-        "ranked probability score and its decomposition: the sum over thresholds"
-        + (", divided by K - 1" if normalize else "")
+    ds["rps"].attrs["description"] = "ranked probability score and its decomposition: the sum over thresholds" + (
+        ", divided by K - 1" if normalize else ""
     )
     ds["ece"].attrs["description"] = "expected calibration error of P(Y <= threshold) over the method's bins"
     ds["ordinal_ece"].attrs["description"] = "mean of ece over the thresholds"
-    return ds.assign_attrs(
-        method=method, normalize=int(normalize), reference=CORP if method == "corp" else MURPHY
-    )
+    return ds.assign_attrs(method=method, normalize=int(normalize), reference=CORP if method == "corp" else MURPHY)
 
 
 def reliability(
@@ -182,7 +176,10 @@ def reliability(
         drawn = rng.random((n_boot, len(x))) < x  # outcomes of calibrated forecasts, one set per replicate
         replicate_group = (np.arange(n_boot)[:, None] * n_groups + group).reshape(-1)
         replicates = Bins.of(
-            np.tile(x, n_boot), drawn.reshape(-1), replicate_group, None if weights is None else np.tile(weights, n_boot)
+            np.tile(x, n_boot),
+            drawn.reshape(-1),
+            replicate_group,
+            None if weights is None else np.tile(weights, n_boot),
         )
         observed = _observed(bins, method)
         band = _observed(replicates, method).reshape(n_boot, -1)  # the same bins, replicate after replicate

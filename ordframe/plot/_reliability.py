@@ -79,8 +79,7 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
             keep = ~np.isnan(x)
             x, y, lo, hi = x[keep], y[keep], lo[keep], hi[keep]
             colour = styles[i]["color"]
-            step = {"step": "post"} if steps else {}
-            ax.fill_between(x, lo, hi, color=colour, alpha=0.18, lw=0, zorder=2, **step)
+            ax.fill_between(x, lo, hi, color=colour, alpha=0.18, lw=0, zorder=2, step="post" if steps else None)
             draw = ax.step if steps else ax.plot
             kwargs = {"where": "post"} if steps else {"marker": "o", "ms": 3}
             (line,) = draw(x, y, lw=1.8, zorder=3, gid=label or "curve", **kwargs, **styles[i])
