@@ -420,8 +420,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Dimitriadis, Gneiting & Jordan 2021: isotonic recalibration) or
         ``score = REL - RES + UNC`` (``method="binned"``, Murphy 1973: one bin per
         distinct forecast); both identities are exact. The RPS is the sum over the
-        thresholds (divided by K - 1 with ``normalize``, as [`rps`][rps]). See
-        [Probabilistic calibration](calibration.md).
+        thresholds (divided by K - 1 with ``normalize``, as [`rps`][ordframe.metrics.proba.rps]). See
+        [Probabilistic calibration](../calibration.md).
 
         Parameters
         ----------
@@ -444,7 +444,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         observed : bool
             As in [`evaluate`][evaluate].
         normalize : bool
-            Divide the RPS terms by K - 1 (default), as [`rps`][rps].
+            Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].
 
         Returns
         -------

@@ -334,7 +334,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         class_dim : str
             The dim that holds the classes.
         normalize : bool
-            Divide the RPS terms by K - 1 (default), as [`rps`][rps].
+            Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].
 
         Returns
         -------

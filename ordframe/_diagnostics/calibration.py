@@ -172,14 +172,20 @@ def reliability(
     curves = []
     for k, threshold_forecast in enumerate(np.cumsum(samples.proba[:, :-1], axis=1).T):  # thresholds: K - 1
         x = np.ascontiguousarray(threshold_forecast)
-        bins = Bins.of(x, samples.true <= k, group, weights)
-        drawn = rng.random((n_boot, len(x))) < x  # outcomes of calibrated forecasts, one set per replicate
-        replicate_group = (np.arange(n_boot)[:, None] * n_groups + group).reshape(-1)
-        replicates = Bins.of(
-            np.tile(x, n_boot),
-            drawn.reshape(-1),
-            replicate_group,
-            None if weights is None else np.tile(weights, n_boot),
+        bins, member = Bins.with_members(x, samples.true <= k, group, weights)
+        # outcomes of calibrated forecasts, one set per replicate: the bins stay those of the forecasts, so the
+        # replicates need no sort, only each bin's events counted (replicate r's bins are r * J, ..., r * J + J - 1)
+        n_bins = len(bins.weight)
+        drawn = (rng.random((n_boot, len(x))) < x).reshape(-1)
+        cells = (np.arange(n_boot)[:, None] * n_bins + member).reshape(-1)[drawn]
+        events = np.bincount(
+            cells, None if weights is None else np.tile(weights, n_boot)[drawn], minlength=n_boot * n_bins
+        )
+        replicates = Bins(
+            (np.arange(n_boot)[:, None] * n_groups + _groups_of(bins)).reshape(-1),
+            np.tile(bins.forecast, n_boot),
+            np.tile(bins.weight, n_boot),
+            events,
         )
         observed = _observed(bins, method)
         band = _observed(replicates, method).reshape(n_boot, -1)  # the same bins, replicate after replicate

@@ -72,33 +72,42 @@ class Bins:
     @classmethod
     def of(cls, x: np.ndarray, y: np.ndarray, group: np.ndarray | None, weights: np.ndarray | None) -> Bins:
         """The bins of forecasts ``x`` in [0, 2) and binary outcomes ``y`` (bool), per ``group`` code."""
-        if group is None and weights is None:
-            # One sort of the forecasts' bit patterns (monotone for x >= 0, below 2**62) with the outcome in the
-            # spare lowest bit: exact, and a plain sort (SIMD) is several times faster than argsort.
-            key = x.view(np.uint64) << _SIGN_FREE
-            np.bitwise_or(key, y, out=key, casting="unsafe")
-            key.sort()
-            y_s = (key & _SIGN_FREE).view(np.int64)
-            x_s = (key >> _SIGN_FREE).view(np.float64)
-            g_s = None
-            w_s = None
-        else:
-            order = np.argsort(x)
-            if group is not None:
-                order = order[np.argsort(group[order], kind="stable")]
-            x_s, y_s = x[order], y[order].view(np.int8)
-            g_s = None if group is None else group[order]
-            w_s = None if weights is None else weights[order]
+        if group is not None or weights is not None:
+            return cls.with_members(x, y, group, weights)[0]
+        # One sort of the forecasts' bit patterns (monotone for x >= 0, below 2**62) with the outcome in the
+        # spare lowest bit: exact, and a plain sort (SIMD) is several times faster than argsort.
+        key = x.view(np.uint64) << _SIGN_FREE
+        np.bitwise_or(key, y, out=key, casting="unsafe")
+        key.sort()
+        x_s = (key >> _SIGN_FREE).view(np.float64)
+        start = _run_starts(x_s, None)
+        end = np.append(start[1:], len(x_s))  # counts: differences of cumulative counts are exact
+        ones = np.cumsum((key & _SIGN_FREE).view(np.int64))
+        events = np.diff(ones[end - 1], prepend=0).astype(np.float64) if len(end) else np.zeros(0)
+        return cls(None, x_s[start], (end - start).astype(np.float64), events)
+
+    @classmethod
+    def with_members(
+        cls, x: np.ndarray, y: np.ndarray, group: np.ndarray | None, weights: np.ndarray | None
+    ) -> tuple[Bins, np.ndarray]:
+        """The bins of ``of``, and the bin of every sample."""
+        order = np.argsort(x)
+        if group is not None:
+            order = order[np.argsort(group[order], kind="stable")]
+        x_s, y_s = x[order], y[order].view(np.int8)
+        g_s = None if group is None else group[order]
         start = _run_starts(x_s, g_s)
-        if w_s is None:  # counts: differences of cumulative counts are exact
-            end = np.append(start[1:], len(x_s))
-            weight = (end - start).astype(np.float64)
-            events = np.diff(np.cumsum(y_s)[end - 1], prepend=0).astype(np.float64) if len(end) else np.zeros(0)
+        segment = _run_of(start, len(x_s))
+        if weights is None:
+            weight = np.bincount(segment, minlength=len(start)).astype(np.float64)
+            events = np.bincount(segment, y_s, minlength=len(start))
         else:
-            segment = _run_of(start, len(x_s))
+            w_s = weights[order]
             weight = np.bincount(segment, w_s, minlength=len(start))
             events = np.bincount(segment, w_s * y_s, minlength=len(start))
-        return cls(None if g_s is None else g_s[start], x_s[start], weight, events)
+        member = np.empty(len(x), np.int64)
+        member[order] = segment
+        return cls(None if g_s is None else g_s[start], x_s[start], weight, events), member
 
     def frequency(self) -> np.ndarray:
         """The observed frequency of the event in every bin."""
