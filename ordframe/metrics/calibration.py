@@ -23,9 +23,10 @@ the distinct forecast values ``f_j`` (``n_j`` samples, observed frequency
   ``S = MCB - DSC + UNC``, with ``MCB >= 0`` and ``DSC >= 0``.
 
 The expected calibration error of a threshold is ``sum_b |sum_{i in b} w_i (x_i - y_i)| / N``
-over the bins ``b`` of the method (the distinct forecasts, or the PAV pools
-for ``corp``): the binned ECE (Naeini, Cooper & Hauskrecht 2015) with the
-CORP bins, whose recalibrated value is the bin's observed frequency.
+over the bins ``b`` of the method (the distinct forecasts, or for ``corp`` the
+PAV pools: the sets of forecasts that share one recalibrated value): the binned
+ECE (Naeini, Cooper & Hauskrecht 2015) with the CORP bins, whose recalibrated
+value is the bin's observed frequency.
 
 Kernels take flat arrays of samples with an integer group code each and
 return one value per (group, threshold); a group without samples (or whose
@@ -51,7 +52,7 @@ CORP = (
     "PNAS 118(8), 2021"
 )
 
-_SIGN_FREE = np.uint64(1)
+_LOW_BIT = np.uint64(1)
 
 
 class Bins:
@@ -76,13 +77,13 @@ class Bins:
             return cls.with_members(x, y, group, weights)[0]
         # One sort of the forecasts' bit patterns (monotone for x >= 0, below 2**62) with the outcome in the
         # spare lowest bit: exact, and a plain sort (SIMD) is several times faster than argsort.
-        key = x.view(np.uint64) << _SIGN_FREE
+        key = x.view(np.uint64) << _LOW_BIT
         np.bitwise_or(key, y, out=key, casting="unsafe")
         key.sort()
-        x_s = (key >> _SIGN_FREE).view(np.float64)
+        x_s = (key >> _LOW_BIT).view(np.float64)
         start = _run_starts(x_s, None)
         end = np.append(start[1:], len(x_s))  # counts: differences of cumulative counts are exact
-        ones = np.cumsum((key & _SIGN_FREE).view(np.int64))
+        ones = np.cumsum((key & _LOW_BIT).view(np.int64))
         events = np.diff(ones[end - 1], prepend=0).astype(np.float64) if len(end) else np.zeros(0)
         return cls(None, x_s[start], (end - start).astype(np.float64), events)
 
