@@ -15,6 +15,7 @@ from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._bridge.scores import frame_mean
 from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
+from ordframe._diagnostics.calibration import calibration, frame_samples, reliability
 from ordframe._diagnostics.retention import frame_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import frame_compare
@@ -397,6 +398,152 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             observed=observed,
         )
+
+    def calibration(
+        self,
+        true: Column,
+        proba: ProbaColumns,
+        *,
+        method: str = "corp",
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        observed: bool = False,
+        normalize: bool = True,
+    ) -> xr.Dataset:
+        """Decompositions of the Brier score of every cumulative threshold and of the RPS, and ordinal ECEs.
+
+        For each threshold ``k`` (every class but the last), the Brier score of
+        ``P(Y <= k)`` is split as ``score = MCB - DSC + UNC`` (``method="corp"``,
+        Dimitriadis, Gneiting & Jordan 2021: isotonic recalibration) or
+        ``score = REL - RES + UNC`` (``method="binned"``, Murphy 1973: one bin per
+        distinct forecast); both identities are exact. The RPS is the sum over the
+        thresholds (divided by K - 1 with ``normalize``, as [`rps`][ordframe.metrics.proba.rps]). See
+        [Probabilistic calibration](../calibration.md).
+
+        Parameters
+        ----------
+        true : column name
+            The true labels.
+        proba : list or dict
+            The probability columns, in class order or as a dict label -> column.
+        method : {"corp", "binned"}
+            The decomposition.
+        by : column name or list of column names, optional
+            One decomposition per group.
+        labels : list, optional
+            As in [`evaluate`][evaluate].
+        weights : column name, Series or array, optional
+            As in [`evaluate`][evaluate].
+        dropna : bool
+            As in [`evaluate`][evaluate].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        observed : bool
+            As in [`evaluate`][evaluate].
+        normalize : bool
+            Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].
+
+        Returns
+        -------
+        xarray.Dataset
+            ``brier`` (dims ``threshold``, ``component``), ``rps`` (dim ``component``),
+            ``ece`` (dim ``threshold``) and ``ordinal_ece``, per group.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0], "p0": [0.6, 0.3, 0.1, 0.2, 0.2, 0.5]})
+        >>> df["p1"], df["p2"] = 0.3, 0.7 - df["p0"]
+        >>> ds = df.ordinal.calibration("y", ["p0", "p1", "p2"])
+        >>> ds["rps"].to_series().round(4).to_dict()
+        {'score': 0.1217, 'miscalibration': 0.08, 'discrimination': 0.1806, 'uncertainty': 0.2222}
+        """
+        samples = frame_samples(
+            self._df,
+            true,
+            proba,
+            by=by,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            observed=observed,
+        )
+        return calibration(samples, method=method, normalize=normalize)
+
+    def reliability(
+        self,
+        true: Column,
+        proba: ProbaColumns,
+        *,
+        method: str = "corp",
+        n_boot: int = 100,
+        level: float = 0.9,
+        seed: int | np.random.Generator | None = None,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Weights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        observed: bool = False,
+    ) -> xr.Dataset:
+        """Reliability curves of every cumulative threshold, with consistency bands, for [`ordframe.plot.reliability`][ordframe.plot.reliability].
+
+        The decomposition of [`calibration`][calibration], with, per threshold and
+        group, the distinct forecasts (``forecast``), their recalibrated values
+        (``observed``: isotonic for ``corp``, the observed frequency for ``binned``),
+        their share of the weight (``weight``) and the consistency band
+        (``lower``, ``upper``): the central ``level`` of ``observed`` over ``n_boot``
+        sets of outcomes drawn from the forecasts themselves, as Dimitriadis,
+        Gneiting & Jordan (2021).
+
+        Parameters
+        ----------
+        true : column name
+            The true labels.
+        proba : list or dict
+            The probability columns, in class order or as a dict label -> column.
+        method : {"corp", "binned"}
+            As in [`calibration`][calibration].
+        n_boot : int
+            Resampled sets of outcomes for the bands.
+        level : float
+            The share of the resampled curves inside the band.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same bands.
+        by : column name or list of column names, optional
+            One curve per group.
+        labels : list, optional
+            As in [`evaluate`][evaluate].
+        weights : column name, Series or array, optional
+            As in [`evaluate`][evaluate].
+        dropna : bool
+            As in [`evaluate`][evaluate].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        observed : bool
+            As in [`evaluate`][evaluate].
+
+        Returns
+        -------
+        xarray.Dataset
+            The variables of [`calibration`][calibration], and ``forecast``, ``observed``,
+            ``weight``, ``lower``, ``upper`` with dims ``threshold`` and ``point`` (padded with NaN).
+        """
+        samples = frame_samples(
+            self._df,
+            true,
+            proba,
+            by=by,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            observed=observed,
+        )
+        return reliability(samples, method=method, n_boot=n_boot, level=level, seed=seed)
 
     def ci(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -14,6 +15,7 @@ from ordframe._bridge.evaluate import evaluate_array
 from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS
 from ordframe._core.typing import ArrayWeights, ClassLabels, Dims, MetricSpec
+from ordframe._diagnostics.calibration import array_samples, calibration, reliability
 from ordframe._diagnostics.retention import array_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inputs.arrays import array_cube
@@ -292,6 +294,127 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             class_dim=class_dim,
         )
+
+    def calibration(
+        self,
+        true: xr.DataArray,
+        *,
+        method: str = "corp",
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        class_dim: Hashable = CLASS_DIM,
+        normalize: bool = True,
+    ) -> xr.Dataset:
+        """Decompositions of the Brier score of every cumulative threshold and of the RPS, and ordinal ECEs.
+
+        This array holds the class probabilities. The same as the DataFrame method
+        ([`df.ordinal.calibration`][ordframe._accessors.pandas.OrdinalFrameAccessor.calibration]),
+        with ``dim`` and ``class_dim`` in place of ``by`` and ``observed``. A dask-backed array is computed.
+
+        Parameters
+        ----------
+        true : xarray.DataArray
+            True labels.
+        method : {"corp", "binned"}
+            The decomposition.
+        dim : str or list of str, optional
+            The sample dims (default: all but ``class_dim``); the other dims give one decomposition each.
+        labels : list, optional
+            As in [`evaluate`][evaluate].
+        weights : xarray.DataArray, optional
+            As in [`evaluate`][evaluate].
+        dropna : bool
+            As in [`evaluate`][evaluate].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        class_dim : str
+            The dim that holds the classes.
+        normalize : bool
+            Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].
+
+        Returns
+        -------
+        xarray.Dataset
+            ``brier`` (dims ``threshold``, ``component``), ``rps`` (dim ``component``),
+            ``ece`` (dim ``threshold``) and ``ordinal_ece``, per index of the other dims.
+        """
+        samples = array_samples(
+            self._obj,
+            true,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            class_dim=class_dim,
+        )
+        return calibration(samples, method=method, normalize=normalize)
+
+    def reliability(
+        self,
+        true: xr.DataArray,
+        *,
+        method: str = "corp",
+        n_boot: int = 100,
+        level: float = 0.9,
+        seed: int | np.random.Generator | None = None,
+        dim: Dims = None,
+        labels: ClassLabels | None = None,
+        weights: ArrayWeights = None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        class_dim: Hashable = CLASS_DIM,
+    ) -> xr.Dataset:
+        """Reliability curves of every cumulative threshold, with consistency bands, for [`ordframe.plot.reliability`][ordframe.plot.reliability].
+
+        This array holds the class probabilities. The same as the DataFrame method
+        ([`df.ordinal.reliability`][ordframe._accessors.pandas.OrdinalFrameAccessor.reliability]),
+        with ``dim`` and ``class_dim`` in place of ``by`` and ``observed``.
+
+        Parameters
+        ----------
+        true : xarray.DataArray
+            True labels.
+        method : {"corp", "binned"}
+            As in [`calibration`][calibration].
+        n_boot : int
+            Resampled sets of outcomes for the bands.
+        level : float
+            The share of the resampled curves inside the band.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same bands.
+        dim : str or list of str, optional
+            The sample dims (default: all but ``class_dim``); the other dims give one curve each.
+        labels : list, optional
+            As in [`evaluate`][evaluate].
+        weights : xarray.DataArray, optional
+            As in [`evaluate`][evaluate].
+        dropna : bool
+            As in [`evaluate`][evaluate].
+        renormalize : bool
+            As in [`evaluate`][evaluate].
+        class_dim : str
+            The dim that holds the classes.
+
+        Returns
+        -------
+        xarray.Dataset
+            As [`df.ordinal.reliability`][ordframe._accessors.pandas.OrdinalFrameAccessor.reliability].
+        """
+        samples = array_samples(
+            self._obj,
+            true,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+            class_dim=class_dim,
+        )
+        return reliability(samples, method=method, n_boot=n_boot, level=level, seed=seed)
 
     def bootstrap(
         self,

@@ -75,3 +75,12 @@ SIZE_DIM = "n"
 
 PAIR_DIM = "pair"
 """The pairs of models of a discriminative-power result, in ascending order of their achieved significance level."""
+
+THRESHOLD_DIM = "threshold"
+"""The cumulative thresholds of ordinal probabilities: threshold ``k`` is the event ``Y <= k`` (every class but the last)."""
+
+COMPONENT_DIM = "component"
+"""The terms of a score decomposition: the score, then its calibration, resolution and uncertainty terms."""
+
+POINT_DIM = "point"
+"""The points of a reliability curve (one per distinct forecast), padded with NaN to the longest curve."""

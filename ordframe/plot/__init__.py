@@ -13,6 +13,8 @@ Every function returns the matplotlib ``Figure`` and draws on new axes unless
 - [`beta_profile`][ordframe.plot.beta_profile]: OC or UOC against its ``beta`` parameter.
 - [`distribution`][ordframe.plot.distribution]: box plots of bootstrap or fold values per model.
 - [`critical_difference`][ordframe.plot.critical_difference]: Demšar (2006)'s critical-difference diagram.
+- [`reliability`][ordframe.plot.reliability]: reliability diagrams of ordinal probabilities, one panel per
+  cumulative threshold, with consistency bands (Dimitriadis, Gneiting & Jordan 2021).
 - [`posterior`][ordframe.plot.posterior]: the posterior of a Bayesian comparison (density with the rope, or
   the simplex of the three regions).
 """
@@ -24,6 +26,7 @@ from ordframe.plot._critical_difference import critical_difference
 from ordframe.plot._display import ConfusionDisplay
 from ordframe.plot._distribution import distribution
 from ordframe.plot._posterior import posterior
+from ordframe.plot._reliability import reliability
 from ordframe.plot._retention import retention
 
 __all__ = [
@@ -34,5 +37,6 @@ __all__ = [
     "critical_difference",
     "distribution",
     "posterior",
+    "reliability",
     "retention",
 ]
