@@ -19,6 +19,9 @@ OBSERVED_DIM = "group"
 BOOTSTRAP_DIM = "bootstrap"
 """The default replicate dim of a bootstrap."""
 
+REPLICATE_DIM = "replicate"
+"""The default dim of simulated replicates (``ordframe.simulate``)."""
+
 SIZE_COORD = "bootstrap_size"
 """The scalar coordinate of m-out-of-n bootstrap replicates: the samples drawn per replicate."""
 
