@@ -10,12 +10,12 @@ docs); their public names are re-exported here, and every registered metric
 is a function like ``sklearn.metrics``: ``ordframe.oc(y_true, y_pred)``.
 Public submodules:
 ``ordframe.metrics`` (the numpy kernels), ``ordframe.plot``,
-``ordframe.sklearn`` and ``ordframe.datasets``.
+``ordframe.sklearn``, ``ordframe.datasets`` and ``ordframe.simulate``.
 """
 
 import wrapt as _wrapt
 
-from ordframe import datasets
+from ordframe import datasets, simulate
 from ordframe._accessors import pandas as _pandas_accessor  # noqa: F401  (registers df.ordinal)
 from ordframe._accessors import xarray as _xarray_accessor  # noqa: F401  (registers da.ordinal)
 from ordframe._accessors.accumulator import Accumulator
@@ -90,6 +90,7 @@ __all__ = [
     "register",
     "report_cube",
     "set_options",
+    "simulate",
     "unregister",
     "uoc_path",
     "wilcoxon",

@@ -36,7 +36,7 @@ RESERVED_NAMES = frozenset(
     | {"paired_tests"}
     | {"bootstrap_cube", "ci", "corrected_ci", "corrected_ttest", "datasets", "format_report", "friedman"}
     | {"george_cost", "george_rank", "get_metric", "hookimpl", "jackknife", "list_metrics", "oc_path"}
-    | {"register", "report_cube", "set_options", "sklearn", "unregister", "uoc_path"}
+    | {"register", "report_cube", "set_options", "simulate", "sklearn", "unregister", "uoc_path"}
     | {"bayesian_correlated_ttest", "bayesian_signed_rank", "wilcoxon"}
 )
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-import scipy.stats
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube
@@ -159,6 +158,8 @@ def _preference(values: xr.DataArray, higher_is_better: bool, tol: float) -> xr.
 
 def _clopper_pearson(successes: xr.DataArray, trials: xr.DataArray, level: float) -> xr.DataArray:
     """The exact binomial interval of ``successes / trials`` (NaN without trials), bounds low and high."""
+    import scipy.stats  # imported when used: `import ordframe` loads no scipy.stats
+
     alpha = 1 - level
     x, m = xr.broadcast(successes, trials)
     with np.errstate(invalid="ignore", divide="ignore"):
