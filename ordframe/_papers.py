@@ -715,7 +715,6 @@ GEORGE_2016_COST_EXAMPLE = PaperCostExample(
 )
 
 
-
 @dataclass(frozen=True)
 class Table3Design:
     """One simulation of George, Lu & Chang (2016), Sec. 3.2, and its printed row of Table 3 for each cell.

@@ -219,9 +219,7 @@ def test_interval_is_clopper_pearson_as_statsmodels_and_scipy_compute_it(m, shar
     from ordframe.simulate._prefer import _clopper_pearson
 
     x = round(share * m)
-    bounds = _clopper_pearson(
-        xr.DataArray([x], dims="metric"), xr.DataArray(m), level
-    ).values[0]
+    bounds = _clopper_pearson(xr.DataArray([x], dims="metric"), xr.DataArray(m), level).values[0]
     expected = statsmodels_proportion.proportion_confint(x, m, alpha=1 - level, method="beta")
     assert bounds == pytest.approx(expected, abs=1e-12)
     exact = scipy.stats.binomtest(x, m).proportion_ci(confidence_level=level, method="exact")

@@ -130,7 +130,9 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--out", metavar="FILE", help="write the result to FILE instead of standard output ('-': standard output)"
     )
-    reproducer = commands.add_parser("reproduce", help="reproduce the published values of the papers ordframe implements")
+    reproducer = commands.add_parser(
+        "reproduce", help="reproduce the published values of the papers ordframe implements"
+    )
     reproducer.add_argument(
         "--pairs",
         type=int,

@@ -7,6 +7,7 @@ never over replicates.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -155,7 +156,9 @@ def confusion_cubes(
     for i in range(k):  # one vectorised draw per true class, over all replicates
         others = np.arange(k) != i
         if weights is None:
-            counts[:, i, others] = _sequential(rng, wrong[:, i], np.broadcast_to(wrong[:, i, None], (replicates, k - 1)))
+            counts[:, i, others] = _sequential(
+                rng, wrong[:, i], np.broadcast_to(wrong[:, i, None], (replicates, k - 1))
+            )
         else:
             counts[:, i, :] = rng.multinomial(wrong[:, i], weights[i])
         counts[:, i, i] = correct[:, i]
@@ -185,9 +188,7 @@ def _priors(k: int, largest, priors) -> np.ndarray:
         return np.full(k, 1 / k)
     p = np.asarray(priors, dtype=np.float64)
     if p.shape != (k,) or not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
-        raise ValueError(
-            f"priors must be {k} finite numbers >= 0 (one per class) with a positive sum, got {priors!r}"
-        )
+        raise ValueError(f"priors must be {k} finite numbers >= 0 (one per class) with a positive sum, got {priors!r}")
     return p / p.sum()
 
 
@@ -229,7 +230,7 @@ def _error_weights(k: int, errors) -> np.ndarray:
     """Row i: the probabilities of the wrong classes j != i, proportional to exp(-decay |i - j|)."""
     if isinstance(errors, str) and errors == "uniform":
         decay = 0.0
-    elif isinstance(errors, numbers.Real) and not isinstance(errors, bool) and np.isfinite(errors):
+    elif isinstance(errors, numbers.Real) and not isinstance(errors, bool) and math.isfinite(float(errors)):
         decay = float(errors)
     else:
         raise ValueError(

@@ -93,8 +93,9 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     except ValueError as error:
         raise ValueError(f"a and b must have the same coordinates (matrix a[i] is paired with b[i]): {error}") from None
     level = check_level(level)
-    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not tol >= 0:
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not float(tol) >= 0:
         raise ValueError(f"tol must be a number >= 0, got {tol!r}")
+    tol = float(tol)
     stack = [d for d in a.dims if d not in CUBE_DIMS]
     pooled = stack if dim is None else dims_list(dim)
     unknown = [d for d in pooled if d not in stack]
