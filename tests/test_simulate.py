@@ -249,6 +249,9 @@ def test_prefers_checks_its_arguments():
         prefers(a, a, level=95)
     with pytest.raises(TypeError, match="b: a confusion cube is an xarray.DataArray"):
         prefers(a, a.values)
+    with pytest.warns(RuntimeWarning, match=r"no pair can be compared: in every pair there the reference \(cost\)"):
+        same = prefers(a, a, metrics="mae")  # every pair ties
+    assert np.isnan(same["agree"]).all() and np.isnan(same["interval"]).all() and int(same["reference_ties"]) == 5
 
 
 # --- George, Lu & Chang (2016), Table 3 -------------------------------------------------------------------

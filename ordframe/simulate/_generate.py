@@ -47,7 +47,8 @@ def confusion_cubes(
        they are N p_i rounded to whole numbers that sum to N (largest remainders first, ties to the
        later classes: N = 800, largest 0.75 gives 600, 66, 67, 67), the same in every replicate.
     2. **Correct predictions** n_ii. ``fixed="classwise"``: n_ii = round(accuracy n_i) in every class
-       (halves rounded up), George, Lu & Chang's (2016) Acc_i = Acc. ``fixed="overall"``: the trace
+       (halves rounded up), George, Lu & Chang's (2016) Acc_i = Acc (with multinomial sizes the
+       overall accuracy then varies a little with the rounding). ``fixed="overall"``: the trace
        is T = round(accuracy N) exactly, so every replicate has the accuracy T / N. With
        ``spread="hypergeometric"`` T is spread over the classes by a multivariate hypergeometric
        draw (T samples drawn without replacement from the N, each class receiving those of its own),

@@ -10,6 +10,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, check_cube
 from ordframe._core.checks import check_level, dims_list
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, METRIC_DIM
+from ordframe._core.messages import warn
 from ordframe._registry.request import metric_request
 
 _SIDE = "_side"
@@ -55,6 +56,8 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
         The confidence level of the interval, in (0, 1).
     tol : float
         The relative tolerance within which two values tie, >= 0.
+
+    Where no pair can be compared, the shares and the interval are NaN, with a ``RuntimeWarning``.
 
     Returns
     -------
@@ -119,6 +122,12 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
         parts.append(xr.Dataset({key: v.sum(pooled) for key, v in shares.items()}).expand_dims({METRIC_DIM: [output]}))
     counts = xr.concat(parts, dim=METRIC_DIM)
     pairs = compared.sum(pooled)
+    if (pairs == 0).any():
+        warn(
+            f"the shares are NaN where no pair can be compared: in every pair there the reference ({ref_name}) "
+            "ties or is undefined; draw more pairs, or pool more dims with dim=",
+            RuntimeWarning,
+        )
     out = (counts / pairs.where(pairs > 0)).drop_attrs()
     out["interval"] = _clopper_pearson(counts["agree"], pairs, level)
     out["pairs"] = pairs
