@@ -192,6 +192,7 @@ def _brute(a, b, metric_names, reference, tol=1e-9):
     return counts, pairs, ties, undefined
 
 
+@pytest.mark.filterwarnings("ignore:the shares are NaN where no pair can be compared")
 @settings(max_examples=40, deadline=None)
 @given(
     st.integers(2, 4),
