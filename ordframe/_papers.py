@@ -12,8 +12,10 @@ Sources:
 * Pinto da Costa, Alonso & Cardoso (2008), the r_int coefficient, and the
   authors' later note correcting its formula. The note's Table 1 example.
 * Galdran (2023), RPS. The examples of eqs. 3, 5 and 6.
-* George, Lu & Chang (2016), the cost-sensitive d. Tables 1, 2 and 4, and the
-  cost-matrix example of Sec. 2.2.
+* George, Lu & Chang (2016), the cost-sensitive d. Tables 1, 2 and 4, the
+  cost-matrix example of Sec. 2.2, and the simulation study of Table 3
+  (``GEORGE_2016_TABLE3``: its designs and printed shares; ``ordframe
+  reproduce`` runs the simulation).
 * Silva, Pinto & Cardoso (2018), UOC. Table I, classifiers A-F.
 
 Orientation
@@ -91,7 +93,6 @@ Worked material not encoded (it has no matrix, or no number to test):
   beta < (N-1)/((N+1)(N+2)). This is an inequality, not a printed value.
 * Cardoso & Sousa eq. 8: OC^1_{0,0} = MAE/(1+MAE). This is for the generalised
   index over all paths, which ordframe does not implement.
-* George et al. Table 3: percentages from simulations, with no matrices.
 * Silva et al. Table II: real-data results. Their matrices exist only as
   figures (Figs. 4 and 5), not as text.
 * Silva et al. Figs. 1-3 and Galdran Figs. 1-2 and Table 1 (AURSC means over
@@ -140,6 +141,8 @@ __all__ = [
     "GALDRAN_2023_RPS_EXAMPLES",
     "GEORGE_2016_COST_EXAMPLE",
     "GEORGE_2016_TABLES",
+    "GEORGE_2016_TABLE3",
+    "Table3Design",
     "SILVA_2018_TABLES",
     "PaperCase",
     "PaperCostExample",
@@ -710,6 +713,67 @@ GEORGE_2016_COST_EXAMPLE = PaperCostExample(
     "(eq. 4). The paper's 'entry c_{1,2}' (predict 1, true 2) = 8 is "
     "cost[1][0] here.",
 )
+
+
+@dataclass(frozen=True)
+class Table3Design:
+    """One simulation of George, Lu & Chang (2016), Sec. 3.2, and its printed row of Table 3 for each cell.
+
+    ``printed[(accuracy, largest)][metric]`` is the share of the 10,000 pairs of equal-accuracy matrices in
+    which the metric favours the matrix with the lower misclassification cost, as printed (3 decimals).
+    ``largest`` is the share of the largest class, ``None`` for the balanced design ("Bal").
+    """
+
+    simulation: int
+    k: int
+    n: int
+    fixed: str
+    printed: Mapping[tuple[float, float | None], Mapping[str, str]]
+
+    def value(self, accuracy: float, largest: float | None, metric: str) -> float:
+        return float(self.printed[accuracy, largest][metric])
+
+
+_T3_LARGEST = (None, 0.50, 0.75)
+_T3_METRICS = ("d", "amae", "kendall_tau_b")
+
+
+def _table3(simulation, k, n, fixed, rows):
+    """``rows``: per metric, the six printed cells (Acc 0.6: Bal, 0.50, 0.75; then Acc 0.8: the same)."""
+    cells = {metric: rows[metric].split() for metric in _T3_METRICS}
+    printed = {
+        (accuracy, largest): MappingProxyType({m: cells[m][3 * a + j] for m in _T3_METRICS})
+        for a, accuracy in enumerate((0.6, 0.8))
+        for j, largest in enumerate(_T3_LARGEST)
+    }
+    return Table3Design(simulation, k, n, fixed, MappingProxyType(printed))
+
+
+# Table 3 (Sec. 3.2): 10,000 pairs per cell. Simulations 1-2: K = 4, N = 400; 3: N = 800; 4: K = 5, N = 1000.
+# Simulation 1 fixes the class-wise accuracy (Acc_i = Acc), 2-4 the overall accuracy. The text calls the
+# balanced design "0.25" for K = 5 too; its classes are equal (200 each), which is what "Bal" means.
+GEORGE_2016_TABLE3: tuple[Table3Design, ...] = (
+    _table3(1, 4, 400, "classwise", {
+        "d": "1.000 1.000 1.000 1.000 1.000 1.000",
+        "amae": "1.000 0.616 0.591 1.000 0.609 0.571",
+        "kendall_tau_b": "0.960 0.708 0.673 0.980 0.726 0.726",
+    }),
+    _table3(2, 4, 400, "overall", {
+        "d": "1.000 1.000 1.000 1.000 1.000 1.000",
+        "amae": "1.000 0.571 0.646 1.000 0.592 0.666",
+        "kendall_tau_b": "0.905 0.671 0.606 0.956 0.703 0.443",
+    }),
+    _table3(3, 4, 800, "overall", {
+        "d": "1.000 1.000 1.000 1.000 1.000 1.000",
+        "amae": "1.000 0.570 0.651 1.000 0.572 0.661",
+        "kendall_tau_b": "0.908 0.683 0.606 0.961 0.724 0.443",
+    }),
+    _table3(4, 5, 1000, "overall", {
+        "d": "1.000 1.000 1.000 1.000 1.000 1.000",
+        "amae": "1.000 0.601 0.686 0.996 0.599 0.717",
+        "kendall_tau_b": "0.909 0.667 0.662 0.953 0.708 0.516",
+    }),
+)  # fmt: skip
 
 
 # --------------------------------------------------------------------------

@@ -41,7 +41,7 @@ MAY_IMPORT = {
         "simulate",
     },
     "_cli": {"__init__", "_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics"}
-    | {"datasets", "plot", "_papers"},
+    | {"datasets", "plot", "_papers", "simulate"},
     "__main__": {"_cli"},
 }
 

@@ -253,10 +253,12 @@ def test_version_module_entry_point_and_closed_pipe(predictions):
 
 
 def test_reproduce_prints_every_published_value_with_notes(capsys):
-    code, out, _ = run(capsys, "reproduce")
+    code, out, _ = run(capsys, "reproduce", "--pairs", "200")
     assert code == 0
     assert "published values reproduced, 0 not" in out
     assert "skipped" in out
+    assert "Table 3 (simulated: 200 pairs per cell, seed 2016)" in out
+    assert "d favours the lower-cost matrix in every pair of every cell: yes." in out
 
 
 def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):

@@ -130,7 +130,16 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--out", metavar="FILE", help="write the result to FILE instead of standard output ('-': standard output)"
     )
-    commands.add_parser("reproduce", help="reproduce the published values of the papers ordframe implements")
+    reproducer = commands.add_parser(
+        "reproduce", help="reproduce the published values of the papers ordframe implements"
+    )
+    reproducer.add_argument(
+        "--pairs",
+        type=int,
+        default=10_000,
+        help="pairs of matrices per cell of George et al.'s (2016) simulation, Table 3 (default 10000, as the paper)",
+    )
+    reproducer.add_argument("--seed", type=int, default=2016, help="seed of that simulation (default 2016)")
     demo_parser = commands.add_parser("demo", help="three ordinal models on the bundled data sets, evaluated")
     demo_parser.add_argument("--reps", type=int, default=5, help="train/test splits per data set (default 5)")
     demo_parser.add_argument(
