@@ -57,8 +57,6 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     tol : float
         The relative tolerance within which two values tie, >= 0.
 
-    Where no pair can be compared, the shares and the interval are NaN, with a ``RuntimeWarning``.
-
     Returns
     -------
     xarray.Dataset
@@ -72,6 +70,11 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     ValueError
         If the cubes' dims or coordinates differ, a dim is not a stack dim, ``cost=`` is given with
         another reference, or an argument is out of range.
+
+    Warns
+    -----
+    RuntimeWarning
+        Where no pair can be compared: the shares and the interval are then NaN.
 
     Examples
     --------
