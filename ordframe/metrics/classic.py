@@ -8,7 +8,8 @@ import numpy as np
 
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
-from ordframe.metrics._matrix import cost_matrix, index_distance, suffix_sum, total
+from ordframe.metrics import _accelerate
+from ordframe.metrics._matrix import cost_matrix, index_distance, margins, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -25,7 +26,8 @@ BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for 
 
 def accuracy(counts):
     """Share of samples on the diagonal: trace / N."""
-    return np.trace(counts, axis1=-2, axis2=-1) / total(counts)
+    sums = margins(counts)
+    return sums["trace"] / sums["n"]
 
 
 def mer(counts):
@@ -40,29 +42,35 @@ def within_k(counts, k=1):
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
         raise ValueError(f"within_k: k must be an integer >= 0 (a number of class positions), got {k!r}")
-    near = index_distance(counts.shape[-1]) <= k
-    return (counts * near).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(counts.shape[-1]) <= k)
+
+
+def _mean_weight(counts, weights):
+    """sum_rc n_rc w_rc / N for a ``(K, K)`` weight matrix ``w``."""
+    sums = margins(counts, weights)
+    return sums["wsum"] / sums["n"]
 
 
 def mae(counts):
     """Mean absolute index error: sum n_rc |r - c| / N."""
-    return (counts * index_distance(counts.shape[-1])).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(counts.shape[-1]))
 
 
 def mse(counts):
     """Mean squared index error: sum n_rc (r - c)^2 / N."""
-    return (counts * index_distance(counts.shape[-1], 2)).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(counts.shape[-1], 2))
 
 
 def _class_error(counts, missing, power=1):
     if not isinstance(missing, str) or missing not in ("skip", "zero"):
         raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
-    rows = counts.sum(axis=-1)
+    sums = margins(counts, index_distance(counts.shape[-1], power), rows=True, wrows=True)
+    rows = sums["rows"]
     with np.errstate(invalid="ignore", divide="ignore"):  # a class without samples: NaN, said by the metric
-        error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
+        error = sums["wrows"] / rows
     if missing == "zero":
         error = np.where(rows > 0, error, 0.0)
-        error[total(counts) == 0] = np.nan
+        error[sums["n"] == 0] = np.nan
     return error
 
 
@@ -136,10 +144,15 @@ def spearman(counts):
     rank of a class's samples): sum p_rc u_r v_c / sqrt(sum_r p_r. u_r^2 sum_c p_.c v_c^2), which is
     the same value as on the counts. NaN when a margin uses a single class.
     """
-    p = _proportions(counts)
-    rows, cols = p.sum(axis=-1), p.sum(axis=-2)
-    r, c = _mid_ranks(rows), _mid_ranks(cols)
-    cov = (p * r[..., :, None] * c[..., None, :]).sum(axis=(-2, -1))
+    if _accelerate.ENABLED:
+        sums = _accelerate.pairs(counts, "cov")
+        rows, cols, cov = sums["rows"], sums["cols"], sums["cov"]
+        r, c = _mid_ranks(rows), _mid_ranks(cols)
+    else:
+        p = _proportions(counts)
+        rows, cols = p.sum(axis=-1), p.sum(axis=-2)
+        r, c = _mid_ranks(rows), _mid_ranks(cols)
+        cov = (p * r[..., :, None] * c[..., None, :]).sum(axis=(-2, -1))
     var = (rows * r**2).sum(axis=-1) * (cols * c**2).sum(axis=-1)
     varies = _varies(rows, cols)
     return np.where(varies, cov / np.sqrt(np.where(varies, var, np.nan)), np.nan)
@@ -153,6 +166,15 @@ def _concordance(p):
     return (p * (after - before)).sum(axis=(-2, -1))
 
 
+def _concordance_margins(counts):
+    """(C - D) / N^2 and the row and column margins over N, of every matrix."""
+    if _accelerate.ENABLED:
+        sums = _accelerate.pairs(counts, "balance")
+        return sums["balance"], sums["rows"], sums["cols"]
+    p = _proportions(counts)
+    return _concordance(p), p.sum(axis=-1), p.sum(axis=-2)
+
+
 def kendall_tau_b(counts):
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
 
@@ -162,9 +184,7 @@ def kendall_tau_b(counts):
     (C' - D') / sqrt(sum_{r<r'} p_r p_r' sum_{c<c'} p_c p_c'), the same value at every scale.
     NaN when a margin uses a single class.
     """
-    p = _proportions(counts)
-    balance = _concordance(p)
-    rows, cols = p.sum(axis=-1), p.sum(axis=-2)
+    balance, rows, cols = _concordance_margins(counts)
     untied = _pairs_not_tied(rows) * _pairs_not_tied(cols)  # (n0 - n1)(n0 - n2) / N^4
     varies = _varies(rows, cols)
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
@@ -178,13 +198,21 @@ def somers_d(counts):
     constant prediction gives 0 here (scipy: NaN). Computed on proportions, as ``kendall_tau_b``.
     NaN when every sample has the same true class.
     """
-    p = _proportions(counts)
-    untied = _pairs_not_tied(p.sum(axis=-1))
-    return _concordance(p) / np.where(untied > 0, untied, np.nan)
+    balance, rows, _ = _concordance_margins(counts)
+    untied = _pairs_not_tied(rows)
+    return balance / np.where(untied > 0, untied, np.nan)
 
 
 def _weighted_kappa(counts, weights):
-    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero."""
+    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero.
+
+    With numba, from one pass: sum w p = sum w n / N and the chance term from the margins over N.
+    """
+    if _accelerate.ENABLED:
+        sums = _accelerate.summary(counts, weights, chance=True)
+        chance = sums["chance"]
+        n = sums["n"]
+        return 1.0 - (sums["wsum"] / np.where(n > 0, n, np.nan)) / np.where(chance > 0, chance, np.nan)
     p = _proportions(counts)
     expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
     chance = (weights * expected).sum(axis=(-2, -1))
@@ -241,6 +269,8 @@ def gerrity(counts):
     Equal to xskillscore's ``Contingency(...).gerrity_score()`` with the truth as observations.
     NaN when the first or the last true class has no samples (some a_i is 0 or infinite), or K < 2.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.gerrity(counts)
     p = _proportions(counts)
     k = p.shape[-1]
     rows = p.sum(axis=-1)
@@ -266,6 +296,8 @@ def cem_ord(counts):
     That sum is N_r / 2 + |m_c - m_r| with m_k = N_1 + ... + N_(k-1) + N_k / 2 the mid-cumulative sizes.
     Computed on proportions; NaN for an empty matrix.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.cem_ord(counts)
     p = _proportions(counts)
     shares = p.sum(axis=-1)
     middle = np.cumsum(shares, axis=-1) - shares / 2
@@ -279,14 +311,13 @@ def cem_ord(counts):
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
     k = counts.shape[-1]
-    cost = index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost")
-    return (counts * cost).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost"))
 
 
 def _sensitivities(counts):
     """Per-class recall n_rr / N_r, NaN for a true class without samples; shape ``(..., K)``."""
-    rows = counts.sum(axis=-1)
-    hits = np.diagonal(counts, axis1=-2, axis2=-1)
+    sums = margins(counts, rows=True, diag=True)
+    rows, hits = sums["rows"], sums["diag"]
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(rows > 0, hits / np.where(rows > 0, rows, 1.0), np.nan)
 

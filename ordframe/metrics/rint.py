@@ -36,6 +36,7 @@ import numpy as np
 
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
+from ordframe.metrics import _accelerate
 from ordframe.metrics._matrix import classes_first, in_blocks, suffix_sum
 
 REFERENCE = (
@@ -64,7 +65,6 @@ def _rint(x, exact):
     return np.where(varies, -1.0 + 2.0 * agree / np.sqrt(s1 * s2), np.nan)
 
 
-@in_blocks
 def rint(counts):
     """r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)), Pinto da Costa et al.'s corrected formula.
 
@@ -79,12 +79,34 @@ def rint(counts):
     observed class in the rows or in the columns, which includes N < 2 for
     integer counts): a constant variable has no order to compare.
     """
+    if _accelerate.ENABLED:
+        return _rint_margins(_accelerate.pairs(counts, "agree"))
+    return _rint_numpy(counts)
+
+
+@in_blocks
+def _rint_numpy(counts):
     x = classes_first(counts)  # x[i, j] has the stack's shape
     return _rint(x, (x == np.round(x)).all(axis=(0, 1)))
 
 
+def _rint_margins(sums):
+    """``_rint`` from ``_accelerate.pairs``: margins over N, sum p_ij tail_ij and whether the counts are integers."""
+    rows, cols = sums["rows"], sums["cols"]
+    varies = ((rows > 0).sum(axis=-1) >= 2) & ((cols > 0).sum(axis=-1) >= 2)
+    self_pairs = np.where(sums["integral"], 1.0 / np.where(varies, sums["n"], np.nan), 0.0)
+    agree = sums["agree"] - self_pairs
+    s1 = (rows * suffix_sum(rows, -1)).sum(axis=-1) - self_pairs
+    s2 = (cols * suffix_sum(cols, -1)).sum(axis=-1) - self_pairs
+    return np.where(varies, -1.0 + 2.0 * agree / np.sqrt(np.where(varies, s1 * s2, np.nan)), np.nan)
+
+
 def _rint_large_sample(counts):
     """The large-sample form of r_int for every matrix, integer-valued or not (the "- N" terms dropped)."""
+    if _accelerate.ENABLED:
+        sums = _accelerate.pairs(np.asarray(counts), "agree")
+        sums["integral"] = np.zeros_like(sums["integral"])
+        return _rint_margins(sums)
     return _rint(classes_first(np.asarray(counts)), False)
 
 
