@@ -70,7 +70,7 @@ def assert_same(fast, slow, what):
     np.testing.assert_allclose(fast[ok], slow[ok], rtol=1e-12, atol=1e-12, err_msg=what)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(stacks(), st.data())
 def test_numba_equals_numpy(counts, data):
     k = counts.shape[-1]

@@ -46,34 +46,17 @@ def total(counts: np.ndarray) -> np.ndarray:
     return counts.sum(axis=(-2, -1))
 
 
-def margins(
-    counts: np.ndarray, weights=None, *, rows: bool = False, cols: bool = False, diag: bool = False, wrows: bool = False
-) -> dict:
-    """What most confusion metrics need, in one pass over the counts ``(..., K, K)`` (numba) or in numpy.
-
-    A dict over the stack: ``n`` (N), ``trace``, ``wsum`` = sum_rc n_rc w_rc for the ``(K, K)`` ``weights``
-    (if given) and, when asked, ``rows`` (N_r), ``cols`` (N_c), ``diag`` and ``wrows`` = sum_c n_rc w_rc,
-    each ``(..., K)``.
-    """
-    k = counts.shape[-1]
+def margins(counts: np.ndarray, weights=None) -> dict:
+    """N, the trace and (for ``(K, K)`` ``weights``) ``wsum`` = sum_rc n_rc w_rc of every matrix of
+    ``counts`` ``(..., K, K)``: a dict of arrays over the stack, in one pass with numba, else in numpy."""
     if _accelerate.ENABLED:
-        given = np.zeros((k, k)) if weights is None else weights
-        out = _accelerate.summary(counts, given, rows=rows, cols=cols, diag=diag, wrows=wrows)
+        out = _accelerate.summary(counts, np.zeros(counts.shape[-2:]) if weights is None else weights)
         if weights is None:
             del out["wsum"]
         return out
     out = {"n": total(counts), "trace": np.trace(counts, axis1=-2, axis2=-1)}
     if weights is not None:
-        weighted = counts * weights
-        out["wsum"] = weighted.sum(axis=(-2, -1))
-        if wrows:
-            out["wrows"] = weighted.sum(axis=-1)
-    if rows:
-        out["rows"] = counts.sum(axis=-1)
-    if cols:
-        out["cols"] = counts.sum(axis=-2)
-    if diag:
-        out["diag"] = np.diagonal(counts, axis1=-2, axis2=-1)
+        out["wsum"] = (counts * weights).sum(axis=(-2, -1))
     return out
 
 

@@ -62,16 +62,28 @@ def mse(counts):
 
 
 def _class_error(counts, missing, power=1):
-    if not isinstance(missing, str) or missing not in ("skip", "zero"):
-        raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
-    sums = margins(counts, index_distance(counts.shape[-1], power), rows=True, wrows=True)
-    rows = sums["rows"]
+    """Per true class r, sum_c n_rc |r - c|^power / N_r, ``(..., K)``: NaN for a class without samples, or
+    0 with ``missing="zero"`` (NaN for an empty matrix)."""
+    _check_missing(missing)
+    rows = counts.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):  # a class without samples: NaN, said by the metric
-        error = sums["wrows"] / rows
+        error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
     if missing == "zero":
         error = np.where(rows > 0, error, 0.0)
-        error[sums["n"] == 0] = np.nan
+        error[total(counts) == 0] = np.nan
     return error
+
+
+def _check_missing(missing):
+    if not isinstance(missing, str) or missing not in ("skip", "zero"):
+        raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
+
+
+def _class_summary(counts, missing, power, want):
+    """The mean (``want`` = CLASS_MEAN) or maximum (CLASS_MAX) over true classes of the per-class errors."""
+    _check_missing(missing)
+    weights = index_distance(counts.shape[-1], power)
+    return _accelerate.per_class(counts, weights, want, missing == "zero")
 
 
 def _class_mean(error):
@@ -82,6 +94,8 @@ def _class_mean(error):
 
 def amae(counts, missing="skip"):
     """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
+    if _accelerate.ENABLED:
+        return _class_summary(counts, missing, 1, _accelerate.CLASS_MEAN)
     return _class_mean(_class_error(counts, missing))
 
 
@@ -91,11 +105,15 @@ def amse(counts, missing="skip"):
     Classes without samples are skipped (``missing="skip"``, as imbalanced-learn's
     ``macro_averaged_mean_absolute_error`` does for MAE) or count as 0 (``"zero"``).
     """
+    if _accelerate.ENABLED:
+        return _class_summary(counts, missing, 2, _accelerate.CLASS_MEAN)
     return _class_mean(_class_error(counts, missing, 2))
 
 
 def mmae(counts, missing="skip"):
     """Maximum over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
+    if _accelerate.ENABLED:
+        return _class_summary(counts, missing, 1, _accelerate.CLASS_MAX)
     error = _class_error(counts, missing)
     valid = ~np.isnan(error)
     return np.where(valid.any(axis=-1), np.where(valid, error, -np.inf).max(axis=-1), np.nan)
@@ -145,14 +163,11 @@ def spearman(counts):
     the same value as on the counts. NaN when a margin uses a single class.
     """
     if _accelerate.ENABLED:
-        sums = _accelerate.pairs(counts, "cov")
-        rows, cols, cov = sums["rows"], sums["cols"], sums["cov"]
-        r, c = _mid_ranks(rows), _mid_ranks(cols)
-    else:
-        p = _proportions(counts)
-        rows, cols = p.sum(axis=-1), p.sum(axis=-2)
-        r, c = _mid_ranks(rows), _mid_ranks(cols)
-        cov = (p * r[..., :, None] * c[..., None, :]).sum(axis=(-2, -1))
+        return _accelerate.pairs(counts, _accelerate.SPEARMAN)
+    p = _proportions(counts)
+    rows, cols = p.sum(axis=-1), p.sum(axis=-2)
+    r, c = _mid_ranks(rows), _mid_ranks(cols)
+    cov = (p * r[..., :, None] * c[..., None, :]).sum(axis=(-2, -1))
     var = (rows * r**2).sum(axis=-1) * (cols * c**2).sum(axis=-1)
     varies = _varies(rows, cols)
     return np.where(varies, cov / np.sqrt(np.where(varies, var, np.nan)), np.nan)
@@ -166,15 +181,6 @@ def _concordance(p):
     return (p * (after - before)).sum(axis=(-2, -1))
 
 
-def _concordance_margins(counts):
-    """(C - D) / N^2 and the row and column margins over N, of every matrix."""
-    if _accelerate.ENABLED:
-        sums = _accelerate.pairs(counts, "balance")
-        return sums["balance"], sums["rows"], sums["cols"]
-    p = _proportions(counts)
-    return _concordance(p), p.sum(axis=-1), p.sum(axis=-2)
-
-
 def kendall_tau_b(counts):
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
 
@@ -184,7 +190,11 @@ def kendall_tau_b(counts):
     (C' - D') / sqrt(sum_{r<r'} p_r p_r' sum_{c<c'} p_c p_c'), the same value at every scale.
     NaN when a margin uses a single class.
     """
-    balance, rows, cols = _concordance_margins(counts)
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.KENDALL)
+    p = _proportions(counts)
+    balance = _concordance(p)
+    rows, cols = p.sum(axis=-1), p.sum(axis=-2)
     untied = _pairs_not_tied(rows) * _pairs_not_tied(cols)  # (n0 - n1)(n0 - n2) / N^4
     varies = _varies(rows, cols)
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
@@ -198,9 +208,11 @@ def somers_d(counts):
     constant prediction gives 0 here (scipy: NaN). Computed on proportions, as ``kendall_tau_b``.
     NaN when every sample has the same true class.
     """
-    balance, rows, _ = _concordance_margins(counts)
-    untied = _pairs_not_tied(rows)
-    return balance / np.where(untied > 0, untied, np.nan)
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.SOMERS)
+    p = _proportions(counts)
+    untied = _pairs_not_tied(p.sum(axis=-1))
+    return _concordance(p) / np.where(untied > 0, untied, np.nan)
 
 
 def _weighted_kappa(counts, weights):
@@ -316,14 +328,16 @@ def expected_cost(counts, cost=None):
 
 def _sensitivities(counts):
     """Per-class recall n_rr / N_r, NaN for a true class without samples; shape ``(..., K)``."""
-    sums = margins(counts, rows=True, diag=True)
-    rows, hits = sums["rows"], sums["diag"]
+    rows = counts.sum(axis=-1)
+    hits = np.diagonal(counts, axis1=-2, axis2=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(rows > 0, hits / np.where(rows > 0, rows, 1.0), np.nan)
 
 
 def ms(counts):
     """Minimum sensitivity: the smallest per-class recall n_rr / N_r over the true classes with samples."""
+    if _accelerate.ENABLED:
+        return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.MIN_RECALL)
     recall = _sensitivities(counts)
     valid = ~np.isnan(recall)
     return np.where(valid.any(axis=-1), np.where(valid, recall, np.inf).min(axis=-1), np.nan)
@@ -331,6 +345,8 @@ def ms(counts):
 
 def gm(counts):
     """Geometric mean of the per-class recalls n_rr / N_r over the true classes with samples (0 if one is 0)."""
+    if _accelerate.ENABLED:
+        return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.GM_RECALL)
     recall = _sensitivities(counts)
     valid = ~np.isnan(recall)
     n = valid.sum(axis=-1)

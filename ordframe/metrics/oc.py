@@ -220,7 +220,6 @@ def uoc(counts, beta=0.75, gamma=1.0):
     return _uoc_numpy(counts, beta, gamma)
 
 
-@in_blocks
 def auoc(counts):
     """A_UOC = integral of UOC(beta, gamma=1) over beta in [0, 1] (Silva, Pinto & Cardoso 2018, eq. 23), computed exactly.
 
@@ -233,8 +232,16 @@ def auoc(counts):
     envelope on the interval is min(La, Lb) and its integral is added in
     closed form. Every matrix's pending intervals are solved together in one
     DP per round; the number of rounds is bounded by the number of envelope
-    pieces. NaN when no row is observed.
+    pieces. NaN when no row is observed. With numba (``_accelerate``) the
+    same search runs compiled, one matrix at a time.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.auoc(counts, ENVELOPE_TOL)
+    return _auoc_numpy(counts)
+
+
+@in_blocks
+def _auoc_numpy(counts):
     problem = _uoc_problem(_flat(counts), 1.0, 1.0)  # mu = 1 / K': the slope per unit of T
     ok = np.flatnonzero(problem.norm > 0)
     gains, norm, mu = problem.gains[:, :, ok], problem.norm[ok], problem.mu[ok]

@@ -80,7 +80,7 @@ def rint(counts):
     integer counts): a constant variable has no order to compare.
     """
     if _accelerate.ENABLED:
-        return _rint_margins(_accelerate.pairs(counts, "agree"))
+        return _accelerate.pairs(counts, _accelerate.RINT)
     return _rint_numpy(counts)
 
 
@@ -90,23 +90,10 @@ def _rint_numpy(counts):
     return _rint(x, (x == np.round(x)).all(axis=(0, 1)))
 
 
-def _rint_margins(sums):
-    """``_rint`` from ``_accelerate.pairs``: margins over N, sum p_ij tail_ij and whether the counts are integers."""
-    rows, cols = sums["rows"], sums["cols"]
-    varies = ((rows > 0).sum(axis=-1) >= 2) & ((cols > 0).sum(axis=-1) >= 2)
-    self_pairs = np.where(sums["integral"], 1.0 / np.where(varies, sums["n"], np.nan), 0.0)
-    agree = sums["agree"] - self_pairs
-    s1 = (rows * suffix_sum(rows, -1)).sum(axis=-1) - self_pairs
-    s2 = (cols * suffix_sum(cols, -1)).sum(axis=-1) - self_pairs
-    return np.where(varies, -1.0 + 2.0 * agree / np.sqrt(np.where(varies, s1 * s2, np.nan)), np.nan)
-
-
 def _rint_large_sample(counts):
     """The large-sample form of r_int for every matrix, integer-valued or not (the "- N" terms dropped)."""
     if _accelerate.ENABLED:
-        sums = _accelerate.pairs(np.asarray(counts), "agree")
-        sums["integral"] = np.zeros_like(sums["integral"])
-        return _rint_margins(sums)
+        return _accelerate.pairs(counts, _accelerate.RINT_LARGE_SAMPLE)
     return _rint(classes_first(np.asarray(counts)), False)
 
 
