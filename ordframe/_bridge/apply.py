@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -81,8 +82,43 @@ def cube_classes(cube: xr.DataArray) -> tuple[xr.DataArray, pd.Index | None]:
 
 
 def check_counts(values: np.ndarray) -> np.ndarray:
-    """The counts; an error for negative, NaN or infinite counts."""
+    """The counts; an error for negative, NaN or infinite counts.
+
+    One reduction decides (the minimum, for floats also the maximum: NaN
+    propagates through both); only a cube that fails is examined cell by cell
+    for the message.
+    """
+    if not values.size or values.dtype.kind in "ub":
+        return values
+    if values.dtype.kind == "i":
+        if values.min() >= 0:
+            return values
+    elif values.min() >= 0 and values.max() < np.inf:
+        return values
     return check_nonnegative(values, "the confusion cube", "count")
+
+
+class Counts(NamedTuple):
+    """A cube's counts ``(..., true, pred)`` as its kernels see them, with its classes (``confusion_counts``)."""
+
+    counts: xr.DataArray
+    classes: pd.Index | None
+    checked: bool  # validated already (in memory); lazy counts are checked chunk by chunk in the kernel
+
+
+def confusion_counts(cube: xr.DataArray) -> Counts:
+    """The cube checked (``check_cube``), ``pred`` in the order of ``true``, the counts laid out for the kernels.
+
+    In-memory counts are validated here, once for every metric computed on
+    them (``apply_confusion(..., counts=)``); dask-backed ones in each chunk.
+    """
+    check_cube(cube)
+    cube, classes = cube_classes(cube)
+    counts = cube.transpose(..., *CUBE_DIMS)
+    checked = counts.chunks is None
+    if checked:
+        check_counts(counts.values)
+    return Counts(counts, classes, checked)
 
 
 def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
@@ -181,12 +217,22 @@ def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exce
     return PluginError(f"{what} failed with {error}; {advice}", metric.name, plugin)
 
 
-def confusion_kernel(metric: Metric, params: dict):
-    """``metric``'s kernel on counts ``(..., K, K)``, its inputs and output checked (``params`` prepared)."""
+def confusion_kernel(metric: Metric, params: dict, checked: bool = False):
+    """``metric``'s kernel on counts ``(..., K, K)``, its inputs (unless ``checked``) and output checked
+    (``params`` prepared).
+
+    A plugin's kernel gets float64 counts, as the plugin contract says; a
+    built-in one gets int64 or float64 counts as they are (no copy).
+    """
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
+    builtin = plugin in BUILTIN_MODULES
 
     def kernel(counts):
-        out = call_kernel(metric, plugin, check_counts(counts), **params)
+        if not checked:
+            check_counts(counts)
+        if not builtin or counts.dtype not in (np.int64, np.float64):
+            counts = counts.astype(np.float64, copy=False)
+        out = call_kernel(metric, plugin, counts, **params)
         return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel
@@ -214,21 +260,23 @@ def proba_kernel(metric: Metric, params: dict):
     return kernel
 
 
-def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping) -> xr.DataArray:
-    """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims."""
-    check_cube(cube)
-    cube, classes = cube_classes(cube)
-    params = prepare(metric, given, cube.sizes[TRUE], classes)
-    counts = cube.transpose(..., *CUBE_DIMS).astype(np.float64)
+def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: Counts | None = None) -> xr.DataArray:
+    """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims.
+
+    ``counts``, from ``confusion_counts(cube)``, lets several metrics share one validation of the cube.
+    """
+    counts = confusion_counts(cube) if counts is None else counts
+    classes = counts.classes
+    params = prepare(metric, given, counts.counts.sizes[TRUE], classes)
     result = xr.apply_ufunc(
-        confusion_kernel(metric, params),
-        counts,
+        confusion_kernel(metric, params, counts.checked),
+        counts.counts,
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",
         output_dtypes=[np.float64],
         dask_gufunc_kwargs={"allow_rechunk": True},  # a matrix is only K x K: joining its chunks is cheap
     )
-    return labelled(result.rename(metric.name), metric, params, cube.indexes.get(TRUE))
+    return labelled(result.rename(metric.name), metric, params, classes)
 
 
 def apply_proba(

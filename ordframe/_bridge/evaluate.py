@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion
+from ordframe._bridge.apply import apply_confusion, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
@@ -24,15 +24,18 @@ from ordframe._registry.request import evaluation_request
 def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     """One variable per requested confusion metric, computed on every matrix of ``cube``."""
     request = evaluation_request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
-    return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()})
+    counts = confusion_counts(cube)  # validated once for every metric
+    return xr.Dataset({out: apply_confusion(m, cube, p, counts).rename(out) for out, (m, p) in request.items()})
 
 
 def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
-    variables, cube = {}, None
+    variables, cube, counts = {}, None, None
     for out, (metric, params) in request.items():
         if metric.kind == "confusion":
-            cube = rows.cube() if cube is None else cube
-            variables[out] = apply_confusion(metric, cube, params)
+            if cube is None:
+                cube = rows.cube()
+                counts = confusion_counts(cube)  # validated once for every metric
+            variables[out] = apply_confusion(metric, cube, params, counts)
         else:
             variables[out] = frame_mean(metric, rows, params, out)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
@@ -131,6 +134,7 @@ def evaluate_array(
         inputs = inputs.without(pred.isnull(), "a missing predicted label")
     variables: dict[str, xr.DataArray] = {}
     cube: xr.DataArray | None = None
+    counts = None
     for out, (metric, params) in request.items():
         if metric.kind == "proba":
             variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
@@ -149,5 +153,6 @@ def evaluate_array(
                         report=False,
                     )
                 )
-            variables[out] = apply_confusion(metric, cube, params)
+                counts = confusion_counts(cube)  # validated once for every metric
+            variables[out] = apply_confusion(metric, cube, params, counts)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})

@@ -4,6 +4,8 @@ import functools
 
 import numpy as np
 
+from ordframe.metrics import _accelerate
+
 # ``in_blocks`` works on about BLOCK_CELLS counts at a time (256 KiB of float64), so each temporary
 # stays in cache and is reused by the allocator, but on at least BLOCK_MATRICES matrices, so the
 # Python overhead per block stays small when K is large.
@@ -44,6 +46,20 @@ def total(counts: np.ndarray) -> np.ndarray:
     return counts.sum(axis=(-2, -1))
 
 
+def margins(counts: np.ndarray, weights=None) -> dict:
+    """N, the trace and (for ``(K, K)`` ``weights``) ``wsum`` = sum_rc n_rc w_rc of every matrix of
+    ``counts`` ``(..., K, K)``: a dict of arrays over the stack, in one pass with numba, else in numpy."""
+    if _accelerate.ENABLED:
+        out = _accelerate.summary(counts, np.zeros(counts.shape[-2:]) if weights is None else weights)
+        if weights is None:
+            del out["wsum"]
+        return out
+    out = {"n": total(counts), "trace": np.trace(counts, axis1=-2, axis2=-1)}
+    if weights is not None:
+        out["wsum"] = (counts * weights).sum(axis=(-2, -1))
+    return out
+
+
 def classes_first(counts: np.ndarray) -> np.ndarray:
     """A contiguous float64 copy of ``(..., K, K)`` counts laid out as ``(K, K, ...)``.
 
@@ -55,7 +71,7 @@ def classes_first(counts: np.ndarray) -> np.ndarray:
 
 
 def in_blocks(kernel):
-    """Run a ``(..., K, K) -> (...)`` kernel on blocks of the flattened stack (cache blocking).
+    """Run a ``(..., K, K) -> (..., *trailing)`` kernel on blocks of the flattened stack (cache blocking).
 
     Each block is computed vectorised. On large stacks this keeps the time per
     matrix flat: temporaries stay small, so they stay in cache and the
@@ -71,10 +87,12 @@ def in_blocks(kernel):
         step = max(BLOCK_MATRICES, BLOCK_CELLS // (k * k))
         if len(flat) <= step:
             return kernel(counts, *args, **kwargs)
-        out = np.empty(len(flat))
-        for start in range(0, len(flat), step):
+        first = np.asarray(kernel(flat[:step], *args, **kwargs))
+        out = np.empty((len(flat),) + first.shape[1:])  # a kernel may return more than one value per matrix
+        out[:step] = first
+        for start in range(step, len(flat), step):
             out[start : start + step] = kernel(flat[start : start + step], *args, **kwargs)
-        return out.reshape(counts.shape[:-2])
+        return out.reshape(counts.shape[:-2] + first.shape[1:])
 
     return blocked
 

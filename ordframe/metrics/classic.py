@@ -8,7 +8,8 @@ import numpy as np
 
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
-from ordframe.metrics._matrix import cost_matrix, index_distance, suffix_sum, total
+from ordframe.metrics import _accelerate
+from ordframe.metrics._matrix import cost_matrix, index_distance, margins, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -25,7 +26,8 @@ BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for 
 
 def accuracy(counts):
     """Share of samples on the diagonal: trace / N."""
-    return np.trace(counts, axis1=-2, axis2=-1) / total(counts)
+    sums = margins(counts)
+    return sums["trace"] / sums["n"]
 
 
 def mer(counts):
@@ -40,23 +42,29 @@ def within_k(counts, k=1):
     """
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
         raise ValueError(f"within_k: k must be an integer >= 0 (a number of class positions), got {k!r}")
-    near = index_distance(counts.shape[-1]) <= k
-    return (counts * near).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(counts.shape[-1]) <= k)
+
+
+def _mean_weight(counts, weights):
+    """sum_rc n_rc w_rc / N for a ``(K, K)`` weight matrix ``w``."""
+    sums = margins(counts, weights)
+    return sums["wsum"] / sums["n"]
 
 
 def mae(counts):
     """Mean absolute index error: sum n_rc |r - c| / N."""
-    return (counts * index_distance(counts.shape[-1])).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(counts.shape[-1]))
 
 
 def mse(counts):
     """Mean squared index error: sum n_rc (r - c)^2 / N."""
-    return (counts * index_distance(counts.shape[-1], 2)).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(counts.shape[-1], 2))
 
 
 def _class_error(counts, missing, power=1):
-    if not isinstance(missing, str) or missing not in ("skip", "zero"):
-        raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
+    """Per true class r, sum_c n_rc |r - c|^power / N_r, ``(..., K)``: NaN for a class without samples, or
+    0 with ``missing="zero"`` (NaN for an empty matrix)."""
+    _check_missing(missing)
     rows = counts.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):  # a class without samples: NaN, said by the metric
         error = (counts * index_distance(counts.shape[-1], power)).sum(axis=-1) / rows
@@ -64,6 +72,18 @@ def _class_error(counts, missing, power=1):
         error = np.where(rows > 0, error, 0.0)
         error[total(counts) == 0] = np.nan
     return error
+
+
+def _check_missing(missing):
+    if not isinstance(missing, str) or missing not in ("skip", "zero"):
+        raise ValueError(f"missing must be 'skip' or 'zero', got {missing!r}")
+
+
+def _class_summary(counts, missing, power, want):
+    """The mean (``want`` = CLASS_MEAN) or maximum (CLASS_MAX) over true classes of the per-class errors."""
+    _check_missing(missing)
+    weights = index_distance(counts.shape[-1], power)
+    return _accelerate.per_class(counts, weights, want, missing == "zero")
 
 
 def _class_mean(error):
@@ -74,6 +94,8 @@ def _class_mean(error):
 
 def amae(counts, missing="skip"):
     """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
+    if _accelerate.ENABLED:
+        return _class_summary(counts, missing, 1, _accelerate.CLASS_MEAN)
     return _class_mean(_class_error(counts, missing))
 
 
@@ -83,11 +105,15 @@ def amse(counts, missing="skip"):
     Classes without samples are skipped (``missing="skip"``, as imbalanced-learn's
     ``macro_averaged_mean_absolute_error`` does for MAE) or count as 0 (``"zero"``).
     """
+    if _accelerate.ENABLED:
+        return _class_summary(counts, missing, 2, _accelerate.CLASS_MEAN)
     return _class_mean(_class_error(counts, missing, 2))
 
 
 def mmae(counts, missing="skip"):
     """Maximum over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
+    if _accelerate.ENABLED:
+        return _class_summary(counts, missing, 1, _accelerate.CLASS_MAX)
     error = _class_error(counts, missing)
     valid = ~np.isnan(error)
     return np.where(valid.any(axis=-1), np.where(valid, error, -np.inf).max(axis=-1), np.nan)
@@ -136,6 +162,8 @@ def spearman(counts):
     rank of a class's samples): sum p_rc u_r v_c / sqrt(sum_r p_r. u_r^2 sum_c p_.c v_c^2), which is
     the same value as on the counts. NaN when a margin uses a single class.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.SPEARMAN)
     p = _proportions(counts)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
     r, c = _mid_ranks(rows), _mid_ranks(cols)
@@ -162,6 +190,8 @@ def kendall_tau_b(counts):
     (C' - D') / sqrt(sum_{r<r'} p_r p_r' sum_{c<c'} p_c p_c'), the same value at every scale.
     NaN when a margin uses a single class.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.KENDALL)
     p = _proportions(counts)
     balance = _concordance(p)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
@@ -178,13 +208,23 @@ def somers_d(counts):
     constant prediction gives 0 here (scipy: NaN). Computed on proportions, as ``kendall_tau_b``.
     NaN when every sample has the same true class.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.SOMERS)
     p = _proportions(counts)
     untied = _pairs_not_tied(p.sum(axis=-1))
     return _concordance(p) / np.where(untied > 0, untied, np.nan)
 
 
 def _weighted_kappa(counts, weights):
-    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero."""
+    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero.
+
+    With numba, from one pass: sum w p = sum w n / N and the chance term from the margins over N.
+    """
+    if _accelerate.ENABLED:
+        sums = _accelerate.summary(counts, weights, chance=True)
+        chance = sums["chance"]
+        n = sums["n"]
+        return 1.0 - (sums["wsum"] / np.where(n > 0, n, np.nan)) / np.where(chance > 0, chance, np.nan)
     p = _proportions(counts)
     expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
     chance = (weights * expected).sum(axis=(-2, -1))
@@ -241,6 +281,8 @@ def gerrity(counts):
     Equal to xskillscore's ``Contingency(...).gerrity_score()`` with the truth as observations.
     NaN when the first or the last true class has no samples (some a_i is 0 or infinite), or K < 2.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.gerrity(counts)
     p = _proportions(counts)
     k = p.shape[-1]
     rows = p.sum(axis=-1)
@@ -266,6 +308,8 @@ def cem_ord(counts):
     That sum is N_r / 2 + |m_c - m_r| with m_k = N_1 + ... + N_(k-1) + N_k / 2 the mid-cumulative sizes.
     Computed on proportions; NaN for an empty matrix.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.cem_ord(counts)
     p = _proportions(counts)
     shares = p.sum(axis=-1)
     middle = np.cumsum(shares, axis=-1) - shares / 2
@@ -279,8 +323,7 @@ def cem_ord(counts):
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
     k = counts.shape[-1]
-    cost = index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost")
-    return (counts * cost).sum(axis=(-2, -1)) / total(counts)
+    return _mean_weight(counts, index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost"))
 
 
 def _sensitivities(counts):
@@ -293,6 +336,8 @@ def _sensitivities(counts):
 
 def ms(counts):
     """Minimum sensitivity: the smallest per-class recall n_rr / N_r over the true classes with samples."""
+    if _accelerate.ENABLED:
+        return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.MIN_RECALL)
     recall = _sensitivities(counts)
     valid = ~np.isnan(recall)
     return np.where(valid.any(axis=-1), np.where(valid, recall, np.inf).min(axis=-1), np.nan)
@@ -300,6 +345,8 @@ def ms(counts):
 
 def gm(counts):
     """Geometric mean of the per-class recalls n_rr / N_r over the true classes with samples (0 if one is 0)."""
+    if _accelerate.ENABLED:
+        return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.GM_RECALL)
     recall = _sensitivities(counts)
     valid = ~np.isnan(recall)
     n = valid.sum(axis=-1)

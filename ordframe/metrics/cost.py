@@ -18,6 +18,7 @@ import numpy as np
 
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
+from ordframe.metrics import _accelerate
 from ordframe.metrics._matrix import classes_first, cost_matrix, in_blocks, index_distance
 
 REFERENCE = (
@@ -76,7 +77,14 @@ def _user_cost(cost, k):
 
 
 def _terms(counts, cost):
-    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6)."""
+    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6); compiled with numba when installed."""
+    if _accelerate.ENABLED:
+        return _accelerate.george(counts, None if cost is None else _user_cost(cost, counts.shape[-1]))
+    return tuple(np.moveaxis(_terms_numpy(counts, cost), -1, 0))
+
+
+@in_blocks
+def _terms_numpy(counts, cost):
     x = classes_first(counts)  # x[t, p] has the stack's shape
     k, sizes = len(x), x.sum(axis=1)
     if cost is None:
@@ -85,36 +93,31 @@ def _terms(counts, cost):
         cost = _user_cost(cost, k).reshape((k, k) + (1,) * (x.ndim - 2))
     accuracy = np.trace(x) / sizes.sum(axis=0)
     # Costs are >= 0 and zero on the diagonal, so a row's maximum is its maximum over p != t.
-    return accuracy, np.einsum("tp...,tp...->...", x, cost), (sizes * cost.max(axis=1)).sum(axis=0)
+    return np.stack([accuracy, np.einsum("tp...,tp...->...", x, cost), (sizes * cost.max(axis=1)).sum(axis=0)], -1)
 
 
-@in_blocks
 def tc(counts, cost=None):
     """Total misclassification cost TC = sum_{t,p} C[t, p] n_tp (eq. 5)."""
     return _terms(counts, cost)[1]
 
 
-@in_blocks
 def max_tc(counts, cost=None):
     """max TC = sum_t n_t max_{p != t} C[t, p], the exact solution of eq. 6."""
     return _terms(counts, cost)[2]
 
 
-@in_blocks
 def mc(counts, cost=None):
     """Misclassification cost MC = TC / max TC, in [0, 1]."""
     _, total_cost, most = _terms(counts, cost)
     return total_cost / most
 
 
-@in_blocks
 def d(counts, cost=None):
     """Distance to the ideal point: d = sqrt((1 - Acc)^2 + MC^2) (eq. 7), in [0, sqrt(2)]."""
     accuracy, total_cost, most = _terms(counts, cost)
     return np.hypot(1.0 - accuracy, total_cost / most)
 
 
-@in_blocks
 def chance_distance(counts, cost=None):
     """George's tie-break for equal d: |Acc + MC - 1| / sqrt(2), the distance from the line Acc + MC = 1."""
     accuracy, total_cost, most = _terms(counts, cost)

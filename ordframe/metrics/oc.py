@@ -26,6 +26,7 @@ import numpy as np
 
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
+from ordframe.metrics import _accelerate
 from ordframe.metrics._matrix import in_blocks, index_distance, total
 
 CARDOSO_SOUSA = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -181,19 +182,29 @@ def _index(problem: _Problem, stack) -> np.ndarray:
 
 
 @in_blocks
+def _oc_numpy(counts, beta, gamma):
+    return _index(_oc_problem(_flat(counts), beta, gamma), np.shape(counts)[:-2])
+
+
+@in_blocks
+def _uoc_numpy(counts, beta, gamma):
+    return _index(_uoc_problem(_flat(counts), beta, gamma), np.shape(counts)[:-2])
+
+
 def oc(counts, beta=0.75, gamma=1.0):
     """Ordinal Classification Index (Cardoso & Sousa 2011, eq. 7), rows = true class.
 
     OC = min over paths of 1 - sum_path n_rc / (N + (sum_all n_rc |r-c|^gamma)^(1/gamma))
     + beta_raw sum_path n_rc |r-c|^gamma, with beta_raw = beta / (N (K-1)^gamma)
     (``beta`` is relative to the maximum penalty, as in the paper's tables).
-    NaN for an empty matrix.
+    NaN for an empty matrix. Compiled with numba when installed (``_accelerate``), else numpy.
     """
     check_params(beta, gamma)
-    return _index(_oc_problem(_flat(counts), beta, gamma), np.shape(counts)[:-2])
+    if _accelerate.ENABLED:
+        return _accelerate.path_index(counts, beta, gamma, uniform=False)
+    return _oc_numpy(counts, beta, gamma)
 
 
-@in_blocks
 def uoc(counts, beta=0.75, gamma=1.0):
     """Uniform Ordinal Classification Index (Silva, Pinto & Cardoso 2018, eq. 28), rows = true class.
 
@@ -201,12 +212,14 @@ def uoc(counts, beta=0.75, gamma=1.0):
     nothing; the path still runs on the K x K grid with the original |r - c|),
     UOC = min over paths of 1 - sum_path p / (K' + K'^(1-1/gamma) (sum_all p d)^(1/gamma))
     + (beta / K') sum_path p d, d = |r-c|^gamma. NaN when no row is observed.
+    Compiled with numba when installed (``_accelerate``), else numpy.
     """
     check_params(beta, gamma)
-    return _index(_uoc_problem(_flat(counts), beta, gamma), np.shape(counts)[:-2])
+    if _accelerate.ENABLED:
+        return _accelerate.path_index(counts, beta, gamma, uniform=True)
+    return _uoc_numpy(counts, beta, gamma)
 
 
-@in_blocks
 def auoc(counts):
     """A_UOC = integral of UOC(beta, gamma=1) over beta in [0, 1] (Silva, Pinto & Cardoso 2018, eq. 23), computed exactly.
 
@@ -219,8 +232,16 @@ def auoc(counts):
     envelope on the interval is min(La, Lb) and its integral is added in
     closed form. Every matrix's pending intervals are solved together in one
     DP per round; the number of rounds is bounded by the number of envelope
-    pieces. NaN when no row is observed.
+    pieces. NaN when no row is observed. With numba (``_accelerate``) the
+    same search runs compiled, one matrix at a time.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.auoc(counts, ENVELOPE_TOL)
+    return _auoc_numpy(counts)
+
+
+@in_blocks
+def _auoc_numpy(counts):
     problem = _uoc_problem(_flat(counts), 1.0, 1.0)  # mu = 1 / K': the slope per unit of T
     ok = np.flatnonzero(problem.norm > 0)
     gains, norm, mu = problem.gains[:, :, ok], problem.norm[ok], problem.mu[ok]

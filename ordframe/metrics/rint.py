@@ -36,6 +36,7 @@ import numpy as np
 
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
+from ordframe.metrics import _accelerate
 from ordframe.metrics._matrix import classes_first, in_blocks, suffix_sum
 
 REFERENCE = (
@@ -64,7 +65,6 @@ def _rint(x, exact):
     return np.where(varies, -1.0 + 2.0 * agree / np.sqrt(s1 * s2), np.nan)
 
 
-@in_blocks
 def rint(counts):
     """r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)), Pinto da Costa et al.'s corrected formula.
 
@@ -79,12 +79,21 @@ def rint(counts):
     observed class in the rows or in the columns, which includes N < 2 for
     integer counts): a constant variable has no order to compare.
     """
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.RINT)
+    return _rint_numpy(counts)
+
+
+@in_blocks
+def _rint_numpy(counts):
     x = classes_first(counts)  # x[i, j] has the stack's shape
     return _rint(x, (x == np.round(x)).all(axis=(0, 1)))
 
 
 def _rint_large_sample(counts):
     """The large-sample form of r_int for every matrix, integer-valued or not (the "- N" terms dropped)."""
+    if _accelerate.ENABLED:
+        return _accelerate.pairs(counts, _accelerate.RINT_LARGE_SAMPLE)
     return _rint(classes_first(np.asarray(counts)), False)
 
 

@@ -1,0 +1,620 @@
+"""Optional numba kernels for the confusion metrics (the ``numba`` extra); numpy is the fallback.
+
+As xarray does with numbagg: when numba is installed, the kernels below run
+compiled, one pass per matrix with no temporaries the size of the stack;
+without it (or with the environment variable ``ORDFRAME_NUMBA=0``) every
+metric runs its numpy formulation. Both give the same values (to rounding;
+the tests check them against each other on random cubes).
+
+numba is imported, and a kernel compiled (cached on disk), on the first call
+of an accelerated metric, never at ``import ordframe``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import math
+import os
+
+import numpy as np
+
+ENABLED = os.environ.get("ORDFRAME_NUMBA", "").strip() != "0" and importlib.util.find_spec("numba") is not None
+
+
+def numba_version() -> str:
+    import numba
+
+    return numba.__version__
+
+
+def _compiled(func, *helpers):
+    """``func`` compiled by numba on its first call (nopython, cached on disk, IEEE division: x / 0 is inf or NaN).
+
+    ``helpers`` name the functions of this module that ``func`` calls: they are compiled first and put
+    in place of the Python functions, as numba needs. No fast-math: operations run in the order written
+    (a reassociated product of proportions could underflow where the written one does not).
+    """
+
+    @functools.cache
+    def build():
+        import numba
+
+        def jit(f):
+            return numba.njit(cache=True, nogil=True, error_model="numpy")(f)
+
+        for name in helpers:
+            if not isinstance(globals()[name], numba.core.dispatcher.Dispatcher):
+                globals()[name] = jit(globals()[name])
+        return jit(func)
+
+    @functools.wraps(func)
+    def call(*args):
+        return build()(*args)
+
+    return call
+
+
+def _flat(counts):
+    counts = np.asarray(counts)
+    k = counts.shape[-1]
+    return counts.reshape(-1, k, k), counts.shape[:-2]
+
+
+def _distances(k, gamma):
+    """``|r - c| ** gamma`` as a ``(K, K)`` float64 array."""
+    dist = np.empty((k, k))
+    for r in range(k):
+        for c in range(k):
+            dist[r, c] = float(abs(r - c)) ** gamma
+    return dist
+
+
+def _benefits(matrix, dist, beta, gamma, uniform, v):
+    """The benefits ``v`` of one matrix (written in place) and its D and mu (see ``_path_index_py``)."""
+    k = matrix.shape[0]
+    spread = 0.0
+    if uniform:
+        observed = 0.0
+        for r in range(k):
+            size = 0.0
+            for c in range(k):
+                size += matrix[r, c]
+            if size > 0:
+                observed += 1.0
+            for c in range(k):
+                v[r, c] = matrix[r, c] / size if size > 0 else 0.0
+                spread += v[r, c] * dist[r, c]
+        return observed + observed ** (1 - 1 / gamma) * spread ** (1 / gamma), beta / observed
+    n = 0.0
+    for r in range(k):
+        for c in range(k):
+            v[r, c] = matrix[r, c]
+            n += v[r, c]
+            spread += v[r, c] * dist[r, c]
+    return n + spread ** (1 / gamma), beta / (n * (k - 1) ** gamma)
+
+
+def _min_cost(v, dist, lam, best):
+    """Minimum over monotone paths of sum_path (lam v d - v), row by row: each cell adds its cost to the
+    smallest of its diagonal, upper and left predecessors (the recurrence, and the additions along a
+    path, of ``oc._min_path``)."""
+    k = v.shape[0]
+    best[0, 0] = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
+    for c in range(1, k):
+        best[0, c] = best[0, c - 1] + (lam * (v[0, c] * dist[0, c]) - v[0, c])
+    for r in range(1, k):
+        best[r, 0] = best[r - 1, 0] + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
+        for c in range(1, k):
+            w = min(min(best[r - 1, c - 1], best[r - 1, c]), best[r, c - 1])
+            best[r, c] = w + (lam * (v[r, c] * dist[r, c]) - v[r, c])
+    return best[k - 1, k - 1]
+
+
+def _path_index_py(counts, beta, gamma, uniform, out):
+    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``.
+
+    OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
+    UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
+    mu = beta / K'. The index is 1 + W / D for the minimum W of sum_path (mu D v d - v).
+    """
+    m, k = counts.shape[0], counts.shape[1]
+    dist = _distances(k, gamma)
+    v = np.empty((k, k))
+    best = np.empty((k, k))
+    for i in range(m):
+        norm, mu = _benefits(counts[i], dist, beta, gamma, uniform, v)
+        if not norm > 0:
+            out[i] = np.nan
+            continue
+        out[i] = 1 + _min_cost(v, dist, mu * norm, best) / norm
+
+
+_path_index = _compiled(_path_index_py, "_distances", "_benefits", "_min_cost")
+
+
+def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
+    """OC or UOC of every matrix of ``counts`` ``(..., K, K)`` (int64 or float64), shape ``(...)``."""
+    flat, stack = _flat(counts)
+    out = np.empty(len(flat))
+    _path_index(flat, float(beta), float(gamma), uniform, out)
+    return out.reshape(stack)
+
+
+def _summary_py(counts, weights, out, want_chance):
+    """Per matrix, in one pass: ``out`` = (N, trace, sum n w, chance).
+
+    ``chance`` (with ``want_chance``) is sum_rc w_rc (N_r / N) (N_c / N), on proportions so that no
+    product of two counts is formed.
+    """
+    m, k = counts.shape[0], counts.shape[1]
+    rows = np.empty(k)
+    cols = np.empty(k)
+    for i in range(m):
+        total = 0.0
+        hits = 0.0
+        weighted = 0.0
+        for r in range(k):
+            row = 0.0
+            row_w = 0.0
+            for c in range(k):
+                x = counts[i, r, c]
+                row += x
+                row_w += x * weights[r, c]
+            hits += counts[i, r, r]
+            total += row
+            weighted += row_w
+            rows[r] = row
+        out[0, i] = total
+        out[1, i] = hits
+        out[2, i] = weighted
+        if want_chance:
+            for c in range(k):
+                column = 0.0
+                for r in range(k):
+                    column += counts[i, r, c]
+                cols[c] = column
+            scale = 1.0 / total if total > 0 else np.nan
+            expected = 0.0
+            for r in range(k):
+                for c in range(k):
+                    expected += weights[r, c] * ((rows[r] * scale) * (cols[c] * scale))
+            out[3, i] = expected
+
+
+_summary = _compiled(_summary_py)
+
+
+def summary(counts, weights, chance: bool = False) -> dict:
+    """N, trace and ``wsum`` (sum_rc n_rc w_rc for the ``(K, K)`` ``weights``) of every matrix of ``counts``
+    ``(..., K, K)`` in one pass, and with ``chance`` sum_rc w_rc N_r N_c / N^2: a dict of arrays over the stack."""
+    flat, stack = _flat(counts)
+    out = np.empty((4, len(flat)))
+    _summary(flat, np.ascontiguousarray(weights, dtype=np.float64), out, chance)
+    names = ("n", "trace", "wsum", "chance")[: 4 if chance else 3]
+    return {name: out[j].reshape(stack) for j, name in enumerate(names)}
+
+
+def _untied(margin):
+    """sum_{i<j} m_i m_j as sum_i m_i (sum_{j>=i} m_j - m_i), as ``classic._pairs_not_tied``."""
+    k = margin.shape[0]
+    total = 0.0
+    suffix = 0.0
+    terms = np.empty(k)
+    for i in range(k - 1, -1, -1):
+        suffix += margin[i]
+        terms[i] = margin[i] * (suffix - margin[i])
+    for i in range(k):
+        total += terms[i]
+    return total
+
+
+def _spread(margin):
+    """sum_i m_i (sum_{j>=i} m_j): r_int's pairs of one margin, over N^2."""
+    k = margin.shape[0]
+    suffix = 0.0
+    terms = np.empty(k)
+    for i in range(k - 1, -1, -1):
+        suffix += margin[i]
+        terms[i] = margin[i] * suffix
+    total = 0.0
+    for i in range(k):
+        total += terms[i]
+    return total
+
+
+def _varies(margin):
+    """At least two classes with samples."""
+    used = 0
+    for i in range(margin.shape[0]):
+        if margin[i] > 0:
+            used += 1
+    return used >= 2
+
+
+SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
+
+
+def _pairs_py(counts, want, out):
+    """Per matrix, on proportions p = n / N (NaN for N = 0), a rank statistic from one sum over pairs of cells:
+    ``classic.spearman`` (``want`` = SPEARMAN), ``kendall_tau_b``, ``somers_d``, ``rint.rint`` (RINT) or its
+    large-sample form, with the same formulas and NaN rules.
+
+    The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D over N^2
+    = sum p_ij (sum_{i'>i, j'>j} - sum_{i'>i, j'<j}) p_i'j'; r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j'.
+    """
+    m, k = counts.shape[0], counts.shape[1]
+    p = np.empty((k, k))
+    rows = np.empty(k)
+    cols = np.empty(k)
+    below = np.empty(k)  # sum_{r' > r} p[r', c]
+    tail = np.empty(k)  # sum_{r' >= r, c' >= c} p[r', c']
+    u = np.empty(k)
+    v = np.empty(k)
+    for i in range(m):
+        total = 0.0
+        for r in range(k):
+            for c in range(k):
+                total += counts[i, r, c]
+        scale = 1.0 / total if total > 0 else np.nan
+        for c in range(k):
+            cols[c] = 0.0
+        for r in range(k):
+            row = 0.0
+            for c in range(k):
+                p[r, c] = counts[i, r, c] * scale
+                row += p[r, c]
+                cols[c] += p[r, c]
+            rows[r] = row
+        varies = _varies(rows) and _varies(cols)
+        s = 0.0
+        if want == SPEARMAN:
+            # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
+            half_r, half_c = 0.0, 0.0
+            for r in range(k):
+                half_r += rows[r]
+                half_c += cols[r]
+            run_r, run_c = 0.0, 0.0
+            var_r, var_c = 0.0, 0.0
+            for r in range(k):
+                run_r += rows[r]
+                run_c += cols[r]
+                u[r] = run_r - rows[r] / 2 - half_r / 2
+                v[r] = run_c - cols[r] / 2 - half_c / 2
+                var_r += rows[r] * u[r] ** 2
+                var_c += cols[r] * v[r] ** 2
+            for r in range(k):
+                row = 0.0
+                for c in range(k):
+                    row += p[r, c] * v[c]
+                s += u[r] * row
+            out[i] = s / np.sqrt(var_r * var_c) if varies else np.nan
+        elif want == KENDALL or want == SOMERS:
+            for c in range(k):
+                below[c] = 0.0
+            for r in range(k - 1, -1, -1):
+                after = 0.0  # sum_{c' > c} below[c']
+                for c in range(k - 1, -1, -1):
+                    s += p[r, c] * after
+                    after += below[c]
+                before = 0.0  # sum_{c' < c} below[c']
+                for c in range(k):
+                    s -= p[r, c] * before
+                    before += below[c]
+                for c in range(k):
+                    below[c] += p[r, c]
+            if want == KENDALL:
+                out[i] = s / np.sqrt(_untied(rows) * _untied(cols)) if varies else np.nan
+            else:
+                untied = _untied(rows)
+                out[i] = s / untied if untied > 0 else np.nan
+        else:
+            whole = want == RINT
+            if whole:
+                for r in range(k):
+                    for c in range(k):
+                        x = float(counts[i, r, c])
+                        whole = whole and x == math.floor(x)
+            for c in range(k):
+                tail[c] = 0.0
+            for r in range(k - 1, -1, -1):
+                suffix = 0.0  # sum_{c' >= c} p[r, c']
+                for c in range(k - 1, -1, -1):
+                    suffix += p[r, c]
+                    tail[c] += suffix
+                    s += p[r, c] * tail[c]
+            if not varies:
+                out[i] = np.nan
+                continue
+            self_pairs = 1.0 / total if whole else 0.0  # the N pairs (a, a), over N^2
+            agree = s - self_pairs
+            s1 = _spread(rows) - self_pairs
+            s2 = _spread(cols) - self_pairs
+            out[i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
+
+
+_pairs = _compiled(_pairs_py, "_untied", "_spread", "_varies")
+
+
+def pairs(counts, want: int) -> np.ndarray:
+    """A rank statistic (``want``: SPEARMAN, KENDALL, SOMERS, RINT or RINT_LARGE_SAMPLE) of every matrix of
+    ``counts`` ``(..., K, K)`` (see ``_pairs_py``)."""
+    flat, stack = _flat(counts)
+    out = np.empty(len(flat))
+    _pairs(flat, want, out)
+    return out.reshape(stack)
+
+
+def _george_py(counts, cost, default, accuracy, tc, max_tc):
+    """Per matrix: accuracy, TC = sum n_tp C_tp and max TC = sum_t n_t max_p C_tp (George, Lu & Chang 2016),
+    with C the ``cost`` given, or (``default``) eq. 4 from the matrix's class sizes: NaN if a class is empty."""
+    m, k = counts.shape[0], counts.shape[1]
+    sizes = np.empty(k)
+    inverse = np.empty(k)
+    for i in range(m):
+        total = 0.0
+        hits = 0.0
+        for t in range(k):
+            row = 0.0
+            for q in range(k):
+                row += counts[i, t, q]
+            sizes[t] = row
+            total += row
+            hits += counts[i, t, t]
+        accuracy[i] = hits / total
+        for q in range(k):
+            inverse[q] = 1.0 / sizes[q] if sizes[q] > 0 else np.nan
+        spent = 0.0
+        most = 0.0
+        for t in range(k):
+            worst = 0.0
+            for q in range(k):
+                if default:
+                    c = (total - sizes[t]) * inverse[q] * abs(t - q)
+                else:
+                    c = cost[t, q]
+                spent += counts[i, t, q] * c
+                if np.isnan(c) or c > worst:  # a NaN cost propagates, as numpy's max does
+                    worst = c
+            most += sizes[t] * worst
+        tc[i] = spent
+        max_tc[i] = most
+
+
+def _gerrity_py(counts, out):
+    """Gerrity's (1992) score of every matrix, on proportions; NaN when the first or last true class is empty."""
+    m, k = counts.shape[0], counts.shape[1]
+    p = np.empty((k, k))
+    rows = np.empty(k)
+    a = np.empty(k)
+    inverse_before = np.empty(k)
+    a_from = np.empty(k)
+    for i in range(m):
+        total = 0.0
+        for r in range(k):
+            for c in range(k):
+                total += counts[i, r, c]
+        scale = 1.0 / total if total > 0 else np.nan
+        for r in range(k):
+            row = 0.0
+            for c in range(k):
+                p[r, c] = counts[i, r, c] * scale
+                row += p[r, c]
+            rows[r] = row
+        if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
+            out[i] = np.nan
+            continue
+        below = 0.0
+        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j
+            below += rows[j]
+            above = 0.0
+            for q in range(k - 1, j, -1):
+                above += rows[q]
+            a[j] = above / below
+        inverse_before[0] = 0.0
+        for r in range(1, k):
+            inverse_before[r] = inverse_before[r - 1] + 1.0 / a[r - 1]
+        a_from[k - 1] = 0.0
+        for c in range(k - 2, -1, -1):
+            a_from[c] = a_from[c + 1] + a[c]
+        s = 0.0
+        for r in range(k):
+            for c in range(k):
+                low, high = min(r, c), max(r, c)
+                s += p[r, c] * ((inverse_before[low] + a_from[high] - abs(r - c)) / (k - 1))
+        out[i] = s
+
+
+def _cem_ord_py(counts, out):
+    """CEM-ORD of Amigó et al. (2020) of every matrix, on proportions; NaN for an empty matrix."""
+    m, k = counts.shape[0], counts.shape[1]
+    p = np.empty((k, k))
+    shares = np.empty(k)
+    middle = np.empty(k)
+    for i in range(m):
+        total = 0.0
+        for r in range(k):
+            for c in range(k):
+                total += counts[i, r, c]
+        scale = 1.0 / total if total > 0 else np.nan
+        run = 0.0
+        for r in range(k):
+            row = 0.0
+            for c in range(k):
+                p[r, c] = counts[i, r, c] * scale
+                row += p[r, c]
+            shares[r] = row
+            run += row
+            middle[r] = run - row / 2
+        found = 0.0
+        best = 0.0
+        for r in range(k):
+            if shares[r] > 0:
+                best += shares[r] * -np.log2(shares[r] / 2)
+            for c in range(k):
+                if p[r, c] > 0:
+                    found += p[r, c] * -np.log2(shares[r] / 2 + abs(middle[r] - middle[c]))
+        out[i] = found / best if best > 0 else np.nan
+
+
+_george = _compiled(_george_py)
+_gerrity = _compiled(_gerrity_py)
+_cem_ord = _compiled(_cem_ord_py)
+
+
+def george(counts, cost) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Accuracy, TC and max TC of every matrix of ``counts`` ``(..., K, K)``; ``cost`` None for eq. 4."""
+    flat, stack = _flat(counts)
+    k, m = flat.shape[-1], len(flat)
+    out = np.empty((3, m))
+    given = np.zeros((k, k)) if cost is None else np.ascontiguousarray(cost, dtype=np.float64)
+    _george(flat, given, cost is None, out[0], out[1], out[2])
+    return out[0].reshape(stack), out[1].reshape(stack), out[2].reshape(stack)
+
+
+def gerrity(counts) -> np.ndarray:
+    """Gerrity's score of every matrix of ``counts`` ``(..., K, K)``."""
+    flat, stack = _flat(counts)
+    out = np.empty(len(flat))
+    _gerrity(flat, out)
+    return out.reshape(stack)
+
+
+def cem_ord(counts) -> np.ndarray:
+    """CEM-ORD of every matrix of ``counts`` ``(..., K, K)``."""
+    flat, stack = _flat(counts)
+    out = np.empty(len(flat))
+    _cem_ord(flat, out)
+    return out.reshape(stack)
+
+
+def _min_cost_slope(v, dist, lam, best, pen):
+    """``_min_cost`` and T = sum_path v d along a minimising path, with ``oc._min_path``'s ties: diagonal
+    first, then down, then right."""
+    k = v.shape[0]
+    best[0, 0] = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
+    pen[0, 0] = v[0, 0] * dist[0, 0]
+    for c in range(1, k):
+        best[0, c] = best[0, c - 1] + (lam * (v[0, c] * dist[0, c]) - v[0, c])
+        pen[0, c] = pen[0, c - 1] + v[0, c] * dist[0, c]
+    for r in range(1, k):
+        best[r, 0] = best[r - 1, 0] + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
+        pen[r, 0] = pen[r - 1, 0] + v[r, 0] * dist[r, 0]
+        for c in range(1, k):
+            w, t = best[r - 1, c - 1], pen[r - 1, c - 1]
+            if best[r - 1, c] < w:
+                w, t = best[r - 1, c], pen[r - 1, c]
+            if best[r, c - 1] < w:
+                w, t = best[r, c - 1], pen[r, c - 1]
+            best[r, c] = w + (lam * (v[r, c] * dist[r, c]) - v[r, c])
+            pen[r, c] = t + v[r, c] * dist[r, c]
+    return best[k - 1, k - 1], pen[k - 1, k - 1]
+
+
+def _line(v, dist, norm, mu, beta, best, pen):
+    """(A, B) with UOC(b) = A + B b along the path that is optimal at ``beta``."""
+    w, t = _min_cost_slope(v, dist, beta * mu * norm, best, pen)
+    slope = mu * t
+    return 1 + w / norm - beta * slope, slope
+
+
+def _auoc_py(counts, tol, out):
+    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals)."""
+    m, k = counts.shape[0], counts.shape[1]
+    dist = _distances(k, 1.0)
+    v = np.empty((k, k))
+    best = np.empty((k, k))
+    pen = np.empty((k, k))
+    for i in range(m):
+        norm, mu = _benefits(counts[i], dist, 1.0, 1.0, True, v)
+        if not norm > 0:
+            out[i] = np.nan
+            continue
+        a, b = _line(v, dist, norm, mu, 0.0, best, pen)
+        c, e = _line(v, dist, norm, mu, 1.0, best, pen)
+        pending = [(0.0, 1.0, a, b, c, e)]
+        area = 0.0
+        while len(pending):
+            lo, hi, a, b, c, e = pending.pop()
+            x = (c - a) / (b - e) if b > e else lo
+            x = min(max(x, lo), hi)
+            split = False
+            if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
+                pa, pb = _line(v, dist, norm, mu, x, best, pen)
+                if pa + pb * x < min(a + b * x, c + e * x) - tol:
+                    split = True
+                    pending.append((lo, x, a, b, pa, pb))
+                    pending.append((x, hi, pa, pb, c, e))
+            if not split:
+                area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
+        out[i] = area
+
+
+_auoc = _compiled(_auoc_py, "_distances", "_benefits", "_min_cost_slope", "_line")
+
+
+def auoc(counts, tol) -> np.ndarray:
+    """A_UOC of every matrix of ``counts`` ``(..., K, K)`` (``tol``: ``oc.ENVELOPE_TOL``)."""
+    flat, stack = _flat(counts)
+    out = np.empty(len(flat))
+    _auoc(flat, float(tol), out)
+    return out.reshape(stack)
+
+
+CLASS_MEAN, CLASS_MAX, MIN_RECALL, GM_RECALL = range(4)
+
+
+def _per_class_py(counts, weights, want, missing_zero, out):
+    """Per matrix, a summary over the true classes r of E_r = sum_c n_rc w_rc / N_r (CLASS_MEAN: their
+    mean, CLASS_MAX: their maximum; ``classic.amae``, ``amse``, ``mmae``) or of the recalls n_rr / N_r
+    (MIN_RECALL: ``ms``, GM_RECALL: ``gm``), over the classes with samples (``missing_zero``: the others
+    count as 0, as ``classic._class_error``); NaN when no class has samples."""
+    m, k = counts.shape[0], counts.shape[1]
+    for i in range(m):
+        total = 0.0
+        used = 0
+        acc = 0.0 if want != MIN_RECALL else np.inf
+        if want == CLASS_MAX:
+            acc = -np.inf
+        for r in range(k):
+            row = 0.0
+            row_w = 0.0
+            for c in range(k):
+                x = counts[i, r, c]
+                row += x
+                row_w += x * weights[r, c]
+            total += row
+            if row > 0:
+                value = row_w / row if want <= CLASS_MAX else counts[i, r, r] / row
+            elif missing_zero and want <= CLASS_MAX:
+                value = 0.0
+            else:
+                continue
+            used += 1
+            if want == CLASS_MEAN:
+                acc += value
+            elif want == CLASS_MAX:
+                acc = max(acc, value)
+            elif want == MIN_RECALL:
+                acc = min(acc, value)
+            else:
+                acc += np.log(value)
+        if used == 0 or not total > 0:
+            out[i] = np.nan
+        elif want == CLASS_MEAN:
+            out[i] = acc / used
+        elif want == GM_RECALL:
+            out[i] = np.exp(acc / used)
+        else:
+            out[i] = acc
+
+
+_per_class = _compiled(_per_class_py)
+
+
+def per_class(counts, weights, want: int, missing_zero: bool = False) -> np.ndarray:
+    """``_per_class_py`` of every matrix of ``counts`` ``(..., K, K)`` with ``(K, K)`` ``weights``."""
+    flat, stack = _flat(counts)
+    out = np.empty(len(flat))
+    _per_class(flat, np.ascontiguousarray(weights, dtype=np.float64), want, missing_zero, out)
+    return out.reshape(stack)

@@ -1,0 +1,108 @@
+"""The numba kernels (the ``numba`` extra) give every built-in confusion metric the values of its numpy path."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from ordframe._registry.manager import BUILTIN_MODULES, get_metric, list_metrics
+from ordframe.metrics import _accelerate
+
+pytest.importorskip("numba")
+if not _accelerate.ENABLED:
+    pytest.skip("numba turned off by ORDFRAME_NUMBA=0", allow_module_level=True)
+
+NAMES = sorted(
+    name
+    for name, kind, plugin in list_metrics()[["name", "kind", "plugin"]].itertuples(index=False)
+    if kind == "confusion" and plugin in BUILTIN_MODULES
+)
+# Non-default parameters of the metrics that take them (each also runs with its defaults).
+PARAMS = {
+    "within_k": [{"k": 0}, {"k": 2}],
+    "kappa": [{"weighting": None}, {"weighting": "quadratic"}],
+    "amae": [{"missing": "zero"}],
+    "amse": [{"missing": "zero"}],
+    "mmae": [{"missing": "zero"}],
+    "oc": [{"beta": 0.0, "gamma": 2.0}, {"beta": 1.3, "gamma": 0.5}],
+    "uoc": [{"beta": 0.0, "gamma": 2.0}, {"beta": 1.3, "gamma": 0.5}],
+}
+COSTS = ("expected_cost", "d", "mc", "tc", "max_tc", "chance_distance")
+
+
+@st.composite
+def stacks(draw):
+    """A stack of 1-6 K x K matrices (K = 2..8): int64 counts with rows and columns emptied (an empty matrix
+    among them), or the same scaled to non-integer weights."""
+    k = draw(st.integers(2, 8))
+    m = draw(st.integers(1, 6))
+    counts = draw(arrays(np.int64, (m, k, k), elements=st.integers(0, 9)))
+    for i in range(m):
+        for axis in (1, 2):
+            for j in draw(st.sets(st.integers(0, k - 1), max_size=k - 1)):
+                index = [i, slice(None), slice(None)]
+                index[axis] = j
+                counts[tuple(index)] = 0
+    if draw(st.booleans()):
+        counts[draw(st.integers(0, m - 1))] = 0
+    scale = draw(st.sampled_from([None, 0.37, 1e-150, 3e150]))
+    return counts if scale is None else counts * scale
+
+
+def both(name, counts, **params):
+    """The metric's kernel on ``counts`` with the numba kernels, and with numpy only."""
+    func = get_metric(name).func
+    with np.errstate(all="ignore"):
+        fast = np.asarray(func(counts, **params), dtype=np.float64)
+        _accelerate.ENABLED = False
+        try:
+            slow = np.asarray(func(counts, **params), dtype=np.float64)
+        finally:
+            _accelerate.ENABLED = True
+    return fast, slow
+
+
+def assert_same(fast, slow, what):
+    assert fast.shape == slow.shape, what
+    assert np.array_equal(np.isnan(fast), np.isnan(slow)), f"{what}: NaN at {np.isnan(fast)} vs {np.isnan(slow)}"
+    ok = ~np.isnan(slow)
+    np.testing.assert_allclose(fast[ok], slow[ok], rtol=1e-12, atol=1e-12, err_msg=what)
+
+
+@settings(max_examples=40, deadline=None)
+@given(stacks(), st.data())
+def test_numba_equals_numpy(counts, data):
+    k = counts.shape[-1]
+    cost = data.draw(arrays(np.float64, (k, k), elements=st.floats(0, 5)))
+    np.fill_diagonal(cost, 0.0)
+    for name in NAMES:
+        for params in [{}, *PARAMS.get(name, []), *([{"cost": cost}] if name in COSTS else [])]:
+            fast, slow = both(name, counts, **params)
+            assert_same(fast, slow, f"{name}{params} on {counts.tolist()}")
+
+
+def test_large_stack_and_layouts():
+    """Past the numpy path's cache blocks, on a transposed (non-contiguous) stack, int64 and float64 alike."""
+    rng = np.random.default_rng(3)
+    for k in (3, 5, 12):
+        counts = rng.poisson(2.0, size=(5000, k, k))
+        counts[:40] = 0
+        counts[40:80, 0] = 0
+        for stack in (counts, counts.astype(np.float64), np.swapaxes(counts, -1, -2)):
+            for name in NAMES:
+                fast, slow = both(name, stack)
+                assert_same(fast, slow, f"{name}, K = {k}, dtype {stack.dtype}")
+
+
+def test_switch_reads_the_environment():
+    """``ORDFRAME_NUMBA=0`` turns the numba kernels off in a fresh interpreter."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from ordframe.metrics import _accelerate; print(_accelerate.ENABLED)"
+    for value, expected in (("0", "False"), ("1", "True")):
+        env = {**os.environ, "ORDFRAME_NUMBA": value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == expected
