@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, labelled
+from ordframe._bridge.apply import apply_confusion, confusion_counts, labelled
 from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
@@ -419,7 +419,10 @@ def paired_replicates(
             replicate_dim=replicate_dim,
             progress=progress,
         )
-        return xr.Dataset({out: apply_confusion(m, cube, p).rename(out) for out, (m, p) in request.items()}), cube
+        checked = confusion_counts(cube)  # validated once for every metric
+        return xr.Dataset(
+            {out: apply_confusion(m, cube, p, checked).rename(out) for out, (m, p) in request.items()}
+        ), cube
     paired = paired_samples(
         df,
         true,
@@ -465,9 +468,10 @@ def paired_replicates(
     cube = paired.labelled(counts, replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes})
     drawn_rows = counts.sum(axis=(2, 3))  # per replicate and cube: the samples drawn (fixed without clusters)
     variables = {}
+    counts_checked = confusion_counts(cube)  # validated once for every metric
     for out, (metric, params) in request.items():
         if metric.kind == "confusion":
-            variables[out] = apply_confusion(metric, cube, params)
+            variables[out] = apply_confusion(metric, cube, params, counts_checked)
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = paired.labelled(totals[out] / drawn_rows, replicate_dim)
@@ -502,9 +506,10 @@ def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[
     to_model = sparse.csr_matrix(
         (np.ones(places), (np.arange(places), np.arange(places) % models)), shape=(places, models)
     )
+    left_counts = confusion_counts(left)  # validated once for every metric
     for name, (metric, params) in request.items():
         if metric.kind == "confusion":
-            out[name] = (apply_confusion(metric, left, params), weight)
+            out[name] = (apply_confusion(metric, left, params, left_counts), weight)
             continue
         scores = frame_scores(metric, paired.rows, params)[paired.table]
         per_model = (_unit_sums(scores, paired, draws.n_units, places) @ to_model).toarray()

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, check_cube
+from ordframe._bridge.apply import apply_confusion, check_cube, confusion_counts
 from ordframe._core.checks import check_level, dims_list
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, METRIC_DIM
 from ordframe._core.messages import warn
@@ -111,11 +111,12 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     ref_name, ref_metric, ref_params = _reference(reference, cost)
 
     both = xr.concat([a, b], dim=_SIDE)
-    ref = _preference(apply_confusion(ref_metric, both, ref_params), ref_metric.higher_is_better, tol)
+    counts = confusion_counts(both)  # validated once for every metric
+    ref = _preference(apply_confusion(ref_metric, both, ref_params, counts), ref_metric.higher_is_better, tol)
     compared = ref.notnull() & (ref != 0)
     parts = []
     for output, (metric, params) in request.items():
-        pref = _preference(apply_confusion(metric, both, params), metric.higher_is_better, tol)
+        pref = _preference(apply_confusion(metric, both, params, counts), metric.higher_is_better, tol)
         shares = {
             "agree": compared & (pref == ref),
             "disagree": compared & (pref == -ref),
