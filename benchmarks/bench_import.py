@@ -1,4 +1,4 @@
-"""Benchmark: the time of ``import ordframe`` against ``import pandas, xarray``, in fresh interpreters.
+"""Benchmark: the time ordframe takes to be ready against ``import pandas, xarray``, in fresh interpreters.
 
 Each run starts a new Python process that times its own import, in wall
 time (``time.perf_counter``) and in process CPU time (``time.process_time``,
@@ -7,9 +7,13 @@ is not counted (the process's whole wall time is reported beside it). The cases 
 (``pass``, ``import pandas, xarray``, ``import ordframe``, ...), so a change
 in the machine's load hits all of them alike, and the minimum over
 ``--runs`` is compared. Target (issue "benchmarks that cannot rot", import
-time): ``import ordframe`` at most 1.3x ``import pandas, xarray``.
+time): ordframe ready at most 1.3x ``import pandas, xarray``. ``import
+ordframe`` itself imports neither (its names load on first use, its
+accessors when their library is imported), so "ready" is ``import ordframe,
+pandas`` and a first ``df.ordinal``, which imports xarray and every layer
+the accessor calls; ``import ordframe`` alone is reported beside it.
 
-The ``import ordframe`` process also lists which heavy modules it loaded:
+The "ready" process also lists which heavy modules it loaded:
 ``dask.dataframe``, ``matplotlib`` and ``scipy.stats`` must not be (checked:
 the script fails otherwise), ``scipy.sparse`` and ``scipy.special`` are
 reported. ``-X importtime`` of one more process gives the ordframe modules
@@ -36,7 +40,9 @@ CASES = {
     "`python -c pass` (interpreter only)": "pass",
     "`import pandas, xarray`": "import pandas, xarray",
     "`import ordframe`": "import ordframe",
+    "ordframe ready: `import ordframe, pandas` and a first `df.ordinal`": "import ordframe, pandas\npandas.DataFrame().ordinal",
 }
+READY = "ordframe ready: `import ordframe, pandas` and a first `df.ordinal`"
 MUST_NOT_LOAD = ["dask.dataframe", "matplotlib", "scipy.stats"]
 REPORTED = ["dask", "scipy", "scipy.sparse", "scipy.special", "pluggy", "sklearn", "pyarrow"]
 TARGET = 1.3
@@ -61,9 +67,9 @@ def run_once(code: str) -> tuple[float, float, float, list[str]]:
 
 
 def importtime_top(count: int) -> list[tuple[int, int, str]]:
-    """The slowest imports under ``import ordframe`` (after pandas and xarray): (cumulative us, self us, module)."""
+    """The slowest imports of a ready ordframe (after pandas and xarray): (cumulative us, self us, module)."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import pandas, xarray; import ordframe"],
+        [sys.executable, "-X", "importtime", "-c", "import pandas, xarray, ordframe; pandas.DataFrame().ordinal"],
         capture_output=True,
         text=True,
         check=True,
@@ -99,25 +105,24 @@ def main(argv=None) -> int:
             modules[name] = loaded
     load_after = os.getloadavg()
 
-    loaded = modules["`import ordframe`"]
+    loaded = modules[READY]
     bad = [m for m in MUST_NOT_LOAD if m in loaded]
     if bad:
-        raise SystemExit(f"import ordframe loaded {bad}")
+        raise SystemExit(f"ordframe ready loaded {bad}")
     base = min(c for _, c, _ in times["`import pandas, xarray`"])
-    ours = min(c for _, c, _ in times["`import ordframe`"])
+    ours = min(c for _, c, _ in times[READY])
     ratio = ours / base
-    rounds = zip(times["`import ordframe`"], times["`import pandas, xarray`"])
+    rounds = zip(times[READY], times["`import pandas, xarray`"])
     paired = statistics.median(o[1] / p[1] for o, p in rounds)
-    wall_ratio = min(t for t, _, _ in times["`import ordframe`"]) / min(
-        t for t, _, _ in times["`import pandas, xarray`"]
-    )
+    wall_ratio = min(t for t, _, _ in times[READY]) / min(t for t, _, _ in times["`import pandas, xarray`"])
     if args.smoke:
         print(
-            f"bench_import smoke: import ordframe {ms(ours)} CPU, pandas + xarray {ms(base)} ({ratio:.2f}x); not loaded: {MUST_NOT_LOAD}"
+            f"bench_import smoke: ordframe ready {ms(ours)} CPU, pandas + xarray {ms(base)} ({ratio:.2f}x); "
+            f"not loaded: {MUST_NOT_LOAD}"
         )
         return 0
 
-    out = ["# Benchmark: import time (`import ordframe` against `import pandas, xarray`)", ""]
+    out = ["# Benchmark: import time (ordframe ready against `import pandas, xarray`)", ""]
     out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine()]
     out += [
         f"| load average (1 min) before / after | {load_before[0]:.2f} / {load_after[0]:.2f} |",
@@ -129,7 +134,7 @@ def main(argv=None) -> int:
         f"round's own CPU ratio (each round runs every case once, back to back) is {paired:.2f}.",
         "",
         f"| case | import, CPU | import, wall | whole process, wall | CPU / `import pandas, xarray` "
-        f"(target `import ordframe` <= {TARGET}) |",
+        f"(target: ordframe ready <= {TARGET}) |",
         "|---|---|---|---|---|",
     ]
     for name, triples in times.items():
@@ -137,7 +142,7 @@ def main(argv=None) -> int:
         cpu = sorted(c for _, c, _ in triples)
         wall = sorted(w for _, _, w in triples)
         share = "" if name.startswith("`python") else f"**{cpu[0] / base:.2f}**"
-        if name == "`import ordframe`":
+        if name == READY:
             share += f" ({'met' if ratio <= TARGET else 'NOT met'})"
         mid = len(cpu) // 2
         out.append(
@@ -146,12 +151,14 @@ def main(argv=None) -> int:
         )
     out += [
         "",
-        f"`import ordframe` loads none of {', '.join(f'`{m}`' for m in MUST_NOT_LOAD)} (checked in every run). "
+        "`import ordframe` alone imports none of numpy, pandas or xarray. Ready, ordframe loads none of "
+        f"{', '.join(f'`{m}`' for m in MUST_NOT_LOAD)} (checked in every run). "
         f"Of the other heavy modules it loads: {', '.join(f'`{m}`' for m in loaded) or 'none'} "
         f"(looked for: {', '.join(f'`{m}`' for m in REPORTED)}). `import pandas, xarray` loads: "
         f"{', '.join(f'`{m}`' for m in modules['`import pandas, xarray`']) or 'none'}.",
         "",
-        "## Where the rest goes (`python -X importtime -c 'import pandas, xarray; import ordframe'`, one process)",
+        "## Where the rest goes (`python -X importtime -c 'import pandas, xarray, ordframe; "
+        "pandas.DataFrame().ordinal'`, one process)",
         "",
         "The slowest imports after pandas and xarray; `-X importtime` itself slows imports, so compare rows, not totals "
         "with the table above.",
