@@ -329,49 +329,9 @@ def _replicate_counts(n: int, matrices: int, k: int) -> np.ndarray:
     return np.empty((n, matrices * k * k), np.int64)
 
 
-def bootstrap_evaluate(
-    df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
-    metrics=None,
-    by="model",
-    sample=None,
-    strata=None,
-    cluster=None,
-    n: int = 1000,
-    seed=None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
-    replicate_dim: str = BOOTSTRAP_DIM,
-    progress: bool | None = None,
-    pool: bool = False,
-) -> xr.Dataset:
-    """Every metric on the same paired replicates: a Dataset with dims ``(replicate_dim, *strata, *by)``.
-
-    Confusion metrics run on the replicate cubes of ``pred`` (or the most
-    probable class), probability metrics are the replicate means of the
-    per-sample scores of ``proba``; all from one draw of the samples (or clusters).
-    ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *by)``):
-    summed cubes, and the mean score over every sample drawn.
-    """
-    where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
-    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    return paired_replicates(
-        df,
-        true,
-        pred,
-        metrics=metrics,
-        n=n,
-        seed=seed,
-        replicate_dim=replicate_dim,
-        progress=progress,
-        pool=pool,
-        **where,
-        **common,
-    )[0]
+def bootstrap_evaluate(df: pd.DataFrame, true, pred=None, **options) -> xr.Dataset:
+    """Every metric on the same paired replicates: ``paired_replicates``' Dataset, without its cubes."""
+    return paired_replicates(df, true, pred, **options)[0]
 
 
 def paired_replicates(
@@ -394,7 +354,14 @@ def paired_replicates(
     progress: bool | None = None,
     pool: bool = False,
 ) -> tuple[xr.Dataset, xr.DataArray]:
-    """``bootstrap_evaluate``'s Dataset and the replicate cubes it was computed from (pooled with ``pool``).
+    """Every metric on the same paired replicates, a Dataset with dims ``(replicate_dim, *strata, *by)``, and the
+    replicate cubes it was computed from (pooled with ``pool``).
+
+    Confusion metrics run on the replicate cubes of ``pred`` (or the most
+    probable class), probability metrics are the replicate means of the
+    per-sample scores of ``proba``; all from one draw of the samples (or clusters).
+    ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *by)``):
+    summed cubes, and the mean score over every sample drawn.
 
     The cubes hold every replicate's true-class counts, from which a reference forecast that depends on
     the class prior (a skill score's climatology) is scored on the same replicate as the models.

@@ -381,6 +381,22 @@ def _george_py(counts, cost, default, accuracy, tc, max_tc):
         max_tc[i] = most
 
 
+def _proportions(counts, i, p, rows):
+    """Matrix ``i`` of ``counts`` as proportions, written into ``p``, and their row sums into ``rows`` (NaN if empty)."""
+    k = counts.shape[1]
+    total = 0.0
+    for r in range(k):
+        for c in range(k):
+            total += counts[i, r, c]
+    scale = 1.0 / total if total > 0 else np.nan
+    for r in range(k):
+        row = 0.0
+        for c in range(k):
+            p[r, c] = counts[i, r, c] * scale
+            row += p[r, c]
+        rows[r] = row
+
+
 def _gerrity_py(counts, out):
     """Gerrity's (1992) score of every matrix, on proportions; NaN when the first or last true class is empty."""
     m, k = counts.shape[0], counts.shape[1]
@@ -390,17 +406,7 @@ def _gerrity_py(counts, out):
     inverse_before = np.empty(k)
     a_from = np.empty(k)
     for i in range(m):
-        total = 0.0
-        for r in range(k):
-            for c in range(k):
-                total += counts[i, r, c]
-        scale = 1.0 / total if total > 0 else np.nan
-        for r in range(k):
-            row = 0.0
-            for c in range(k):
-                p[r, c] = counts[i, r, c] * scale
-                row += p[r, c]
-            rows[r] = row
+        _proportions(counts, i, p, rows)
         if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
             out[i] = np.nan
             continue
@@ -432,20 +438,11 @@ def _cem_ord_py(counts, out):
     shares = np.empty(k)
     middle = np.empty(k)
     for i in range(m):
-        total = 0.0
-        for r in range(k):
-            for c in range(k):
-                total += counts[i, r, c]
-        scale = 1.0 / total if total > 0 else np.nan
+        _proportions(counts, i, p, shares)
         run = 0.0
         for r in range(k):
-            row = 0.0
-            for c in range(k):
-                p[r, c] = counts[i, r, c] * scale
-                row += p[r, c]
-            shares[r] = row
-            run += row
-            middle[r] = run - row / 2
+            run += shares[r]
+            middle[r] = run - shares[r] / 2
         found = 0.0
         best = 0.0
         for r in range(k):
@@ -458,8 +455,8 @@ def _cem_ord_py(counts, out):
 
 
 _george = _compiled(_george_py)
-_gerrity = _compiled(_gerrity_py)
-_cem_ord = _compiled(_cem_ord_py)
+_gerrity = _compiled(_gerrity_py, "_proportions")
+_cem_ord = _compiled(_cem_ord_py, "_proportions")
 
 
 def george(counts, cost) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
