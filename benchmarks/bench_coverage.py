@@ -1,7 +1,7 @@
 """Coverage of ordframe's 95% bootstrap intervals for every registered confusion metric, with Monte-Carlo errors.
 
-    python benchmarks/bench_coverage.py                        # the full table (about 15-20 minutes, 2 cores)
-    python benchmarks/bench_coverage.py --output benchmarks/results_coverage.md
+    python benchmarks/bench_coverage.py                        # the full table (about an hour, 2 cores)
+    python benchmarks/bench_coverage.py --output benchmarks/results_coverage.md --jobs 2
     python benchmarks/bench_coverage.py --smoke                # tiny sizes, the checks only (seconds)
 
 Populations are discretised bivariate normals (correlation 0.9): a latent z and a prediction x of it, each
@@ -14,7 +14,10 @@ moves the prediction's thresholds by 0.25 SD, which breaks the tie (a control).
 For each population and N, R test sets are drawn (multinomial over the cells), stacked along ``sim``, and
 bootstrapped at once (``bootstrap_cube`` of the whole stack, B replicates each, in chunks of test sets);
 ``ordframe.ci`` gives the percentile, basic and BCa intervals (``cube=`` the stack), and for the non-smooth
-OC, UOC, MS and MMAE (a minimum or maximum over paths or classes) the m-out-of-n interval from ``bootstrap_cube(stack, B, size=ceil(N ** 0.7))``. The truth is the metric on the
+OC, UOC, MS and MMAE (a minimum or maximum over paths or classes) the m-out-of-n interval from
+``bootstrap_cube(stack, B, size=ceil(N ** 0.7))`` and the calibrated percentile interval (a double bootstrap
+with 100 inner replicates per replicate, drawn once for the four metrics); for the shares of samples (accuracy,
+mer, within_k and the example plugin's accuracy_off1) also the Jeffreys interval. The truth is the metric on the
 population's expected counts N p (equal to its value on p for every scale-free metric). Coverage is the share
 of test sets whose interval contains the truth (test sets whose estimate is NaN are left out), with its
 Monte-Carlo standard error sqrt(c (1 - c) / R).
@@ -27,6 +30,7 @@ import math
 import sys
 import time
 import warnings
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +47,8 @@ LEVEL = 0.95
 METHODS = ("percentile", "basic", "bca")
 # Non-smooth metrics (a minimum over paths, or over classes): also m-out-of-n, and more test sets when tied.
 PATH_METRICS = ("oc", "uoc", "ms", "mmae")
+# Shares of samples (a proportion, bounded by 0 and 1): also the Jeffreys interval, which reaches past the bound.
+SHARE_METRICS = ("accuracy", "mer", "within_k", "accuracy_off1")
 M_EXPONENT = 0.7
 IMBALANCED = {3: (0.1, 0.6, 0.3), 5: (0.05, 0.15, 0.35, 0.30, 0.15), 8: (0.03, 0.07, 0.15, 0.25, 0.2, 0.15, 0.1, 0.05)}
 CHUNK = 200  # test sets bootstrapped at once (B x CHUNK x K^2 counts)
@@ -86,12 +92,19 @@ def cell(k, kind, n, names, r_all, r_path, b, rng) -> dict:
         estimates = cubes.ordinal.evaluate(metrics=these)
         replicates = ordframe.bootstrap_cube(cubes, b, seed=rng).ordinal.evaluate(metrics=these)
         jobs = [(m, method, replicates[m]) for m in these for method in METHODS]
+        jobs += [(m, "jeffreys", replicates[m]) for m in these if m in SHARE_METRICS]
         paths = [m for m in these if m in PATH_METRICS]
         if paths:
             small = ordframe.bootstrap_cube(cubes, b, seed=rng, size=m_size).ordinal.evaluate(metrics=paths)
             jobs += [(m, "m_out_of_n", small[m]) for m in paths]
-        for m, method, values in jobs:
-            bounds = ordframe.ci(values, method=method, cube=cubes, level=LEVEL, min_valid=0)
+        intervals = {
+            (m, method): ordframe.ci(values, method=method, cube=cubes, level=LEVEL, min_valid=0)
+            for m, method, values in jobs
+        }
+        if paths:  # one double bootstrap for the four metrics
+            both = ordframe.ci(replicates[paths], method="calibrated", cube=cubes, level=LEVEL, min_valid=0, seed=rng)
+            intervals.update({(m, "calibrated"): both[m] for m in paths})
+        for (m, method), bounds in intervals.items():
             got = covered(bounds, truths[m], estimates[m])
             counts.setdefault((m, method), [0, 0, 0])
             counts[(m, method)] = [a + g for a, g in zip(counts[(m, method)], got)]
@@ -110,22 +123,31 @@ def se(c: list[int]) -> float:
     return math.sqrt(q * (1 - q) / total) if total else float("nan")
 
 
-def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True) -> dict:
-    names = registry.metric_names("confusion")
-    rng = np.random.default_rng(seed)
-    results = {}
-    for kind in kinds:
-        for k in ks:
-            for n in ns:
-                if kind == "shift" and n != 1000:
-                    continue  # the control: one N
-                start = time.perf_counter()
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # NaN replicates (d, ms ... on rare classes), degenerate BCa
-                    results[(kind, k, n)] = cell(k, kind, n, names, r_all, r_path if kind != "shift" else r_all, b, rng)
-                if log:
-                    print(f"{kind} K={k} N={n}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
-    return results
+def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True, jobs=1) -> dict:
+    """Every cell (population and N), each from its own random stream, in ``jobs`` processes."""
+    # shift: one N; the largest K first, so that the processes finish together
+    cells = [
+        (kind, k, n) for k in sorted(ks, reverse=True) for kind in kinds for n in ns if kind != "shift" or n == 1000
+    ]
+    streams = np.random.SeedSequence(seed).spawn(len(cells))
+    tasks = [
+        (key, r_all, r_path if key[0] != "shift" else r_all, b, stream, log) for key, stream in zip(cells, streams)
+    ]
+    if jobs == 1:
+        return dict(map(one_cell, tasks))
+    with ProcessPoolExecutor(jobs) as pool:
+        return dict(pool.map(one_cell, tasks))
+
+
+def one_cell(task) -> tuple:
+    (kind, k, n), r_all, r_path, b, stream, log = task
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NaN replicates (d, ms ... on rare classes), degenerate BCa
+        counts = cell(k, kind, n, registry.metric_names("confusion"), r_all, r_path, b, np.random.default_rng(stream))
+    if log:
+        print(f"{kind} K={k} N={n}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+    return (kind, k, n), counts
 
 
 def recommend(results: dict, metric: str, margin: float) -> tuple[str, dict]:
@@ -133,16 +155,24 @@ def recommend(results: dict, metric: str, margin: float) -> tuple[str, dict]:
     percentile interval's worst cell is within ``margin`` (two Monte-Carlo SEs) of it: the percentile
     interval needs no cube. Also returns per method (cells in [0.93, 0.97], cells, lowest, highest)."""
     scores = {}
-    for method in METHODS:
+    methods = methods_of(metric, path_extra=("calibrated",))
+    for method in methods:
         cells = [c[(metric, method)] for c in results.values() if (metric, method) in c and c[(metric, method)][1]]
         cov = np.array([h / t for h, t, _ in cells])
         scores[method] = (int(((cov >= 0.93) & (cov <= 0.97)).sum()), len(cov), float(cov.min()), float(cov.max()))
-    best = max(METHODS, key=lambda m: scores[m][2])
+    best = max(methods, key=lambda m: scores[m][2])
     return ("percentile" if scores[best][2] - scores["percentile"][2] <= margin else best), scores
 
 
-def table(results: dict, metrics, methods) -> list[str]:
-    """Markdown rows: one per metric and population, one column per N, the methods' coverage joined by /."""
+def methods_of(metric: str, path_extra=("m_out_of_n", "calibrated")) -> tuple[str, ...]:
+    """The methods measured for a metric: percentile, basic and BCa, and those of its kind."""
+    extra = path_extra if metric in PATH_METRICS else ("jeffreys",) if metric in SHARE_METRICS else ()
+    return (*METHODS, *extra)
+
+
+def table(results: dict, metrics, methods=None) -> list[str]:
+    """Markdown rows: one per metric and population, one column per N, the methods' coverage joined by /
+    (``methods``, or each metric's own: ``methods_of``)."""
     kinds = sorted({key[0] for key in results}, key=["bal", "imb", "shift"].index)
     ks = sorted({key[1] for key in results})
     ns = sorted({key[2] for key in results})
@@ -151,7 +181,7 @@ def table(results: dict, metrics, methods) -> list[str]:
         for kind in kinds:
             for k in ks:
                 cells = [results.get((kind, k, n)) for n in ns]
-                row = [" / ".join(fmt(c[(m, meth)]) for meth in methods) if c else "" for c in cells]
+                row = [" / ".join(fmt(c[(m, meth)]) for meth in methods or methods_of(m)) if c else "" for c in cells]
                 out.append(f"| {m} | {kind} K={k} | " + " | ".join(row) + " |")
     return out
 
@@ -171,21 +201,24 @@ def report(results: dict, r_all, r_path, b, seconds) -> str:
         f"a coverage of 0.95 has a Monte-Carlo standard error of {se_all:.4f} (R = {r_all}) and {se_path:.4f} "
         f"(R = {r_path}). Total time {seconds / 60:.1f} min. Populations: `bal` and `imb` are symmetric (tied "
         "optimal OC/UOC paths), balanced and imbalanced classes; `shift` (N = 1000 only) is a control without the "
-        "tie. Method `m/n` is the m-out-of-n interval (m = ceil(N^0.7)). See the docstring of "
+        "tie. Method `m/n` is the m-out-of-n interval (m = ceil(N^0.7)), `calibrated` the calibrated percentile "
+        "interval (a double bootstrap, 100 inner replicates), `Jeffreys` the Jeffreys interval at the bootstrap's "
+        "effective sample size (shares of samples only). See the docstring of "
         "`benchmarks/bench_coverage.py` for the construction.",
         "",
-        "Reproduce with `python benchmarks/bench_coverage.py --output benchmarks/results_coverage.md`.",
+        "Reproduce with `python benchmarks/bench_coverage.py --output benchmarks/results_coverage.md --jobs 2`.",
         "",
-        "## Non-smooth metrics: OC, UOC, MS, MMAE (percentile / basic / BCa / m-out-of-n)",
+        "## Non-smooth metrics: OC, UOC, MS, MMAE (percentile / basic / BCa / m-out-of-n / calibrated)",
         "",
         "| metric | population | " + " | ".join(f"N = {n}" for n in ns) + " |",
         "|---|---|" + "---|" * len(ns),
     ]
-    path_methods = (*METHODS, "m_out_of_n")
+    path_methods = (*METHODS, "m_out_of_n", "calibrated")
     out += table(results, PATH_METRICS, path_methods)
     out += [
         "",
-        "Share of OC intervals entirely **below** the truth (the optimistic side; percentile / basic / BCa / m/n):",
+        "Share of OC intervals entirely **below** the truth (the optimistic side; percentile / basic / BCa / m/n / "
+        "calibrated):",
         "",
         "| population | " + " | ".join(f"N = {n}" for n in ns) + " |",
         "|---|" + "---|" * len(ns),
@@ -201,12 +234,12 @@ def report(results: dict, r_all, r_path, b, seconds) -> str:
             out.append(f"| {kind} K={k} | " + " | ".join(row) + " |")
     out += [
         "",
-        "## Every confusion metric (percentile / basic / BCa)",
+        "## Every confusion metric (percentile / basic / BCa, and for shares of samples / Jeffreys)",
         "",
         "| metric | population | " + " | ".join(f"N = {n}" for n in ns) + " |",
         "|---|---|" + "---|" * len(ns),
     ]
-    out += table(results, names, METHODS)
+    out += table(results, names)
     out += [
         "",
         "## Summary and recommended default",
@@ -216,12 +249,16 @@ def report(results: dict, r_all, r_path, b, seconds) -> str:
         f"interval's worst cell is within two Monte-Carlo SEs ({2 * se_all:.3f}) of it (the percentile interval "
         "needs no cube).",
         "",
-        "| metric | percentile | basic | BCa | recommended | registered default |",
-        "|---|---|---|---|---|---|",
+        "| metric | percentile | basic | BCa | calibrated | Jeffreys | recommended | registered default |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for m in names:
         best, scores = recommend(results, m, 2 * se_all)
-        parts = [f"{a}/{b} in range, {lo:.3f}-{hi:.3f}" for a, b, lo, hi in (scores[meth] for meth in METHODS)]
+        parts = [
+            f"{a}/{b} in range, {lo:.3f}-{hi:.3f}" if meth in scores else ""
+            for meth in (*METHODS, "calibrated", "jeffreys")
+            for a, b, lo, hi in [scores.get(meth, (0, 0, 0.0, 0.0))]
+        ]
         out.append(f"| {m} | " + " | ".join(parts) + f" | {best} | {registry.get_metric(m).interval} |")
     return "\n".join(out) + "\n"
 
@@ -243,8 +280,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", help="write the markdown report to this file (else print it)")
     parser.add_argument("--r", type=int, default=300, help="test sets per cell")
-    parser.add_argument("--r-path", type=int, default=800, help="test sets for OC, UOC, MS, MMAE on tied populations")
+    parser.add_argument("--r-path", type=int, default=300, help="test sets for OC, UOC, MS, MMAE on tied populations")
     parser.add_argument("--b", type=int, default=1000, help="bootstrap replicates")
+    parser.add_argument("--jobs", type=int, default=1, help="cells run in this many processes")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: the checks only (seconds)")
     args = parser.parse_args()
     if args.smoke:
@@ -252,7 +290,7 @@ def main():
         print("bench_coverage smoke: coverage counts add up; the basic interval is the percentile one reflected")
         return
     start = time.perf_counter()
-    results = run((3, 5, 8), (200, 1000, 5000), ("bal", "imb", "shift"), args.r, args.r_path, args.b)
+    results = run((3, 5, 8), (200, 1000, 5000), ("bal", "imb", "shift"), args.r, args.r_path, args.b, jobs=args.jobs)
     text = report(results, args.r, args.r_path, args.b, time.perf_counter() - start)
     if args.output:
         Path(args.output).write_text(text)

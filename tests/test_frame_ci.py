@@ -102,6 +102,27 @@ def test_each_metric_gets_its_default_interval():
     assert methods == registry
 
 
+def test_with_clusters_the_calibrated_default_becomes_basic_and_asking_for_it_is_refused():
+    df = frame()
+    kwargs = {"metrics": ["oc"], "by": "model", "sample": "s", "n": 200, "seed": 0}
+    assert ordframe.get_metric("oc").interval == "calibrated"
+    assert df.ordinal.ci("y", "yhat", **kwargs)["oc"].attrs["ci_method"] == "calibrated"
+    clustered = df.ordinal.ci("y", "yhat", cluster="c", **kwargs)["oc"]
+    xr.testing.assert_identical(clustered, df.ordinal.ci("y", "yhat", cluster="c", method="basic", **kwargs)["oc"])
+    with pytest.raises(ValueError, match="cluster by cluster"):
+        df.ordinal.ci("y", "yhat", cluster="c", method="calibrated", **kwargs)
+
+
+def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_replicates():
+    df = frame()
+    kwargs = {"metrics": ["oc", "uoc"], "by": "model", "n": 300, "method": "calibrated"}
+    first = df.ordinal.ci("y", "yhat", seed=3, **kwargs)
+    xr.testing.assert_identical(first, df.ordinal.ci("y", "yhat", seed=3, **kwargs))
+    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n=300, seed=3).ordinal.oc()
+    assert (first["oc"].sel(bound="low") >= replicates.min("bootstrap")).all()
+    assert (first["oc"].sel(bound="high") <= replicates.max("bootstrap")).all()
+
+
 def test_m_out_of_n_is_refused_with_where_it_lives():
     df = frame()
     with pytest.raises(ValueError, match="bootstrap_cube"):

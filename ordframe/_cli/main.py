@@ -83,10 +83,11 @@ def parser() -> argparse.ArgumentParser:
     )
     scorer.add_argument(
         "--ci",
-        choices=["auto", "percentile", "basic", "bca"],
+        choices=["auto", "percentile", "basic", "bca", "calibrated", "jeffreys"],
         default="auto",
-        help="the interval of --bootstrap: auto (each metric's own, chosen by coverage: basic for OC), percentile, "
-        "basic or bca (default auto; with --compare, auto is percentile)",
+        help="the interval of --bootstrap: auto (each metric's own, chosen by coverage: calibrated for OC), "
+        "percentile, basic, bca, calibrated (a double bootstrap) or jeffreys (shares of samples such as accuracy); "
+        "default auto; with --compare, auto is percentile and only percentile, basic and bca apply",
     )
     scorer.add_argument(
         "--sample",

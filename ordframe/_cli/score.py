@@ -16,6 +16,7 @@ from ordframe._cli.files import STDIN, decimal_mark, read_parameter, read_predic
 from ordframe._cli.formats import output_format
 from ordframe._cli.output import render, to_table, write_file
 from ordframe._cli.wording import UsageError
+from ordframe._core.checks import rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci, frame_ci
@@ -25,7 +26,14 @@ from ordframe._registry.request import METRIC_SETS, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
 
 # --ci: "auto" is each metric's own default interval
-INTERVAL = {"auto": None, "percentile": "percentile", "basic": "basic", "bca": "bca"}
+INTERVAL = {
+    "auto": None,
+    "percentile": "percentile",
+    "basic": "basic",
+    "bca": "bca",
+    "calibrated": "calibrated",
+    "jeffreys": "jeffreys",
+}
 
 
 def typed_labels(tokens: list[str] | None, column: pd.Series):
@@ -190,8 +198,9 @@ def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
     hidden = {name: f"__by_{i}__" for i, name in enumerate(by or []) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
     cube = cube.rename(hidden)
     values = evaluate_cube(cube, metrics)
-    replicates = evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=args.seed), metrics)
-    bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube)
+    rng = rng_of(args.seed)  # the replicates, then the calibrated interval's double bootstrap
+    replicates = evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=rng), metrics)
+    bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 

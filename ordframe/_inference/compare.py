@@ -46,7 +46,6 @@ from ordframe._core.checks import by_names, check_level, directions, ranking_sig
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import (
-    FRAME_METHODS,
     MIN_VALID,
     acceleration_of,
     bca_bounds,
@@ -59,6 +58,9 @@ from ordframe._inference.intervals import (
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import frame_replicates
+
+#: The intervals of a paired difference: the calibrated one has no double bootstrap of differences.
+DIFFERENCE_METHODS = ("percentile", "basic", "bca")
 
 
 def compare(
@@ -157,7 +159,7 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
     import scipy.stats  # imported when needed: it takes half a second
 
     level = check_level(level)
-    methods = ("percentile", "basic", "bca") if accelerations is not None else ("percentile", "basic")
+    methods = DIFFERENCE_METHODS if accelerations is not None else DIFFERENCE_METHODS[:2]
     if method not in methods:
         raise ValueError(f"method must be one of {methods} for the intervals of the differences, got {method!r}")
     if method != "percentile" and (estimate is None or isinstance(estimate, str)):
@@ -358,15 +360,17 @@ def frame_compare(
     check_level(level)  # the arguments' mistakes are said before the replicates are drawn
     if adjust is not None and adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust must be one of {ADJUSTMENTS} or None, got {adjust!r}")
-    if method not in FRAME_METHODS:
-        raise ValueError(f"method must be one of {FRAME_METHODS} for the intervals of the differences, got {method!r}")
+    if method not in DIFFERENCE_METHODS:
+        raise ValueError(
+            f"method must be one of {DIFFERENCE_METHODS} for the intervals of the differences, got {method!r}"
+        )
     models = by_names(by)
     if len(models) != 1:
         raise ValueError(
             f"by= must name the one column of the models compared, got {show(models)}; combine several columns into "
             "one first, or use ordframe.compare on df.ordinal.evaluate(..., bootstrap=...) with model_dim="
         )
-    replicates, estimate, jackknife = frame_replicates(
+    replicates, estimate, jackknife, _ = frame_replicates(
         df,
         true,
         pred,

@@ -1,11 +1,13 @@
-"""Confidence intervals from bootstrap replicates: percentile, basic, BCa (Efron 1987) and m-out-of-n.
+"""Confidence intervals from bootstrap replicates: percentile, basic, BCa (Efron 1987), m-out-of-n, calibrated
+(a double bootstrap, Hall 1986) and, for shares of samples, Jeffreys.
 
 ``ci`` turns replicates of a metric (a DataArray or Dataset with a bootstrap
 dim) into an interval with a dim ``bound`` (``low``, ``high``). ``method=None``
 takes each metric's ``interval`` (``Metric.interval``, chosen by the coverage
-suite ``benchmarks/bench_coverage.py``). The basic, BCa and m-out-of-n
-intervals also need the metric's value on the original cube (and BCa its
-jackknife values), computed on the cube: the metric and its parameters are
+suite ``benchmarks/bench_coverage.py``). Every method but the percentile
+interval also needs the metric's value on the original cube (BCa its
+jackknife values, the calibrated interval replicates of its replicates,
+``double_bootstrap``), computed on the cube: the metric and its parameters are
 read from the replicates' attrs, which every ordframe result carries.
 
 BCa, as in Efron & Tibshirani (1993, ch. 14) and ``scipy.stats.bootstrap``::
@@ -46,12 +48,13 @@ from __future__ import annotations
 
 import json
 import numbers
+from collections.abc import Hashable
 
 import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
-from ordframe._core.checks import check_level
+from ordframe._core.checks import check_count, check_level, rng_of
 from ordframe._core.dims import (
     BOOTSTRAP_DIM,
     BOUND_DIM,
@@ -67,6 +70,7 @@ from ordframe._core.dims import (
     VERSUS_DIM,
 )
 from ordframe._core.messages import show, warn
+from ordframe._inference.double_bootstrap import INNER, calibration_shares
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import INTERVALS, Metric
 from ordframe._registry.request import evaluation_request
@@ -76,9 +80,9 @@ from ordframe._resampling.paired import frame_replicates
 METHODS = INTERVALS
 
 # What a frame's paired bootstrap gives: m-out-of-n needs replicates of m < N samples.
-FRAME_METHODS = ("percentile", "basic", "bca")
+FRAME_METHODS = ("percentile", "basic", "bca", "calibrated", "jeffreys")
 # The methods that need the estimate on the data, hence the cube.
-_NEED_CUBE = ("basic", "bca", "m_out_of_n")
+_NEED_CUBE = ("basic", "bca", "m_out_of_n", "calibrated", "jeffreys")
 #: Fewer replicates than this give a warning: the tails of the interval rest on a handful of values.
 MIN_REPLICATES = 100
 #: The default of ``min_valid``: below this share of valid (non-NaN) replicates ``ci`` refuses.
@@ -108,6 +112,9 @@ def ci(
     method: str | None = None,
     cube: xr.DataArray | None = None,
     min_valid: float = MIN_VALID,
+    inner: int = INNER,
+    seed=None,
+    progress: bool | None = None,
 ):
     """A confidence interval for every element of ``replicates`` (a DataArray or Dataset), over ``dim``.
 
@@ -119,14 +126,15 @@ def ci(
         The bootstrap dim.
     level : float
         The confidence level, in (0, 1).
-    method : {None, "percentile", "basic", "bca", "m_out_of_n"}
+    method : {None, "percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys"}
         ``None`` (default): each variable's metric's own default, its ``interval`` (shown on every metric's
         page, chosen by the coverage of the intervals on simulated data; ``"percentile"`` for values
         without a registered metric). A default that needs ``cube`` falls back to ``"percentile"`` with a
         warning when no cube is given (or for a probability metric, whose BCa needs the per-sample scores:
-        ``df.ordinal.ci(..., method="bca")``). ``"basic"``, ``"bca"`` and ``"m_out_of_n"`` need ``cube``,
+        ``df.ordinal.ci(..., method="bca")``). Every method but ``"percentile"`` needs ``cube``,
         the cube the replicates were drawn from; ``"m_out_of_n"`` needs replicates drawn with
-        ``bootstrap_cube(cube, n, size=m)``.
+        ``bootstrap_cube(cube, n, size=m)``; ``"jeffreys"`` a metric that is a share of samples
+        (``Metric.share``).
     cube : xarray.DataArray, optional
         For BCa: the original cube (its metric value and jackknife values are computed on it). Its dims
         other than ``true`` and ``pred`` must be the replicates' dims less ``dim``, with the same
@@ -140,6 +148,13 @@ def ci(
         that misses a class) gives an interval conditional on the metric being defined, which is another
         sampling distribution; between ``min_valid`` and 1 a warning gives the count. An element whose
         replicates are all NaN (the metric is undefined on the data) gets NaN bounds.
+    inner : int
+        For ``"calibrated"``: the replicates drawn from each replicate (default 100).
+    seed : None, int or numpy.random.Generator
+        For ``"calibrated"``: the seed of its double bootstrap (the same seed gives the same interval).
+    progress : bool, optional
+        For ``"calibrated"``: show a progress bar of its double bootstrap (default: in an interactive
+        terminal, for runs longer than a couple of seconds).
 
     Returns
     -------
@@ -176,7 +191,13 @@ def ci(
     bootstrap's bias (OC's, a minimum over paths, is downward); the m-out-of-n interval (Bickel, Götze & van
     Zwet 1997; Bickel & Sakov 2008) rescales the spread of replicates of ``m < N`` samples,
     ``[theta - sqrt(m/N) (q*(1 - alpha/2) - theta), theta - sqrt(m/N) (q*(alpha/2) - theta)]``, which stays
-    consistent where the statistic is not smooth (a minimum over tied paths). BCa (Efron 1987; Efron & Tibshirani 1993, ch. 14) moves those levels to
+    consistent where the statistic is not smooth (a minimum over tied paths). The calibrated interval (Hall 1986;
+    Hall & Martin 1988) is the percentile interval at the levels ``v_(alpha/2)`` and ``v_(1 - alpha/2)``,
+    quantiles of ``v_b``, the mid-rank share of ``inner`` replicates of replicate ``b`` below ``theta``: the
+    levels at which the percentile interval covers ``theta`` in the bootstrap world. The Jeffreys interval
+    (Brown, Cai & DasGupta 2001) of a share ``p`` is ``Beta(x + 1/2, n - x + 1/2)``'s quantiles, ``x = p n``,
+    with ``n = min(N, p (1 - p) / var*)`` from the replicates' variance (Korn & Graubard 1998). BCa (Efron 1987;
+    Efron & Tibshirani 1993, ch. 14) moves those levels to
     ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha/2), Phi^-1(1 - alpha/2)``, with the
     bias correction ``z0 = Phi^-1((#{theta_b < theta} + #{theta_b <= theta}) / (2 B))`` from the estimate
     ``theta`` on the cube and the acceleration ``a`` from the jackknife values on the cube, as
@@ -198,27 +219,41 @@ def ci(
     if isinstance(replicates, xr.Dataset):
         if method == "bca":
             _check_confusion_variables(replicates)
-        bounds = {
-            name: ci(v, dim=dim, level=level, method=method, cube=cube, min_valid=min_valid)
-            for name, v in replicates.items()
-        }
-        return xr.Dataset(bounds, attrs=replicates.attrs)
-    if not isinstance(replicates, xr.DataArray):
-        raise TypeError(f"replicates must be an xarray DataArray or Dataset, got {type(replicates).__name__}")
-    if dim not in replicates.dims:
-        raise ValueError(f"dim {dim!r} is not a dim of the replicates {tuple(replicates.dims)}")
-    alpha = (1 - level) / 2
-    values = replicates.transpose(..., dim)
-    method = _default_method(values.attrs, cube, replicates.name) if method is None else method
-    share = valid_share(values, dim, min_valid, replicates.name)
-    if method == "bca":
-        low, high = _bca(values, dim, alpha, cube, replicates.name)
+        arrays = dict(replicates.items())
+    elif isinstance(replicates, xr.DataArray):
+        arrays = {replicates.name: replicates}
     else:
-        low, high = percentile(values, dim, alpha)
-        if method != "percentile":
-            estimate, scale = _estimate(values, dim, cube, replicates.name, method)
-            low, high = reflected(low, high, estimate, scale)
-    return interval_of(low, high, replicates, level, method, share)
+        raise TypeError(f"replicates must be an xarray DataArray or Dataset, got {type(replicates).__name__}")
+    alpha = (1 - level) / 2
+    values, chosen = {}, {}
+    for name, array in arrays.items():
+        if dim not in array.dims:
+            raise ValueError(f"dim {dim!r} is not a dim of the replicates {tuple(array.dims)}")
+        values[name] = array.transpose(..., dim)
+        chosen[name] = _default_method(array.attrs, cube, name) if method is None else method
+    calibrated = [name for name, m in chosen.items() if m == "calibrated"]
+    shares = _calibration(values, calibrated, dim, cube, inner, seed, progress) if calibrated else {}
+    bounds = {}
+    for name, v in values.items():
+        share = valid_share(v, dim, min_valid, name)
+        if chosen[name] == "bca":
+            low, high = _bca(v, dim, alpha, cube, name)
+        elif chosen[name] == "calibrated":
+            low, high = calibrated_bounds(v, shares[name], dim, alpha)
+        elif chosen[name] == "jeffreys":
+            metric, params, checked = _checked_cube(v, dim, cube, name, "jeffreys")
+            _check_share_metric(metric, v)
+            estimate = apply_confusion(metric, checked, params)
+            low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
+        else:
+            low, high = percentile(v, dim, alpha)
+            if chosen[name] != "percentile":
+                estimate, scale = _estimate(v, dim, cube, name, chosen[name])
+                low, high = reflected(low, high, estimate, scale)
+        bounds[name] = interval_of(low, high, arrays[name], level, chosen[name], share)
+    if isinstance(replicates, xr.DataArray):
+        return bounds[replicates.name]
+    return xr.Dataset(bounds, attrs=replicates.attrs)
 
 
 def percentile(values: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:
@@ -278,8 +313,13 @@ def frame_ci(
             )
         )
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
-    chosen = {name: method or _frame_default(metric) for name, (metric, _) in request.items()}
-    replicates, estimate, jackknife = frame_replicates(
+    chosen = {name: method or _frame_default(metric, cluster) for name, (metric, _) in request.items()}
+    if cluster is not None and method == "calibrated":
+        raise ValueError(
+            "method='calibrated' draws its inner replicates sample by sample, not cluster by cluster; with cluster= "
+            "use method='basic' or 'bca'"
+        )
+    replicates, estimate, jackknife, cube = frame_replicates(
         df,
         true,
         pred,
@@ -296,14 +336,29 @@ def frame_ci(
         renormalize=renormalize,
         progress=progress,
         jackknife="bca" in chosen.values(),
+        cube=True,
     )
+    assert cube is not None  # asked for with cube=True
     alpha = (1 - level) / 2
+    calibrated = [name for name, m in chosen.items() if m == "calibrated"]
+    shares = {}
+    if calibrated:
+        request = {name: (*request[name], estimate[name]) for name in calibrated}
+        inner_seed = rng_of(seed).spawn(1)[0]  # a stream of its own, whatever the replicates took
+        shares = calibration_shares(
+            cube, request, outer=n, inner=INNER, equal=_EQUAL, seed=inner_seed, progress=progress
+        )
     bounds = {}
     for name, values in replicates.items():
         values = values.transpose(..., BOOTSTRAP_DIM)
         share = valid_share(values, BOOTSTRAP_DIM, min_valid, name)
         on_data = estimate[name].drop_attrs()
-        if chosen[name] == "bca":
+        if chosen[name] == "calibrated":
+            low, high = calibrated_bounds(values, shares[name], BOOTSTRAP_DIM, alpha)
+        elif chosen[name] == "jeffreys":
+            _check_share_metric(request[name][0], values)
+            low, high = jeffreys_bounds(values, on_data, cube.sum(CUBE_DIMS), BOOTSTRAP_DIM, alpha)
+        elif chosen[name] == "bca":
             theta, weights = jackknife[name]
             acceleration = acceleration_of(theta, weights, LEFT_OUT_DIM)
             low, high = bca_bounds(values, on_data, acceleration, dim=BOOTSTRAP_DIM, alpha=alpha, name=name)
@@ -315,9 +370,12 @@ def frame_ci(
     return xr.Dataset(bounds)
 
 
-def _frame_default(metric: Metric) -> str:
-    """A metric's default interval where the frame gives the data: its own, m-out-of-n excepted (BCa instead)."""
-    return "bca" if metric.interval == "m_out_of_n" else metric.interval
+def _frame_default(metric: Metric, cluster) -> str:
+    """A metric's default interval where the frame gives the data: its own, except m-out-of-n (BCa instead) and,
+    with clusters, the calibrated one (basic instead: its inner replicates are drawn sample by sample)."""
+    if metric.interval == "m_out_of_n":
+        return "bca"
+    return "basic" if metric.interval == "calibrated" and cluster is not None else metric.interval
 
 
 def _default_method(attrs, cube, name) -> str:
@@ -613,6 +671,63 @@ def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None
     estimate = apply_confusion(metric, cube, params)
     theta, weights = jackknife(cube, metric, **params)
     return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
+
+
+def _calibration(values: dict, names: list, dim: str, cube, inner, seed, progress) -> dict[Hashable, xr.DataArray]:
+    """The double bootstrap's shares of the variables ``names``, from one set of draws of ``cube`` for them all."""
+    inner = check_count(inner, "inner", low=2)
+    request = {}
+    for name in names:
+        if SIZE_COORD in values[name].coords:
+            raise ValueError(
+                f"method='calibrated': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), "
+                "whose spread is not that of the data; use method='m_out_of_n'"
+            )
+        metric, params, checked = _checked_cube(values[name], dim, cube, name, "calibrated")
+        request[name] = (metric, params, apply_confusion(metric, checked, params))
+    outer = max(values[name].sizes[dim] for name in names)
+    return calibration_shares(checked, request, outer=outer, inner=inner, equal=_EQUAL, seed=seed, progress=progress)
+
+
+def jeffreys_bounds(values: xr.DataArray, estimate, samples, dim: str, alpha: float) -> list[xr.DataArray]:
+    """The Jeffreys interval of a share of samples at the bootstrap's effective sample size.
+
+    The ``alpha`` and ``1 - alpha`` quantiles of ``Beta(x + 1/2, n - x + 1/2)``, ``x = p n``, with the lower
+    bound 0 at ``p = 0`` and the upper 1 at ``p = 1`` (Brown, Cai & DasGupta 2001), at the effective sample
+    size ``n = min(N, p (1 - p) / var*)`` of Korn & Graubard (1998), ``var*`` the variance of the replicates
+    (``N`` where it is 0): a cluster bootstrap's wider spread widens the interval.
+    """
+    from scipy.special import betaincinv  # imported when needed: it takes a fifth of `import ordframe`
+
+    p = estimate.drop_attrs() if isinstance(estimate, xr.DataArray) else xr.DataArray(estimate)
+    n = samples.drop_attrs().astype(np.float64)
+    spread = values.var(dim, skipna=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = xr.where(spread > 0, np.minimum(n, p * (1 - p) / spread), n)
+        a, b = p * n + 0.5, (1 - p) * n + 0.5
+        low = xr.where(p > 0, xr.apply_ufunc(betaincinv, a, b, alpha), 0.0).where(p.notnull())
+        high = xr.where(p < 1, xr.apply_ufunc(betaincinv, a, b, 1 - alpha), 1.0).where(p.notnull())
+    return [low, high]
+
+
+def _check_share_metric(metric: Metric, values: xr.DataArray) -> None:
+    """The Jeffreys interval is for a share of samples (``Metric.share``), on replicates of the data's size."""
+    if not metric.share:
+        shares = [m for m in registry.metric_names("confusion") if registry.get_metric(m).share]
+        raise ValueError(
+            f"method='jeffreys' is an interval of a share of samples (a metric registered with share=True: "
+            f"{show(shares)}); {metric.name!r} is not one"
+        )
+    if SIZE_COORD in values.coords:
+        raise ValueError(
+            "method='jeffreys': the replicates are m-out-of-n replicates, whose spread is not that of the data; use "
+            "method='m_out_of_n'"
+        )
+
+
+def calibrated_bounds(values: xr.DataArray, shares: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:
+    """The quantiles of the replicates at the calibrated levels, the ``alpha`` and ``1 - alpha`` quantiles of the shares."""
+    return [_quantiles(values, level) for level in percentile(shares, BOOTSTRAP_DIM, alpha)]
 
 
 def parameters_of(metric: Metric, attrs, name) -> dict:

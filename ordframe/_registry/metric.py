@@ -20,7 +20,7 @@ import numpy as np
 
 KINDS = ("confusion", "proba")
 #: The interval methods of ``ordframe.ci``; a metric's ``interval`` is one of them.
-INTERVALS = ("percentile", "basic", "bca", "m_out_of_n")
+INTERVALS = ("percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys")
 #: The inputs a kernel of each kind takes positionally; its parameters come after them.
 INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
 #: Names of the accessor methods' own arguments: no metric parameter may be called so.
@@ -83,10 +83,13 @@ class Metric:
         Parameter defaults (read from ``func`` when not given).
     description, reference, undefined : str
         One line on what it measures, its citation, and when it is NaN.
-    interval : {"percentile", "basic", "bca", "m_out_of_n"}
+    interval : {"percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys"}
         The method ``ordframe.ci(..., method=None)`` uses for this metric's bootstrap replicates
         (default ``"percentile"``); choose it by the coverage of the intervals on simulated data
         (ordframe's ``benchmarks/bench_coverage.py`` measures it for a registered metric).
+    share : bool
+        The metric is a share of samples (a proportion, such as accuracy): the Jeffreys interval
+        (``ci(..., method="jeffreys")``) applies to it (default False). A confusion metric bounded by 0 and 1.
 
     Raises
     ------
@@ -118,6 +121,7 @@ class Metric:
     reference: str = ""
     undefined: str = ""
     interval: str = "percentile"
+    share: bool = False
 
     def __post_init__(self):
         _check_name(self.name)
@@ -135,6 +139,13 @@ class Metric:
             raise ValueError(f"{where}: interval must be one of {INTERVALS}, got {self.interval!r}")
         object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
         object.__setattr__(self, "bounds", _bounds(where, self.bounds))
+        if not isinstance(self.share, (bool, np.bool_)):
+            raise TypeError(f"{where}: share must be True or False, got {self.share!r}")
+        object.__setattr__(self, "share", bool(self.share))
+        if self.share and (self.kind != "confusion" or tuple(self.bounds) != (0, 1)):
+            raise ValueError(f"{where}: share=True is for a confusion metric bounded by 0 and 1 (a share of samples)")
+        if self.interval == "jeffreys" and not self.share:
+            raise ValueError(f"{where}: interval='jeffreys' is for a share of samples: set share=True too")
         object.__setattr__(self, "defaults", MappingProxyType(_defaults(where, self.kind, self.func, self.defaults)))
 
     def __reduce__(self):

@@ -33,15 +33,15 @@ strata then only split the cubes, whose sizes vary between replicates.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, confusion_counts, labelled
-from ordframe._bridge.evaluate import evaluate_frame
+from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
@@ -487,6 +487,15 @@ def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[
     return out
 
 
+class FrameReplicates(NamedTuple):
+    """What intervals and comparisons of a frame's models start from (see ``frame_replicates``)."""
+
+    replicates: xr.Dataset
+    estimate: xr.Dataset
+    jackknife: dict
+    cube: xr.DataArray | None
+
+
 def frame_replicates(
     df: pd.DataFrame,
     true,
@@ -505,24 +514,27 @@ def frame_replicates(
     renormalize: bool = False,
     progress: bool | None = None,
     jackknife: bool = False,
-) -> tuple[xr.Dataset, xr.Dataset, dict]:
+    cube: bool = False,
+) -> FrameReplicates:
     """What intervals and comparisons of a frame's models start from, the strata pooled.
 
-    ``(replicates, estimate, jackknife)``: every metric on the paired replicates (dims
-    ``(replicate_dim, *by)``), on the data (dims ``by``), and with ``jackknife`` the paired jackknife
-    (``paired_jackknife``; else ``{}``).
+    Every metric on the paired replicates (dims ``(replicate_dim, *by)``) and on the data (dims ``by``);
+    with ``jackknife`` the paired jackknife (``paired_jackknife``; else ``{}``); with ``cube`` the data's
+    confusion cube (dims ``(*by, true, pred)``; else None).
     """
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
     where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
     replicates = bootstrap_evaluate(
         df, true, pred, metrics=metrics, n=n, seed=seed, progress=progress, pool=True, **where, **common
     )
-    estimate = evaluate_frame(df, true, pred, metrics=metrics, by=by, **common)
-    if not jackknife:
-        return replicates, estimate, {}
-    paired = paired_samples(df, true, pred, **where, **common)
-    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
-    return replicates, estimate, paired_jackknife(paired, request, len(by_names(strata, "strata")))
+    estimate, rows = evaluate_frame_rows(df, true, pred, metrics=metrics, by=by, **common)
+    left_out = {}
+    if jackknife:
+        paired = paired_samples(df, true, pred, **where, **common)
+        request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+        left_out = paired_jackknife(paired, request, len(by_names(strata, "strata")))
+    # the label warnings were given by the evaluation
+    return FrameReplicates(replicates, estimate, left_out, replace(rows, pred_name=None).cube() if cube else None)
 
 
 def _unit_sums(scores: np.ndarray, paired: PairedSamples, n_units: int, places: int) -> sparse.csr_matrix:

@@ -365,7 +365,14 @@ def ordframe_metrics():
     errors = (0.0, float("inf"))
     return [
         Metric(
-            "accuracy", "confusion", accuracy, True, rate, description="Share of exact predictions.", reference=CARDOSO
+            "accuracy",
+            "confusion",
+            accuracy,
+            True,
+            rate,
+            description="Share of exact predictions.",
+            reference=CARDOSO,
+            share=True,
         ),
         Metric(
             "mer",
@@ -375,6 +382,7 @@ def ordframe_metrics():
             rate,
             description="Misclassification error rate, 1 - accuracy.",
             reference=CARDOSO,
+            share=True,
         ),
         Metric(
             "within_k",
@@ -384,6 +392,7 @@ def ordframe_metrics():
             rate,
             description="Share of predictions at most k classes from the true class (k=0: accuracy).",
             reference=ORCA,
+            share=True,
         ),
         Metric(
             "mae",

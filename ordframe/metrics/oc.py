@@ -324,7 +324,7 @@ def ordframe_metrics():
             description="Ordinal Classification Index: best consistent path's benefit vs its distance to the diagonal.",
             reference=CARDOSO_SOUSA,
             undefined="the confusion matrix is empty (N = 0)",
-            interval="basic",
+            interval="calibrated",
         ),
         Metric(
             "uoc",

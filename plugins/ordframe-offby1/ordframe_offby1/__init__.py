@@ -23,5 +23,6 @@ def ordframe_metrics():
             bounds=(0.0, 1.0),
             description="Share of predictions at most one class away from the true class.",
             reference="P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016",
+            share=True,
         )
     ]
