@@ -1,7 +1,11 @@
 """``count_cells`` (compiled and numpy) against a naive count, and spans read from samples confirmed by the count."""
 
 import contextlib
+import importlib.util
 import math
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -178,3 +182,12 @@ def test_a_count_confirms_sampled_spans_that_hold():
         assert not rows._sampled() and rows._classes.equals(pd.RangeIndex(0, 5))
     assert counts.sum() == 5000 and math.prod(counts.shape) == 4 * 5 * 5
     np.testing.assert_array_equal(counts, naive_cube(frame, True)[0])
+
+
+@pytest.mark.parametrize("value", ["0", "1"])
+def test_ordframe_numba_0_turns_the_compiled_count_off(value):
+    """``ORDFRAME_NUMBA=0`` in a fresh interpreter: numpy's count; otherwise the compiled one where numba is."""
+    code = "from ordframe._inputs import counting; print(counting.COMPILED)"
+    env = {**os.environ, "ORDFRAME_NUMBA": value}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str(value == "1" and importlib.util.find_spec("numba") is not None)
