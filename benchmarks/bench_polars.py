@@ -74,10 +74,10 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", type=int, default=10**7)
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: the checks only")
+    parser.add_argument("--smoke", action="store_true", help="small sizes, one run: the checks only")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.rows, args.repeats = 100_000, 1  # above COMPILED_ROWS: the compiled count and sampled spans run
+        args.rows, args.repeats = counting.COMPILED_ROWS, 1  # the compiled count and sampled spans run
     load = os.getloadavg()
     c = codes(args.rows, args.seed)
     cells = ((c["model"] * FOLDS + c["fold"]) * K + c["y"]) * K + c["yhat"]

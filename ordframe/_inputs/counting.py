@@ -1,17 +1,19 @@
 """Counting rows into cells, and what the counts say about the classes (the warnings about suspicious labels).
 
 Every front end that builds confusion cubes, per-group totals or retention
-curves counts its coded rows with ``count_cells``. It reads each row's codes
-once, in blocks that stay in the CPU cache, and checks in the same pass that
-every code falls on its axis: a span read from a sample of the rows
-(``classes.sampled_range``) is confirmed by the count itself.
+curves counts its coded rows with ``count_cells``, which reads each row's
+codes once, block by block in the CPU cache.
 
-With the optional ``numba`` extra the two steps of a block (combine the
-codes into a cell index, checking them; add the rows to their cells) run
-compiled; without it (or with ``ORDFRAME_NUMBA=0``) they run as numpy.
-Both give the same counts (the tests check them against each other). numba
-is imported, and the steps compiled (cached on disk), on the first count of
-at least ``COMPILED_ROWS`` rows, never at ``import ordframe``.
+With the optional ``numba`` extra, inputs of at least ``COMPILED_ROWS`` rows
+are counted by two compiled steps per block: combine the codes into a cell
+index two columns at a time, checking that each code falls on its axis, then
+add the rows to their cells. Because every code is checked, spans read from
+a sample of the rows (``classes.sampled_range``) are confirmed by the count
+itself (``checks_codes``). Without numba (or with ``ORDFRAME_NUMBA=0``),
+numpy's count combines the codes and bincounts them, trusting them. Both
+give a naive count's values (the tests check them). numba is imported, and
+the steps compiled (cached on disk), on the first count that uses them,
+never at ``import ordframe``.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ MIN_EXPECTED = 5
 # Rows are combined in blocks that stay in the CPU cache (numpy's steps take larger ones: each step is a call).
 BLOCK_ROWS = 1 << 17
 COMPILED_BLOCK_ROWS = 1 << 15
-# The compiled steps count inputs of at least this many rows (below, compiling would cost more than it saves).
-COMPILED_ROWS = 1 << 16
+# The compiled steps count inputs of at least this many rows: below, numpy's count takes a few milliseconds,
+# less than importing numba does once.
+COMPILED_ROWS = 1 << 20
 COMPILED = os.environ.get("ORDFRAME_NUMBA", "").strip() != "0" and importlib.util.find_spec("numba") is not None
 
 
