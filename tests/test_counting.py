@@ -103,6 +103,7 @@ def integer_frames(draw):
     info = np.iinfo(dtype)
     low = draw(st.integers(max(int(info.min), -1000), min(int(info.max), 1000) - 4))
     y, p = rng.integers(low, low + 4, (2, n))
+    y[draw(st.integers(0, n - 1))], p[draw(st.integers(0, n - 1))] = low, low + 1  # two classes at least
     rare = draw(st.sampled_from([None, "low", "high", "wide", "extreme"]))
     if rare is not None:
         value = {
