@@ -160,3 +160,22 @@ def test_inference_methods_take_the_columns_their_defaults_name(lazy):
         polars.ordinal.bootstrap("y", "yhat", sample="s", n=50, seed=1),
         pandas.ordinal.bootstrap("y", "yhat", sample="s", n=50, seed=1),
     )
+
+
+@pytest.mark.parametrize("categories", [5, 126, 127, 200, 300])
+def test_an_enum_of_any_size_gives_the_pandas_cube_and_small_ones_are_not_copied(categories):
+    """polars holds an Enum's codes unsigned (UInt8 up to 256 categories): pandas' signed codes are the same
+    bytes, taken as they are where pandas' signed codes have the same width; the others are converted."""
+    from ordframe._inputs.polars_frame import pandas_series
+
+    rng = np.random.default_rng(categories)
+    names = [f"c{i:03d}" for i in range(categories)]
+    grades = pl.Enum(names)
+    codes = rng.integers(0, categories, (2, 500))
+    codes[:, :2] = [[0, categories - 1], [categories - 1, 0]]  # the first and the last category occur
+    frame = pl.DataFrame({"y": np.array(names)[codes[0]], "yhat": np.array(names)[codes[1]]}).cast(grades)
+    np.testing.assert_array_equal(pandas_series(frame["y"]).cat.codes.to_numpy(), codes[0])
+    xr.testing.assert_equal(frame.ordinal.confusion("y", "yhat"), frame.to_pandas().ordinal.confusion("y", "yhat"))
+    physical = frame["y"].to_physical().to_numpy()
+    same_width = categories < 127 or physical.dtype == np.uint16  # pandas' int8 below 127 categories, then int16
+    assert np.shares_memory(pandas_series(frame["y"]).array.codes, physical) == same_width

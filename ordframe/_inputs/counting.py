@@ -1,12 +1,27 @@
 """Counting rows into cells, and what the counts say about the classes (the warnings about suspicious labels).
 
 Every front end that builds confusion cubes, per-group totals or retention
-curves counts its coded rows with ``count_cells``.
+curves counts its coded rows with ``count_cells``, which reads each row's
+codes once, block by block in the CPU cache.
+
+With the optional ``numba`` extra, inputs of at least ``COMPILED_ROWS`` rows
+are counted by two compiled steps per block: combine the codes into a cell
+index two columns at a time, checking that each code falls on its axis, then
+add the rows to their cells. Because every code is checked, spans read from
+a sample of the rows (``classes.sampled_range``) are confirmed by the count
+itself (``checks_codes``). Without numba (or with ``ORDFRAME_NUMBA=0``),
+numpy's count combines the codes and bincounts them, trusting them. Both
+give a naive count's values (the tests check them). numba is imported, and
+the steps compiled (cached on disk), on the first count that uses them,
+never at ``import ordframe``.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import math
+import os
 
 import numpy as np
 import pandas as pd
@@ -16,9 +31,17 @@ from ordframe._core.messages import LabelWarning, show, warn
 # A group that would expect at least this many true samples of a class it lacks is warned about.
 MIN_EXPECTED = 5
 
-
-# Rows are combined in blocks that stay in the CPU cache.
+# Rows are combined in blocks that stay in the CPU cache (numpy's steps take larger ones: each step is a call).
 BLOCK_ROWS = 1 << 17
+COMPILED_BLOCK_ROWS = 1 << 15
+# The compiled steps count inputs of at least this many rows: below, numpy's count takes a few milliseconds,
+# less than importing numba does once.
+COMPILED_ROWS = 1 << 20
+COMPILED = os.environ.get("ORDFRAME_NUMBA", "").strip() != "0" and importlib.util.find_spec("numba") is not None
+
+
+class OutsideAxis(LookupError):
+    """A code fell outside its axis (``0 <= code - offset < size`` fails): the span it was counted over is wrong."""
 
 
 def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
@@ -26,9 +49,48 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
 
     ``codes[i]`` holds each row's index along axis ``i`` (plus ``offsets[i]``,
     which is subtracted). ``weights`` (one per row) makes the counts float sums.
+    Where it ``checks_codes``, a row whose index falls outside its axis raises
+    ``OutsideAxis``; elsewhere the codes must be on their axes.
     """
     sizes = [int(s) for s in sizes]
     offsets = [int(o) for o in offsets] if offsets else [0] * len(sizes)
+    if checks_codes(len(codes[0])):
+        return _count_compiled(codes, sizes, offsets, weights)
+    return _count_numpy(codes, sizes, offsets, weights)
+
+
+def checks_codes(rows: int) -> bool:
+    """Whether ``count_cells`` of ``rows`` rows checks every code (the compiled count does; numpy's trusts them)."""
+    return COMPILED and rows >= COMPILED_ROWS
+
+
+def _count_compiled(codes, sizes: list[int], offsets: list[int], weights) -> np.ndarray:
+    """``count_cells`` by the compiled steps: each block's cell index built two columns at a time, then tallied."""
+    pair, one, tally, tally_weighted = _steps()
+    n = len(codes[0])
+    out = np.zeros(math.prod(sizes), np.int64 if weights is None else np.float64)
+    cell = np.empty(min(n, COMPILED_BLOCK_ROWS), np.int64)
+    axes = list(zip(codes, offsets, sizes))
+    for start in range(0, n, COMPILED_BLOCK_ROWS):
+        stop = min(n, start + COMPILED_BLOCK_ROWS)
+        block, inside = cell[: stop - start], True
+        for i in range(0, len(axes) - 1, 2):
+            (a, a_offset, a_size), (b, b_offset, b_size) = axes[i], axes[i + 1]
+            inside &= pair(block, a[start:stop], a_offset, a_size, b[start:stop], b_offset, b_size, i == 0)
+        if len(axes) % 2:
+            a, a_offset, a_size = axes[-1]
+            inside &= one(block, a[start:stop], a_offset, a_size, len(axes) == 1)
+        if not inside:
+            raise OutsideAxis
+        if weights is None:
+            tally(block, out)
+        else:
+            tally_weighted(block, weights[start:stop], out)
+    return out.reshape(sizes)
+
+
+def _count_numpy(codes, sizes: list[int], offsets: list[int], weights) -> np.ndarray:
+    """``count_cells`` in numpy (codes assumed on their axes): cell indices built block by block, bincounted."""
     total = math.prod(sizes)
     strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
     shift = sum(o * s for o, s in zip(offsets, strides))
@@ -66,6 +128,53 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     if whole:
         out = np.bincount(cells, weights=weights, minlength=total).astype(kind, copy=False)  # no rows: int64
     return out.reshape(sizes)
+
+
+def _pair(cell, a, a_offset, a_size, b, b_offset, b_size, first):
+    """``cell = (cell * a_size + a - a_offset) * b_size + b - b_offset`` (``cell`` taken as 0 if ``first``); whether
+    every ``a - a_offset`` is in ``0 .. a_size - 1`` and every ``b - b_offset`` in ``0 .. b_size - 1``.
+
+    Compiled by ``_steps``: two columns a step, as the passes over ``cell`` cost more than the checks.
+    """
+    bad = 0
+    a_top, b_top = a_size - 1, b_size - 1
+    for i in range(len(cell)):
+        d, e = np.int64(a[i]) - a_offset, np.int64(b[i]) - b_offset
+        bad |= d | (a_top - d) | e | (b_top - e)  # negative iff one is below 0 or above its top
+        cell[i] = ((0 if first else cell[i] * a_size) + d) * b_size + e
+    return bad >= 0
+
+
+def _one(cell, a, a_offset, a_size, first):
+    """``_pair`` for one column: ``cell = cell * a_size + a - a_offset``."""
+    bad = 0
+    a_top = a_size - 1
+    for i in range(len(cell)):
+        d = np.int64(a[i]) - a_offset
+        bad |= d | (a_top - d)
+        cell[i] = (0 if first else cell[i] * a_size) + d
+    return bad >= 0
+
+
+def _tally(cell, out):
+    """One row added to each of its cells."""
+    for i in range(len(cell)):
+        out[cell[i]] += 1
+
+
+def _tally_weighted(cell, weights, out):
+    """Each row's weight added to its cell."""
+    for i in range(len(cell)):
+        out[cell[i]] += weights[i]
+
+
+@functools.cache
+def _steps():
+    """The steps of ``_count_compiled``, compiled by numba (nopython, cached on disk)."""
+    import numba
+
+    jit = numba.njit(cache=True, nogil=True)
+    return jit(_pair), jit(_one), jit(_tally), jit(_tally_weighted)
 
 
 def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -33,8 +34,15 @@ from ordframe._inputs.classes import (
     missing_error,
     offset_of,
 )
-from ordframe._inputs.counting import count_cells, drop_absent_classes, warn_classes_differ, warn_predicted_only
-from ordframe._inputs.groups import GroupColumn, Groups, group_column
+from ordframe._inputs.counting import (
+    OutsideAxis,
+    checks_codes,
+    count_cells,
+    drop_absent_classes,
+    warn_classes_differ,
+    warn_predicted_only,
+)
+from ordframe._inputs.groups import GroupColumn, Groups, confirmed, group_column
 from ordframe._inputs.probability import check_proba, frame_classes
 from ordframe._inputs.weights import check_weights
 
@@ -51,7 +59,19 @@ class Codes:
         return self.values.astype(np.int64) - self.offset
 
 
+T = TypeVar("T")
 PROBABILITY_COLUMNS = "the probability columns"  # their missing values, beside those of named columns
+
+
+class _Confirmed(Generic[T]):
+    """A field of ``FrameRows`` read after its sampled spans are confirmed (the value is kept as ``_<name>``)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.field = f"_{name}"
+
+    def __get__(self, rows, owner=None) -> T:
+        rows._confirm()
+        return getattr(rows, self.field)
 
 
 @dataclass
@@ -60,21 +80,51 @@ class FrameRows:
 
     With ``prune_classes`` the classes are every integer between the lowest and
     the highest label, and the cube keeps only those that occur.
+
+    Large integer labels and ``by`` columns may be laid out over spans read from
+    a sample of the rows (``classes.sampled_range``), which the first count
+    confirms while it reads every row (``count_cells`` checks each code): one
+    pass instead of two. Anything else that reads the classes, codes or groups
+    first confirms the spans exactly (``_confirm``), so no reader sees a
+    sampled span that is not the exact one.
     """
 
     index: pd.Index  # the DataFrame's labels of the rows kept (for messages and tables)
-    classes: pd.Index
-    true: Codes
-    pred: Codes | None
+    _classes: pd.Index
+    _true: Codes
+    _pred: Codes | None
     proba: np.ndarray | None  # (rows, K)
     weights: np.ndarray | None
-    groups: Groups
-    prune_classes: bool = False
+    _groups: Groups
+    _prune_classes: bool = False
     pred_name: Hashable | None = None  # set when the classes were inferred from the values seen: checked then
     unscored: np.ndarray | None = None  # rows of groups without probabilities: their scores are NaN
     part: bool = False  # the rows of one part of a larger frame: the whole is checked and warned about
     dropped: int = 0  # rows dropped by dropna=True
     dropped_in: tuple = ()  # the columns where they had missing values
+    _sampled_labels: dict | None = None  # the label columns, when the classes are a span read from samples of them
+
+    # read through ``_confirm``: what a reader sees was coded over exact spans
+    classes = _Confirmed[pd.Index]()
+    true = _Confirmed[Codes]()
+    pred = _Confirmed["Codes | None"]()
+    groups = _Confirmed[Groups]()
+    prune_classes = _Confirmed[bool]()
+
+    def _sampled(self) -> bool:
+        """Whether some span was read from a sample and is not confirmed yet."""
+        return self._sampled_labels is not None or any(c.sampled for c in self._groups.columns)
+
+    def _confirm(self, counted: bool = False) -> None:
+        """Make the sampled spans exact: known to be (``counted``: every row was counted inside them), or recomputed."""
+        if not self._sampled():
+            return
+        if not counted and self._sampled_labels is not None:
+            self._classes, codes, self._prune_classes = label_codes(self._sampled_labels, self.part)
+            self._true, self._pred = codes[TRUE], codes.get(PRED)
+        self._sampled_labels = None
+        columns = [replace(c, sampled=False) if counted else confirmed(c) for c in self._groups.columns]
+        self._groups = Groups(columns, observed=self._groups.observed)
 
     def predicted(self) -> Codes:
         """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
@@ -85,15 +135,32 @@ class FrameRows:
         return Codes(self.proba.argmax(axis=1))
 
     def counts(self) -> np.ndarray:
-        """The counts ``(*self.groups.sizes, K, K)`` of these rows over ``self.classes``, unlabelled."""
-        k = len(self.classes)
-        self.groups.check_size(k * k)
-        codes, sizes, offsets = self.groups.counting()
-        pred = self.predicted()
+        """The counts ``(*self.groups.sizes, K, K)`` of these rows over ``self.classes``, unlabelled.
+
+        Sampled spans are confirmed by this count, or made exact and the rows counted again.
+        """
+        if not self._sampled():
+            return self._counts()
+        if not checks_codes(len(self.index)):  # a count that trusts the codes confirms nothing
+            self._confirm()
+            return self._counts()
+        try:
+            counts = self._counts()
+        except OutsideAxis:  # a row outside a sampled span: count over the exact spans
+            self._confirm()
+            return self._counts()
+        self._confirm(counted=True)
+        return counts
+
+    def _counts(self) -> np.ndarray:
+        k = len(self._classes)
+        self._groups.check_size(k * k)
+        codes, sizes, offsets = self._groups.counting()
+        pred = self._pred if self._pred is not None else self.predicted()
         return count_cells(
-            [*codes, self.true.values, pred.values],
+            [*codes, self._true.values, pred.values],
             [*sizes, k, k],
-            offsets=[*offsets, self.true.offset, pred.offset],
+            offsets=[*offsets, self._true.offset, pred.offset],
             weights=self.weights,
         )
 
@@ -145,7 +212,7 @@ class FrameRows:
         table = np.cumsum(seen) - 1
         pred = None if self.pred is None else Codes(table[codes[1]])
         return replace(
-            self, classes=check_two(self.classes[seen]), true=Codes(table[codes[0]]), pred=pred, prune_classes=False
+            self, _classes=check_two(self.classes[seen]), _true=Codes(table[codes[0]]), _pred=pred, _prune_classes=False
         )
 
     def empty(self) -> bool:
@@ -219,7 +286,9 @@ def frame_rows(
         for name in by:
             check_column(df, name, "by")
         stage = 3
-        groups = Groups([group_column(name, df[name]) for name in by], observed=False)
+        # spans read from samples, confirmed by the count (one pass), when the count checks each row's codes
+        sampled = checks_codes(n) and proba is None and not observed
+        groups = Groups([group_column(name, df[name], sampled=sampled) for name in by], observed=False)
         stage = 4
         w = frame_weights(df, weights)
         stage = 5
@@ -256,7 +325,7 @@ def frame_rows(
                 warn_dropped(dropped, n, where)
             columns = {k: c.take(keep) for k, c in columns.items()}
             codes = {k: Codes(c.values[keep], c.offset) for k, c in codes.items()}
-            groups, index = groups.take(keep), index[keep]
+            groups, index = Groups([confirmed(c) for c in groups.columns]).take(keep), index[keep]  # the full spans
             w = None if w is None else w[keep]
             values = None if values is None else values[keep]
             unscored = None if unscored is None else unscored[keep]
@@ -266,12 +335,8 @@ def frame_rows(
         prune, inferred = False, known is None and not any(c.kind == "category" for c in columns.values())
         if known is not None:
             classes = known
-        elif (span := integer_span(list(columns.values()))) and span[1] - span[0] < MAX_COUNTED_SPAN:
-            classes, prune = pd.RangeIndex(span[0], span[1] + 1), True  # counted over the span, pruned after
-            codes = {key: _codes(column, classes) for key, column in columns.items()}
         else:
-            classes = inferred_order(list(columns.values())) if part else class_order(list(columns.values()))
-            codes = {key: _codes(column, classes) for key, column in columns.items()}
+            classes, codes, prune = label_codes(columns, part, sampled=sampled)
         stage = 9
         checked = (
             None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
@@ -292,6 +357,7 @@ def frame_rows(
             part,
             dropped,
             where,
+            columns if sampled and prune else None,
         )
     except (ValueError, TypeError, KeyError) as exc:
         exc.stage = stage  # type: ignore[union-attr]
@@ -335,6 +401,20 @@ def _unscored_rows(values: np.ndarray, columns: list[GroupColumn]) -> np.ndarray
     unscored = np.zeros(len(values), bool)
     unscored[known] = scored[group.reshape(-1)] == 0
     return unscored
+
+
+def label_codes(columns: dict, part: bool, *, sampled: bool = False) -> tuple[pd.Index, dict[str, Codes], bool]:
+    """The classes of label ``columns`` without ``labels=``, their codes, and whether the classes are pruned after.
+
+    Integer labels of a small span are counted over it (their own codes) and
+    the values no label has are pruned after; with ``sampled``, that span is
+    read from samples of the labels (``Labels.sampled_span``), to be confirmed.
+    """
+    listed = list(columns.values())
+    if (span := integer_span(listed, sampled=sampled)) and span[1] - span[0] < MAX_COUNTED_SPAN:
+        return pd.RangeIndex(span[0], span[1] + 1), {k: Codes(c.values, span[0]) for k, c in columns.items()}, True
+    classes = inferred_order(listed) if part else class_order(listed)
+    return classes, {key: _codes(column, classes) for key, column in columns.items()}, False
 
 
 def _codes(column, classes: pd.Index) -> Codes:

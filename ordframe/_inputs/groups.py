@@ -32,7 +32,7 @@ import xarray as xr
 
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.options import check_allocation
-from ordframe._inputs.classes import MAX_INT_SPAN, value_range
+from ordframe._inputs.classes import MAX_INT_SPAN, sampled_range, value_range
 
 # Integer group values spanning at most this many integers are coded by offset
 # (values no row has are dropped from the result); wider spans are renumbered.
@@ -49,10 +49,15 @@ class GroupColumn:
     coord: pd.Index
     prune: bool  # integer values coded by offset: values no row has are dropped from the result
     missing: np.ndarray | None
+    sampled: bool = False  # coded by offset over a span read from a sample: to be confirmed (``confirmed``)
 
 
-def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
-    """Code one ``by`` column: categoricals by their codes, small-span integers by offset, the rest factorized."""
+def group_column(name: Hashable, series: pd.Series, *, sampled: bool = False) -> GroupColumn:
+    """Code one ``by`` column: categoricals by their codes, small-span integers by offset, the rest factorized.
+
+    With ``sampled``, the span of integers is read from a sample (``sampled_range``);
+    a column coded over it is marked ``sampled``, and ``confirmed`` codes it over the exact span.
+    """
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         codes = np.asarray(series.array.codes)
@@ -60,9 +65,11 @@ def group_column(name: Hashable, series: pd.Series) -> GroupColumn:
         return GroupColumn(name, codes, 0, dtype.categories, False, missing)
     if isinstance(dtype, np.dtype) and dtype.kind in "iu" and dtype != np.uint64 and len(series):
         values = series.to_numpy()
-        low, high = value_range(values)
+        low, high = sampled_range(values) if sampled else value_range(values)
         if high - low < DENSE_INT_SPAN:
-            return GroupColumn(name, values, low, pd.RangeIndex(low, high + 1), True, None)
+            return GroupColumn(name, values, low, pd.RangeIndex(low, high + 1), True, None, sampled)
+        if sampled:  # a wide span is renumbered from the exact one
+            low, high = value_range(values)
         if high - low < MAX_INT_SPAN:  # a wide span: number the values that occur, through a table over it
             shifted = np.subtract(values, low, dtype=np.int64)
             seen = np.bincount(shifted, minlength=high - low + 1) > 0
@@ -307,6 +314,11 @@ def _decoded(uniques: np.ndarray, known: np.ndarray, radices: list[int]) -> np.n
     """The codes per column of combined values ``uniques``: the position in ``known``, then one code per radix."""
     parts = np.unravel_index(uniques, (len(known), *radices))
     return np.concatenate([known[parts[0]], *(p[:, None] for p in parts[1:])], axis=1).astype(np.int64, copy=False)
+
+
+def confirmed(column: GroupColumn) -> GroupColumn:
+    """A column coded over a sampled span (``group_column(..., sampled=True)``), coded over its exact span."""
+    return group_column(column.name, pd.Series(column.codes, copy=False)) if column.sampled else column
 
 
 def occurring(column: GroupColumn) -> GroupColumn:

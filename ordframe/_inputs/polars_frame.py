@@ -25,9 +25,11 @@ def pandas_series(series) -> pd.Series:
 
     if isinstance(series.dtype, pl.Enum):
         codes = series.to_physical().to_numpy()  # without a copy where there is no missing value
+        order = pd.CategoricalDtype(series.dtype.categories.to_list(), ordered=True)
         if series.null_count():
             codes = np.where(series.is_null().to_numpy(), -1, np.nan_to_num(codes, nan=-1)).astype(np.int64)
-        order = pd.CategoricalDtype(series.dtype.categories.to_list(), ordered=True)
+        elif codes.dtype.kind == "u" and len(order.categories) <= np.iinfo(f"i{codes.dtype.itemsize}").max:
+            codes = codes.view(f"i{codes.dtype.itemsize}")  # the same codes as pandas' signed type: no copy
         categorical = pd.Categorical.from_codes(codes, dtype=order, validate=False)  # polars' codes are valid
         return pd.Series(categorical, name=series.name, copy=False)
     if series.dtype == pl.Categorical:

@@ -1,0 +1,194 @@
+"""``count_cells`` (compiled and numpy) against a naive count, and spans read from samples confirmed by the count."""
+
+import contextlib
+import importlib.util
+import math
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ordframe._inputs import classes, counting
+from ordframe._inputs.frame import frame_rows
+
+compiled = pytest.mark.skipif(not counting.COMPILED, reason="numba absent, or turned off by ORDFRAME_NUMBA=0")
+
+
+@contextlib.contextmanager
+def mode(name: str, sample_rows: int = 2):
+    """``numpy``: numpy's count at every size, no span sampled; ``compiled``: the compiled count at every size, and
+    spans read from samples of ``sample_rows`` rows at each end and between (often wrong on purpose)."""
+    saved = counting.COMPILED, counting.COMPILED_ROWS, classes.SAMPLE_ROWS
+    if name == "numpy":
+        counting.COMPILED = False
+    else:
+        counting.COMPILED_ROWS, classes.SAMPLE_ROWS = 1, sample_rows
+    try:
+        yield
+    finally:
+        counting.COMPILED, counting.COMPILED_ROWS, classes.SAMPLE_ROWS = saved
+
+
+def naive(codes, sizes, offsets, weights):
+    """Each row added to its cell, one at a time."""
+    out = np.zeros(sizes, np.float64 if weights is not None else np.int64)
+    for row in range(len(codes[0])):
+        at = tuple(int(c[row]) - o for c, o in zip(codes, offsets))
+        out[at] += 1 if weights is None else weights[row]
+    return out
+
+
+@st.composite
+def coded_rows(draw):
+    """1-5 axes of sizes 1-6 over 0-300 rows: codes of any integer dtype with an offset that fits it, maybe weights."""
+    axes = draw(st.integers(1, 5))
+    n = draw(st.integers(0, 300))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    codes, sizes, offsets = [], [], []
+    for _ in range(axes):
+        dtype = np.dtype(draw(st.sampled_from(["int8", "uint8", "int16", "int32", "int64", "intp"])))
+        size = draw(st.integers(1, 6))
+        info = np.iinfo(dtype)
+        offset = draw(st.integers(max(int(info.min), -(2**62)), min(int(info.max), 2**62) - size + 1))
+        codes.append((rng.integers(0, size, n) + offset).astype(dtype))
+        sizes.append(size)
+        offsets.append(offset)
+    weights = rng.choice([0.0, 0.25, 3.0], n) if draw(st.booleans()) else None
+    return codes, sizes, offsets, weights
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=coded_rows(), name=st.sampled_from(["numpy", "compiled"] if counting.COMPILED else ["numpy"]))
+def test_counts_equal_a_naive_count(case, name):
+    codes, sizes, offsets, weights = case
+    with mode(name):
+        got = counting.count_cells(codes, sizes, offsets=offsets, weights=weights)
+    expected = naive(codes, sizes, offsets, weights)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+@compiled
+@pytest.mark.parametrize("where", [0, 1, 2, 99_999])
+@pytest.mark.parametrize(
+    "bad", [-1, 5, 2**62, -(2**63), 2**63 - 1], ids=["below", "above", "far", "int64 min", "int64 max"]
+)
+def test_the_compiled_count_refuses_a_code_outside_its_axis(where, bad):
+    """Below the offset or at or above offset + size, wherever the row is (int64 extremes do not wrap inside)."""
+    rng = np.random.default_rng(0)
+    n = 100_000
+    codes = [rng.integers(0, 3, n), rng.integers(-2, 3, n), rng.integers(7, 12, n).astype(np.int8)]
+    offsets, sizes = [0, -2, 7], [3, 5, 5]
+    axis = where % 3
+    codes[axis] = codes[axis].astype(np.int64)
+    codes[axis][where] = bad + offsets[axis] if abs(bad) < 2**62 else bad
+    with mode("compiled"), pytest.raises(counting.OutsideAxis):
+        counting.count_cells(codes, sizes, offsets=offsets)
+
+
+@st.composite
+def integer_frames(draw):
+    """Integer labels and an integer ``by`` column in which a few rare values (beyond what most rows have, possibly
+    widening the span past what is counted or coded by offset) sit anywhere, sorted or not; maybe weights."""
+    n = draw(st.integers(2, 120))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    dtype = draw(st.sampled_from(["int8", "uint8", "int16", "int64"]))
+    info = np.iinfo(dtype)
+    low = draw(st.integers(max(int(info.min), -1000), min(int(info.max), 1000) - 4))
+    y, p = rng.integers(low, low + 4, (2, n))
+    y[draw(st.integers(0, n - 1))], p[draw(st.integers(0, n - 1))] = low, low + 1  # two classes at least
+    rare = draw(st.sampled_from([None, "low", "high", "wide", "extreme"]))
+    if rare is not None:
+        value = {
+            "low": low - 1,
+            "high": low + 5,
+            "wide": low + classes.MAX_COUNTED_SPAN + 10,
+            "extreme": int(info.max) if low < 0 else int(info.min),
+        }[rare]
+        value = int(np.clip(value, info.min, info.max))
+        for row in draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=2)):
+            (y if draw(st.booleans()) else p)[row] = value
+    g = rng.integers(-3, 2, n)
+    if draw(st.booleans()):
+        g[draw(st.integers(0, n - 1))] = draw(st.sampled_from([9, -40, 5000, 70_000]))
+    frame = pd.DataFrame({"y": y.astype(dtype), "p": p.astype(dtype), "g": g})
+    if draw(st.booleans()):
+        frame = frame.sort_values(draw(st.sampled_from(["y", "p", "g"])), kind="stable").reset_index(drop=True)
+    if draw(st.booleans()):
+        frame["w"] = rng.choice([0.0, 0.5, 2.0], n)
+    return frame
+
+
+def naive_cube(frame: pd.DataFrame, by: bool) -> tuple[np.ndarray, list, list]:
+    """The counts per (group, true, pred) over the values that occur, one row at a time; the classes; the groups."""
+    values = sorted(set(frame["y"].tolist()) | set(frame["p"].tolist()))
+    groups = sorted(set(frame["g"].tolist())) if by else [None]
+    out = np.zeros((len(groups), len(values), len(values)))
+    weights = frame["w"] if "w" in frame else pd.Series(1, index=frame.index)
+    for g, y, p, w in zip(frame["g"], frame["y"], frame["p"], weights):
+        out[groups.index(g) if by else 0, values.index(y), values.index(p)] += w
+    return (out if by else out[0]), values, groups
+
+
+@settings(max_examples=120, deadline=None)
+@given(frame=integer_frames(), by=st.booleans(), sample_rows=st.sampled_from([1, 2, 50]))
+def test_spans_read_from_samples_give_the_naive_cube(frame, by, sample_rows):
+    """Labels and groups whose rare values a sample misses: the count finds them, the spans are made exact."""
+    expected, values, groups = naive_cube(frame, by)
+    weights = "w" if "w" in frame else None
+    for name in ["numpy", "compiled"] if counting.COMPILED else ["numpy"]:
+        with mode(name, sample_rows), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # LabelWarnings about the rare values, on purpose
+            cube = frame.ordinal.confusion("y", "p", by="g" if by else None, weights=weights)
+        assert cube["true"].values.tolist() == values, name
+        if by:
+            assert cube["g"].values.tolist() == groups, name
+        np.testing.assert_allclose(cube.values, expected, err_msg=name)
+
+
+@compiled
+@settings(max_examples=60, deadline=None)
+@given(frame=integer_frames(), sample_rows=st.sampled_from([1, 2]))
+def test_what_is_read_before_a_count_is_the_exact_coding(frame, sample_rows):
+    """Classes, codes and groups read from rows whose spans were sampled equal those of the exact spans."""
+    with mode("numpy"):
+        exact = frame_rows(frame, "y", "p", by="g")
+    with mode("compiled", sample_rows):
+        rows = frame_rows(frame, "y", "p", by="g")
+        assert rows.classes.equals(exact.classes) and rows.prune_classes == exact.prune_classes
+        np.testing.assert_array_equal(rows.true.array(), exact.true.array())
+        np.testing.assert_array_equal(rows.pred.array(), exact.pred.array())
+        assert rows.groups.sizes == exact.groups.sizes
+        np.testing.assert_array_equal(rows.groups.flat_index(len(frame)), exact.groups.flat_index(len(frame)))
+        assert not rows._sampled()
+        np.testing.assert_array_equal(rows.counts(), exact.counts())
+
+
+@compiled
+def test_a_count_confirms_sampled_spans_that_hold():
+    """Spans that a sample read right are kept: the count that reads every row confirms them, nothing else runs."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"y": rng.integers(0, 5, 5000), "g": rng.integers(0, 4, 5000)}).assign(p=lambda d: d["y"])
+    with mode("compiled", sample_rows=500):
+        rows = frame_rows(frame, "y", "p", by="g")
+        assert rows._sampled() and rows._sampled_labels is not None and rows._groups.columns[0].sampled
+        counts = rows.counts()
+        assert not rows._sampled() and rows._classes.equals(pd.RangeIndex(0, 5))
+    assert counts.sum() == 5000 and math.prod(counts.shape) == 4 * 5 * 5
+    np.testing.assert_array_equal(counts, naive_cube(frame, True)[0])
+
+
+@pytest.mark.parametrize("value", ["0", "1"])
+def test_ordframe_numba_0_turns_the_compiled_count_off(value):
+    """``ORDFRAME_NUMBA=0`` in a fresh interpreter: numpy's count; otherwise the compiled one where numba is."""
+    code = "from ordframe._inputs import counting; print(counting.COMPILED)"
+    env = {**os.environ, "ORDFRAME_NUMBA": value}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == str(value == "1" and importlib.util.find_spec("numba") is not None)
