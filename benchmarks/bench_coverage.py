@@ -249,7 +249,7 @@ def report(results: dict, r_all, r_path, b, seconds) -> str:
         f"interval's worst cell is within two Monte-Carlo SEs ({2 * se_all:.3f}) of it (the percentile interval "
         "needs no cube).",
         "",
-        "| metric | percentile | basic | BCa | calibrated | Jeffreys | recommended | registered default |",
+        "| metric | percentile | basic | BCa | calibrated | Jeffreys | recommended | registered default at the run |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for m in names:

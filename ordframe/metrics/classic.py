@@ -393,6 +393,7 @@ def ordframe_metrics():
             description="Share of predictions at most k classes from the true class (k=0: accuracy).",
             reference=ORCA,
             share=True,
+            interval="jeffreys",
         ),
         Metric(
             "mae",
@@ -441,7 +442,7 @@ def ordframe_metrics():
             description="Maximum over true classes of the per-class MAE.",
             reference=CRUZ_RAMIREZ,
             undefined="no true class has samples",
-            interval="basic",
+            interval="calibrated",
         ),
         Metric(
             "spearman",
@@ -503,6 +504,7 @@ def ordframe_metrics():
             description="Gerrity's equitable skill score: 1 for perfect predictions, 0 for constant or random ones.",
             reference=GERRITY,
             undefined="the first or the last true class has no samples, or there is a single class",
+            interval="bca",
         ),
         Metric(
             "cem_ord",
@@ -532,7 +534,7 @@ def ordframe_metrics():
             description="Minimum sensitivity: the smallest per-class recall over the true classes with samples.",
             reference=f"{CRUZ_RAMIREZ}; {ORCA}",
             undefined="no true class has samples",
-            interval="bca",
+            interval="calibrated",
         ),
         Metric(
             "gm",
@@ -543,6 +545,6 @@ def ordframe_metrics():
             description="Geometric mean of the per-class recalls over the true classes with samples.",
             reference=ORCA,
             undefined="no true class has samples",
-            interval="basic",
+            interval="bca",
         ),
     ]

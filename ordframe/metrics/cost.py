@@ -171,7 +171,7 @@ def ordframe_metrics():
             description="The largest TC possible with these true-class sizes (MC's normaliser; not a score).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
-            interval="bca",
+            interval="basic",
         ),
         Metric(
             "chance_distance",

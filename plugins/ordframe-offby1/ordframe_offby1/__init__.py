@@ -24,5 +24,6 @@ def ordframe_metrics():
             description="Share of predictions at most one class away from the true class.",
             reference="P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016",
             share=True,
+            interval="jeffreys",
         )
     ]
