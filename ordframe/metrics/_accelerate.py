@@ -61,6 +61,34 @@ def _flat(counts):
     return counts.reshape(-1, k, k), counts.shape[:-2]
 
 
+def _sound(x):
+    """Whether a count is finite and >= 0 (NaN is not): each kernel checks the counts as it reads them."""
+    return (x >= 0) & (x < np.inf)
+
+
+# What a kernel returns: its counts were all ``_sound``, or not.
+FINE, UNSOUND = range(2)
+
+
+def _run(kernel, counts, *args):
+    """``kernel(counts, *args)`` on an ``(M, K, K)`` stack, acting on the status it returns.
+
+    UNSOUND raises the cube's error (``_bridge.apply.check_counts``): the kernels check every count
+    as they read it, so the bridge's own check, one more pass over the cube, is left out
+    (``checks_counts``).
+    """
+    if kernel(counts, *args) == UNSOUND:
+        from ordframe._bridge.apply import check_counts
+
+        check_counts(counts)
+
+
+def checks_counts(func):
+    """Mark a metric's kernel whose compiled path raises ``check_counts``'s error for invalid counts itself."""
+    func.checks_counts = True
+    return func
+
+
 def _distances(k, gamma):
     """``|r - c| ** gamma`` as a ``(K, K)`` float64 array."""
     dist = np.empty((k, k))
@@ -71,28 +99,34 @@ def _distances(k, gamma):
 
 
 def _benefits(matrix, dist, beta, gamma, uniform, v):
-    """The benefits ``v`` of one matrix (written in place) and its D and mu (see ``_path_index_py``)."""
+    """The benefits ``v`` of one matrix (written in place), its D and mu (see ``_path_index_py``), and
+    whether its counts are ``_sound``."""
     k = matrix.shape[0]
     spread = 0.0
+    sound = True
     if uniform:
         observed = 0.0
         for r in range(k):
             size = 0.0
             for c in range(k):
-                size += matrix[r, c]
+                x = matrix[r, c]
+                size += x
+                sound &= _sound(x)
             if size > 0:
                 observed += 1.0
             for c in range(k):
                 v[r, c] = matrix[r, c] / size if size > 0 else 0.0
                 spread += v[r, c] * dist[r, c]
-        return observed + observed ** (1 - 1 / gamma) * spread ** (1 / gamma), beta / observed
+        return observed + observed ** (1 - 1 / gamma) * spread ** (1 / gamma), beta / observed, sound
     n = 0.0
     for r in range(k):
         for c in range(k):
-            v[r, c] = matrix[r, c]
+            x = matrix[r, c]
+            sound &= _sound(x)
+            v[r, c] = x
             n += v[r, c]
             spread += v[r, c] * dist[r, c]
-    return n + spread ** (1 / gamma), beta / (n * (k - 1) ** gamma)
+    return n + spread ** (1 / gamma), beta / (n * (k - 1) ** gamma), sound
 
 
 def _min_cost(v, dist, lam, best):
@@ -122,22 +156,25 @@ def _path_index_py(counts, beta, gamma, uniform, out):
     dist = _distances(k, gamma)
     v = np.empty((k, k))
     best = np.empty((k, k))
+    sound = True
     for i in range(m):
-        norm, mu = _benefits(counts[i], dist, beta, gamma, uniform, v)
+        norm, mu, fine = _benefits(counts[i], dist, beta, gamma, uniform, v)
+        sound &= fine
         if not norm > 0:
             out[i] = np.nan
             continue
         out[i] = 1 + _min_cost(v, dist, mu * norm, best) / norm
+    return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_distances", "_benefits", "_min_cost")
+_path_index = _compiled(_path_index_py, "_sound", "_distances", "_benefits", "_min_cost")
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
     """OC or UOC of every matrix of ``counts`` ``(..., K, K)`` (int64 or float64), shape ``(...)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _path_index(flat, float(beta), float(gamma), uniform, out)
+    _run(_path_index, flat, float(beta), float(gamma), uniform, out)
     return out.reshape(stack)
 
 
@@ -150,6 +187,7 @@ def _summary_py(counts, weights, out, want_chance):
     m, k = counts.shape[0], counts.shape[1]
     rows = np.empty(k)
     cols = np.empty(k)
+    sound = True
     for i in range(m):
         total = 0.0
         hits = 0.0
@@ -159,6 +197,7 @@ def _summary_py(counts, weights, out, want_chance):
             row_w = 0.0
             for c in range(k):
                 x = counts[i, r, c]
+                sound &= _sound(x)
                 row += x
                 row_w += x * weights[r, c]
             hits += counts[i, r, r]
@@ -180,9 +219,10 @@ def _summary_py(counts, weights, out, want_chance):
                 for c in range(k):
                     expected += weights[r, c] * ((rows[r] * scale) * (cols[c] * scale))
             out[3, i] = expected
+    return FINE if sound else UNSOUND
 
 
-_summary = _compiled(_summary_py)
+_summary = _compiled(_summary_py, "_sound")
 
 
 def summary(counts, weights, chance: bool = False) -> dict:
@@ -190,36 +230,28 @@ def summary(counts, weights, chance: bool = False) -> dict:
     ``(..., K, K)`` in one pass, and with ``chance`` sum_rc w_rc N_r N_c / N^2: a dict of arrays over the stack."""
     flat, stack = _flat(counts)
     out = np.empty((4, len(flat)))
-    _summary(flat, np.ascontiguousarray(weights, dtype=np.float64), out, chance)
+    _run(_summary, flat, np.ascontiguousarray(weights, dtype=np.float64), out, chance)
     names = ("n", "trace", "wsum", "chance")[: 4 if chance else 3]
     return {name: out[j].reshape(stack) for j, name in enumerate(names)}
 
 
 def _untied(margin):
     """sum_{i<j} m_i m_j as sum_i m_i (sum_{j>=i} m_j - m_i), as ``classic._pairs_not_tied``."""
-    k = margin.shape[0]
     total = 0.0
     suffix = 0.0
-    terms = np.empty(k)
-    for i in range(k - 1, -1, -1):
+    for i in range(margin.shape[0] - 1, -1, -1):
         suffix += margin[i]
-        terms[i] = margin[i] * (suffix - margin[i])
-    for i in range(k):
-        total += terms[i]
+        total += margin[i] * (suffix - margin[i])
     return total
 
 
 def _spread(margin):
     """sum_i m_i (sum_{j>=i} m_j): r_int's pairs of one margin, over N^2."""
-    k = margin.shape[0]
     suffix = 0.0
-    terms = np.empty(k)
-    for i in range(k - 1, -1, -1):
-        suffix += margin[i]
-        terms[i] = margin[i] * suffix
     total = 0.0
-    for i in range(k):
-        total += terms[i]
+    for i in range(margin.shape[0] - 1, -1, -1):
+        suffix += margin[i]
+        total += margin[i] * suffix
     return total
 
 
@@ -251,21 +283,10 @@ def _pairs_py(counts, want, out):
     tail = np.empty(k)  # sum_{r' >= r, c' >= c} p[r', c']
     u = np.empty(k)
     v = np.empty(k)
+    sound = True
     for i in range(m):
-        total = 0.0
-        for r in range(k):
-            for c in range(k):
-                total += counts[i, r, c]
-        scale = 1.0 / total if total > 0 else np.nan
-        for c in range(k):
-            cols[c] = 0.0
-        for r in range(k):
-            row = 0.0
-            for c in range(k):
-                p[r, c] = counts[i, r, c] * scale
-                row += p[r, c]
-                cols[c] += p[r, c]
-            rows[r] = row
+        total, fine = _proportions(counts, i, p, rows, cols)
+        sound &= fine
         varies = _varies(rows) and _varies(cols)
         s = 0.0
         if want == SPEARMAN:
@@ -331,9 +352,10 @@ def _pairs_py(counts, want, out):
             s1 = _spread(rows) - self_pairs
             s2 = _spread(cols) - self_pairs
             out[i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
+    return FINE if sound else UNSOUND
 
 
-_pairs = _compiled(_pairs_py, "_untied", "_spread", "_varies")
+_pairs = _compiled(_pairs_py, "_sound", "_proportions", "_untied", "_spread", "_varies")
 
 
 def pairs(counts, want: int) -> np.ndarray:
@@ -341,60 +363,89 @@ def pairs(counts, want: int) -> np.ndarray:
     ``counts`` ``(..., K, K)`` (see ``_pairs_py``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _pairs(flat, want, out)
+    _run(_pairs, flat, want, out)
     return out.reshape(stack)
 
 
 def _george_py(counts, cost, default, accuracy, tc, max_tc):
     """Per matrix: accuracy, TC = sum n_tp C_tp and max TC = sum_t n_t max_p C_tp (George, Lu & Chang 2016),
-    with C the ``cost`` given, or (``default``) eq. 4 from the matrix's class sizes: NaN if a class is empty."""
+    with C the ``cost`` given, or (``default``) eq. 4 from the matrix's class sizes: NaN if a class is empty.
+
+    Eq. 4 is C[t, p] = (N - n_t) (|t - p| / n_p): the factor of the row is taken out of its sums.
+    """
     m, k = counts.shape[0], counts.shape[1]
     sizes = np.empty(k)
     inverse = np.empty(k)
+    highest = np.empty(k)  # a given cost's largest entry per row
+    for t in range(k):
+        highest[t] = 0.0
+        for q in range(k):
+            highest[t] = max(highest[t], cost[t, q])
+    sound = True
     for i in range(m):
         total = 0.0
         hits = 0.0
+        empty = False
         for t in range(k):
             row = 0.0
             for q in range(k):
-                row += counts[i, t, q]
+                x = counts[i, t, q]
+                sound &= _sound(x)
+                row += x
             sizes[t] = row
+            empty |= not row > 0
             total += row
             hits += counts[i, t, t]
         accuracy[i] = hits / total
-        for q in range(k):
-            inverse[q] = 1.0 / sizes[q] if sizes[q] > 0 else np.nan
         spent = 0.0
         most = 0.0
-        for t in range(k):
-            worst = 0.0
+        if not default:
+            for t in range(k):
+                for q in range(k):
+                    spent += counts[i, t, q] * cost[t, q]
+                most += sizes[t] * highest[t]
+        elif empty:  # eq. 4 divides by every class's size
+            spent = most = np.nan
+        else:
             for q in range(k):
-                if default:
-                    c = (total - sizes[t]) * inverse[q] * abs(t - q)
-                else:
-                    c = cost[t, q]
-                spent += counts[i, t, q] * c
-                if np.isnan(c) or c > worst:  # a NaN cost propagates, as numpy's max does
-                    worst = c
-            most += sizes[t] * worst
+                inverse[q] = 1.0 / sizes[q]
+            for t in range(k):
+                rest = total - sizes[t]
+                row = 0.0
+                worst = 0.0
+                for q in range(k):
+                    c = abs(t - q) * inverse[q]
+                    row += counts[i, t, q] * c
+                    worst = max(worst, c)
+                spent += rest * row
+                most += sizes[t] * (rest * worst)
         tc[i] = spent
         max_tc[i] = most
+    return FINE if sound else UNSOUND
 
 
-def _proportions(counts, i, p, rows):
-    """Matrix ``i`` of ``counts`` as proportions, written into ``p``, and their row sums into ``rows`` (NaN if empty)."""
+def _proportions(counts, i, p, rows, cols):
+    """Matrix ``i`` of ``counts`` as proportions p = n / N (NaN if N = 0) written into ``p``, its row and
+    column sums of p into ``rows`` and ``cols``; returns (N, whether its counts are ``_sound``)."""
     k = counts.shape[1]
     total = 0.0
+    sound = True
     for r in range(k):
         for c in range(k):
-            total += counts[i, r, c]
+            x = counts[i, r, c]
+            sound &= _sound(x)
+            total += x
     scale = 1.0 / total if total > 0 else np.nan
+    for c in range(k):
+        cols[c] = 0.0
     for r in range(k):
         row = 0.0
         for c in range(k):
             p[r, c] = counts[i, r, c] * scale
             row += p[r, c]
+            cols[c] += p[r, c]
         rows[r] = row
+    return total, sound
 
 
 def _gerrity_py(counts, out):
@@ -405,18 +456,22 @@ def _gerrity_py(counts, out):
     a = np.empty(k)
     inverse_before = np.empty(k)
     a_from = np.empty(k)
+    above = np.empty(k)
+    cols = np.empty(k)
+    sound = True
     for i in range(m):
-        _proportions(counts, i, p, rows)
+        sound &= _proportions(counts, i, p, rows, cols)[1]
         if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
             out[i] = np.nan
             continue
+        run = 0.0
+        for j in range(k - 1, 0, -1):  # above[j - 1] = 1 - P_(j-1), added from the last class down
+            run += rows[j]
+            above[j - 1] = run
         below = 0.0
         for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j
             below += rows[j]
-            above = 0.0
-            for q in range(k - 1, j, -1):
-                above += rows[q]
-            a[j] = above / below
+            a[j] = above[j] / below
         inverse_before[0] = 0.0
         for r in range(1, k):
             inverse_before[r] = inverse_before[r - 1] + 1.0 / a[r - 1]
@@ -424,11 +479,13 @@ def _gerrity_py(counts, out):
         for c in range(k - 2, -1, -1):
             a_from[c] = a_from[c + 1] + a[c]
         s = 0.0
-        for r in range(k):
-            for c in range(k):
-                low, high = min(r, c), max(r, c)
-                s += p[r, c] * ((inverse_before[low] + a_from[high] - abs(r - c)) / (k - 1))
+        for r in range(k):  # s_rc with low = min(r, c), high = max(r, c): the part c < r, then c >= r
+            for c in range(r):
+                s += p[r, c] * ((inverse_before[c] + a_from[r] - (r - c)) / (k - 1))
+            for c in range(r, k):
+                s += p[r, c] * ((inverse_before[r] + a_from[c] - (c - r)) / (k - 1))
         out[i] = s
+    return FINE if sound else UNSOUND
 
 
 def _cem_ord_py(counts, out):
@@ -437,26 +494,31 @@ def _cem_ord_py(counts, out):
     p = np.empty((k, k))
     shares = np.empty(k)
     middle = np.empty(k)
+    cols = np.empty(k)
+    sound = True
     for i in range(m):
-        _proportions(counts, i, p, shares)
+        sound &= _proportions(counts, i, p, shares, cols)[1]
         run = 0.0
         for r in range(k):
             run += shares[r]
             middle[r] = run - shares[r] / 2
+        # found / best is the same in any base of the logarithm: the natural one is the fastest
         found = 0.0
         best = 0.0
         for r in range(k):
+            half = shares[r] / 2
             if shares[r] > 0:
-                best += shares[r] * -np.log2(shares[r] / 2)
+                best += shares[r] * -np.log(half)
             for c in range(k):
                 if p[r, c] > 0:
-                    found += p[r, c] * -np.log2(shares[r] / 2 + abs(middle[r] - middle[c]))
+                    found += p[r, c] * -np.log(half + abs(middle[r] - middle[c]))
         out[i] = found / best if best > 0 else np.nan
+    return FINE if sound else UNSOUND
 
 
-_george = _compiled(_george_py)
-_gerrity = _compiled(_gerrity_py, "_proportions")
-_cem_ord = _compiled(_cem_ord_py, "_proportions")
+_george = _compiled(_george_py, "_sound")
+_gerrity = _compiled(_gerrity_py, "_sound", "_proportions")
+_cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
 
 def george(counts, cost) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -465,7 +527,7 @@ def george(counts, cost) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     k, m = flat.shape[-1], len(flat)
     out = np.empty((3, m))
     given = np.zeros((k, k)) if cost is None else np.ascontiguousarray(cost, dtype=np.float64)
-    _george(flat, given, cost is None, out[0], out[1], out[2])
+    _run(_george, flat, given, cost is None, out[0], out[1], out[2])
     return out[0].reshape(stack), out[1].reshape(stack), out[2].reshape(stack)
 
 
@@ -473,7 +535,7 @@ def gerrity(counts) -> np.ndarray:
     """Gerrity's score of every matrix of ``counts`` ``(..., K, K)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _gerrity(flat, out)
+    _run(_gerrity, flat, out)
     return out.reshape(stack)
 
 
@@ -481,7 +543,7 @@ def cem_ord(counts) -> np.ndarray:
     """CEM-ORD of every matrix of ``counts`` ``(..., K, K)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _cem_ord(flat, out)
+    _run(_cem_ord, flat, out)
     return out.reshape(stack)
 
 
@@ -516,23 +578,29 @@ def _line(v, dist, norm, mu, beta, best, pen):
 
 
 def _auoc_py(counts, tol, out):
-    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals)."""
+    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals
+    (lo, hi, a, b, c, e), grown when full, shared by all the matrices)."""
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, 1.0)
     v = np.empty((k, k))
     best = np.empty((k, k))
     pen = np.empty((k, k))
+    pending = np.empty((16, 6))
+    sound = True
     for i in range(m):
-        norm, mu = _benefits(counts[i], dist, 1.0, 1.0, True, v)
+        norm, mu, fine = _benefits(counts[i], dist, 1.0, 1.0, True, v)
+        sound &= fine
         if not norm > 0:
             out[i] = np.nan
             continue
         a, b = _line(v, dist, norm, mu, 0.0, best, pen)
         c, e = _line(v, dist, norm, mu, 1.0, best, pen)
-        pending = [(0.0, 1.0, a, b, c, e)]
+        pending[0] = (0.0, 1.0, a, b, c, e)
+        top = 1
         area = 0.0
-        while len(pending):
-            lo, hi, a, b, c, e = pending.pop()
+        while top:
+            top -= 1
+            lo, hi, a, b, c, e = pending[top]
             x = (c - a) / (b - e) if b > e else lo
             x = min(max(x, lo), hi)
             split = False
@@ -540,21 +608,27 @@ def _auoc_py(counts, tol, out):
                 pa, pb = _line(v, dist, norm, mu, x, best, pen)
                 if pa + pb * x < min(a + b * x, c + e * x) - tol:
                     split = True
-                    pending.append((lo, x, a, b, pa, pb))
-                    pending.append((x, hi, pa, pb, c, e))
+                    if top + 2 > len(pending):
+                        grown = np.empty((2 * len(pending), 6))
+                        grown[:top] = pending[:top]
+                        pending = grown
+                    pending[top] = (lo, x, a, b, pa, pb)
+                    pending[top + 1] = (x, hi, pa, pb, c, e)
+                    top += 2
             if not split:
                 area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
         out[i] = area
+    return FINE if sound else UNSOUND
 
 
-_auoc = _compiled(_auoc_py, "_distances", "_benefits", "_min_cost_slope", "_line")
+_auoc = _compiled(_auoc_py, "_sound", "_distances", "_benefits", "_min_cost_slope", "_line")
 
 
 def auoc(counts, tol) -> np.ndarray:
     """A_UOC of every matrix of ``counts`` ``(..., K, K)`` (``tol``: ``oc.ENVELOPE_TOL``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _auoc(flat, float(tol), out)
+    _run(_auoc, flat, float(tol), out)
     return out.reshape(stack)
 
 
@@ -565,19 +639,28 @@ def _per_class_py(counts, weights, want, missing_zero, out):
     """Per matrix, a summary over the true classes r of E_r = sum_c n_rc w_rc / N_r (CLASS_MEAN: their
     mean, CLASS_MAX: their maximum; ``classic.amae``, ``amse``, ``mmae``) or of the recalls n_rr / N_r
     (MIN_RECALL: ``ms``, GM_RECALL: ``gm``), over the classes with samples (``missing_zero``: the others
-    count as 0, as ``classic._class_error``); NaN when no class has samples."""
+    count as 0, as ``classic._class_error``); NaN when no class has samples.
+
+    GM_RECALL multiplies the recalls and takes one logarithm, exp(log(prod) / K'), unless the product
+    underflows (then the sum of their logarithms).
+    """
     m, k = counts.shape[0], counts.shape[1]
+    recalls = np.empty(k)
+    sound = True
     for i in range(m):
         total = 0.0
         used = 0
         acc = 0.0 if want != MIN_RECALL else np.inf
         if want == CLASS_MAX:
             acc = -np.inf
+        elif want == GM_RECALL:
+            acc = 1.0
         for r in range(k):
             row = 0.0
             row_w = 0.0
             for c in range(k):
                 x = counts[i, r, c]
+                sound &= _sound(x)
                 row += x
                 row_w += x * weights[r, c]
             total += row
@@ -595,23 +678,31 @@ def _per_class_py(counts, weights, want, missing_zero, out):
             elif want == MIN_RECALL:
                 acc = min(acc, value)
             else:
-                acc += np.log(value)
+                recalls[used - 1] = value
+                acc *= value
         if used == 0 or not total > 0:
             out[i] = np.nan
         elif want == CLASS_MEAN:
             out[i] = acc / used
         elif want == GM_RECALL:
-            out[i] = np.exp(acc / used)
+            if 0 < acc < 1e-290:  # near or below the smallest normal float64: sum the logarithms instead
+                acc = 0.0
+                for r in range(used):
+                    acc += np.log(recalls[r])
+                out[i] = np.exp(acc / used)
+            else:
+                out[i] = np.exp(np.log(acc) / used)
         else:
             out[i] = acc
+    return FINE if sound else UNSOUND
 
 
-_per_class = _compiled(_per_class_py)
+_per_class = _compiled(_per_class_py, "_sound")
 
 
 def per_class(counts, weights, want: int, missing_zero: bool = False) -> np.ndarray:
     """``_per_class_py`` of every matrix of ``counts`` ``(..., K, K)`` with ``(K, K)`` ``weights``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _per_class(flat, np.ascontiguousarray(weights, dtype=np.float64), want, missing_zero, out)
+    _run(_per_class, flat, np.ascontiguousarray(weights, dtype=np.float64), want, missing_zero, out)
     return out.reshape(stack)
