@@ -202,6 +202,8 @@ def _summary_py(counts, weights, out, want_chance):
         total = 0.0
         hits = 0.0
         weighted = 0.0
+        for c in range(k):
+            cols[c] = 0.0
         for r in range(k):
             row = 0.0
             row_w = 0.0
@@ -210,6 +212,7 @@ def _summary_py(counts, weights, out, want_chance):
                 sound &= _sound(x)
                 row += x
                 row_w += x * weights[r, c]
+                cols[c] += x
             hits += counts[i, r, r]
             total += row
             weighted += row_w
@@ -218,16 +221,14 @@ def _summary_py(counts, weights, out, want_chance):
         out[1, i] = hits
         out[2, i] = weighted
         if want_chance:
-            for c in range(k):
-                column = 0.0
-                for r in range(k):
-                    column += counts[i, r, c]
-                cols[c] = column
             scale = 1.0 / total if total > 0 else np.nan
+            for j in range(k):
+                rows[j] *= scale
+                cols[j] *= scale
             expected = 0.0
             for r in range(k):
                 for c in range(k):
-                    expected += weights[r, c] * ((rows[r] * scale) * (cols[c] * scale))
+                    expected += weights[r, c] * (rows[r] * cols[c])
             out[3, i] = expected
     return FINE if sound else UNSOUND
 
@@ -275,15 +276,42 @@ def _varies(margin):
 
 
 SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
+# Rank statistics are homogeneous of degree 0 in the counts: a matrix whose N lies in this range is
+# used as it is (its sums of products of counts neither overflow nor underflow), others as proportions.
+SAFE_TOTAL = (1e-60, 1e60)
 
 
-def _pairs_py(counts, want, out):
-    """Per matrix, on proportions p = n / N (NaN for N = 0), a rank statistic from one sum over pairs of cells:
-    ``classic.spearman`` (``want`` = SPEARMAN), ``kendall_tau_b``, ``somers_d``, ``rint.rint`` (RINT) or its
-    large-sample form, with the same formulas and NaN rules.
+def _as_read(counts, i, p, rows, cols):
+    """Matrix ``i`` of ``counts`` as float64 into ``p``, its row and column sums into ``rows`` and ``cols``;
+    returns (N, whether its counts are ``_sound``)."""
+    k = counts.shape[1]
+    sound = True
+    for c in range(k):
+        cols[c] = 0.0
+    total = 0.0
+    for r in range(k):
+        row = 0.0
+        for c in range(k):
+            x = counts[i, r, c]
+            sound &= _sound(x)
+            p[r, c] = x
+            row += p[r, c]
+            cols[c] += p[r, c]
+        rows[r] = row
+        total += row
+    return total, sound
 
-    The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D over N^2
+
+def _pairs_py(counts, want, integer, out):
+    """Per matrix, a rank statistic from one sum over pairs of cells: ``classic.spearman`` (``want`` =
+    SPEARMAN), ``kendall_tau_b``, ``somers_d``, ``rint.rint`` (RINT) or its large-sample form, with the
+    same formulas and NaN rules.
+
+    The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D
     = sum p_ij (sum_{i'>i, j'>j} - sum_{i'>i, j'<j}) p_i'j'; r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j'.
+    Every ratio has the same degree in p above and below, so p is the counts as they are when N is
+    in ``SAFE_TOTAL``, else the proportions n / N (as the numpy path; NaN for N = 0). ``integer``:
+    the counts' type is an integer one (every matrix gets r_int's exact formula without a look).
     """
     m, k = counts.shape[0], counts.shape[1]
     p = np.empty((k, k))
@@ -294,24 +322,25 @@ def _pairs_py(counts, want, out):
     u = np.empty(k)
     v = np.empty(k)
     sound = True
+    low, high = SAFE_TOTAL
     for i in range(m):
-        total, fine = _proportions(counts, i, p, rows, cols)
+        total, fine = _as_read(counts, i, p, rows, cols)
         sound &= fine
+        unit = total  # N in the units of p: N as it is, or 1 for proportions
+        if not low < total < high:
+            _proportions(counts, i, p, rows, cols)
+            unit = total / total if total > 0 else np.nan
         varies = _varies(rows) and _varies(cols)
         s = 0.0
         if want == SPEARMAN:
             # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
-            half_r, half_c = 0.0, 0.0
-            for r in range(k):
-                half_r += rows[r]
-                half_c += cols[r]
             run_r, run_c = 0.0, 0.0
             var_r, var_c = 0.0, 0.0
             for r in range(k):
                 run_r += rows[r]
                 run_c += cols[r]
-                u[r] = run_r - rows[r] / 2 - half_r / 2
-                v[r] = run_c - cols[r] / 2 - half_c / 2
+                u[r] = run_r - rows[r] / 2 - unit / 2
+                v[r] = run_c - cols[r] / 2 - unit / 2
                 var_r += rows[r] * u[r] ** 2
                 var_c += cols[r] * v[r] ** 2
             for r in range(k):
@@ -319,7 +348,7 @@ def _pairs_py(counts, want, out):
                 for c in range(k):
                     row += p[r, c] * v[c]
                 s += u[r] * row
-            out[i] = s / np.sqrt(var_r * var_c) if varies else np.nan
+            out[i] = s / (np.sqrt(var_r) * np.sqrt(var_c)) if varies else np.nan
         elif want == KENDALL or want == SOMERS:
             for c in range(k):
                 below[c] = 0.0
@@ -332,16 +361,15 @@ def _pairs_py(counts, want, out):
                 for c in range(k):
                     s -= p[r, c] * before
                     before += below[c]
-                for c in range(k):
                     below[c] += p[r, c]
             if want == KENDALL:
-                out[i] = s / np.sqrt(_untied(rows) * _untied(cols)) if varies else np.nan
+                out[i] = s / (np.sqrt(_untied(rows)) * np.sqrt(_untied(cols))) if varies else np.nan
             else:
                 untied = _untied(rows)
                 out[i] = s / untied if untied > 0 else np.nan
         else:
             whole = want == RINT
-            if whole:
+            if whole and not integer:
                 for r in range(k):
                     for c in range(k):
                         x = float(counts[i, r, c])
@@ -357,15 +385,15 @@ def _pairs_py(counts, want, out):
             if not varies:
                 out[i] = np.nan
                 continue
-            self_pairs = 1.0 / total if whole else 0.0  # the N pairs (a, a), over N^2
+            self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
             agree = s - self_pairs
             s1 = _spread(rows) - self_pairs
             s2 = _spread(cols) - self_pairs
-            out[i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
+            out[i] = -1.0 + 2.0 * agree / (np.sqrt(s1) * np.sqrt(s2))
     return FINE if sound else UNSOUND
 
 
-_pairs = _compiled(_pairs_py, "_sound", "_proportions", "_untied", "_spread", "_varies")
+_pairs = _compiled(_pairs_py, "_sound", "_as_read", "_proportions", "_untied", "_spread", "_varies")
 
 
 def pairs(counts, want: int) -> np.ndarray:
@@ -373,7 +401,7 @@ def pairs(counts, want: int) -> np.ndarray:
     ``counts`` ``(..., K, K)`` (see ``_pairs_py``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_pairs, flat, want, out)
+    _run(_pairs, flat, want, flat.dtype.kind in "iub", out)
     return out.reshape(stack)
 
 
