@@ -585,32 +585,35 @@ def cem_ord(counts) -> np.ndarray:
     return out.reshape(stack)
 
 
-def _min_cost_slope(v, dist, lam, best, pen):
-    """``_min_cost`` and T = sum_path v d along a minimising path, with ``oc._min_path``'s ties: diagonal
-    first, then down, then right."""
+def _min_cost_slope(v, vd, lam, best, pen):
+    """``_min_cost`` (``vd`` = v d) and T = sum_path v d along a minimising path, with ``oc._min_path``'s
+    ties: diagonal first, then down, then right (chosen by selects, not branches: the comparisons
+    follow the data and would be mispredicted)."""
     k = v.shape[0]
-    best[0, 0] = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
-    pen[0, 0] = v[0, 0] * dist[0, 0]
+    best[0, 0] = lam * vd[0, 0] - v[0, 0]
+    pen[0, 0] = vd[0, 0]
     for c in range(1, k):
-        best[0, c] = best[0, c - 1] + (lam * (v[0, c] * dist[0, c]) - v[0, c])
-        pen[0, c] = pen[0, c - 1] + v[0, c] * dist[0, c]
+        best[0, c] = best[0, c - 1] + (lam * vd[0, c] - v[0, c])
+        pen[0, c] = pen[0, c - 1] + vd[0, c]
     for r in range(1, k):
-        best[r, 0] = best[r - 1, 0] + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
-        pen[r, 0] = pen[r - 1, 0] + v[r, 0] * dist[r, 0]
+        best[r, 0] = best[r - 1, 0] + (lam * vd[r, 0] - v[r, 0])
+        pen[r, 0] = pen[r - 1, 0] + vd[r, 0]
         for c in range(1, k):
             w, t = best[r - 1, c - 1], pen[r - 1, c - 1]
-            if best[r - 1, c] < w:
-                w, t = best[r - 1, c], pen[r - 1, c]
-            if best[r, c - 1] < w:
-                w, t = best[r, c - 1], pen[r, c - 1]
-            best[r, c] = w + (lam * (v[r, c] * dist[r, c]) - v[r, c])
-            pen[r, c] = t + v[r, c] * dist[r, c]
+            down = best[r - 1, c] < w
+            w = best[r - 1, c] if down else w
+            t = pen[r - 1, c] if down else t
+            right = best[r, c - 1] < w
+            w = best[r, c - 1] if right else w
+            t = pen[r, c - 1] if right else t
+            best[r, c] = w + (lam * vd[r, c] - v[r, c])
+            pen[r, c] = t + vd[r, c]
     return best[k - 1, k - 1], pen[k - 1, k - 1]
 
 
-def _line(v, dist, norm, mu, beta, best, pen):
+def _line(v, vd, norm, mu, beta, best, pen):
     """(A, B) with UOC(b) = A + B b along the path that is optimal at ``beta``."""
-    w, t = _min_cost_slope(v, dist, beta * mu * norm, best, pen)
+    w, t = _min_cost_slope(v, vd, beta * mu * norm, best, pen)
     slope = mu * t
     return 1 + w / norm - beta * slope, slope
 
@@ -623,6 +626,7 @@ def _auoc_py(counts, tol, out):
     v = np.empty((k, k))
     best = np.empty((k, k))
     pen = np.empty((k, k))
+    vd = np.empty((k, k))
     pending = np.empty((16, 6))
     sound = True
     for i in range(m):
@@ -631,8 +635,11 @@ def _auoc_py(counts, tol, out):
         if not norm > 0:
             out[i] = np.nan
             continue
-        a, b = _line(v, dist, norm, mu, 0.0, best, pen)
-        c, e = _line(v, dist, norm, mu, 1.0, best, pen)
+        for r in range(k):
+            for c in range(k):
+                vd[r, c] = v[r, c] * dist[r, c]
+        a, b = _line(v, vd, norm, mu, 0.0, best, pen)
+        c, e = _line(v, vd, norm, mu, 1.0, best, pen)
         pending[0] = (0.0, 1.0, a, b, c, e)
         top = 1
         area = 0.0
@@ -643,7 +650,7 @@ def _auoc_py(counts, tol, out):
             x = min(max(x, lo), hi)
             split = False
             if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
-                pa, pb = _line(v, dist, norm, mu, x, best, pen)
+                pa, pb = _line(v, vd, norm, mu, x, best, pen)
                 if pa + pb * x < min(a + b * x, c + e * x) - tol:
                     split = True
                     if top + 2 > len(pending):
