@@ -680,6 +680,14 @@ def auoc(counts, tol) -> np.ndarray:
 CLASS_MEAN, CLASS_MAX, MIN_RECALL, GM_RECALL = range(4)
 
 
+def _positive(values, n):
+    """Whether the first ``n`` of ``values`` are all > 0."""
+    for j in range(n):
+        if not values[j] > 0:
+            return False
+    return True
+
+
 def _per_class_py(counts, weights, want, missing_zero, out):
     """Per matrix, a summary over the true classes r of E_r = sum_c n_rc w_rc / N_r (CLASS_MEAN: their
     mean, CLASS_MAX: their maximum; ``classic.amae``, ``amse``, ``mmae``) or of the recalls n_rr / N_r
@@ -730,7 +738,7 @@ def _per_class_py(counts, weights, want, missing_zero, out):
         elif want == CLASS_MEAN:
             out[i] = acc / used
         elif want == GM_RECALL:
-            if 0 < acc < 1e-290:  # near or below the smallest normal float64: sum the logarithms instead
+            if acc < 1e-290 and _positive(recalls, used):  # the product underflows: sum the logarithms
                 acc = 0.0
                 for r in range(used):
                     acc += np.log(recalls[r])
@@ -742,7 +750,7 @@ def _per_class_py(counts, weights, want, missing_zero, out):
     return FINE if sound else UNSOUND
 
 
-_per_class = _compiled(_per_class_py, "_sound")
+_per_class = _compiled(_per_class_py, "_sound", "_positive")
 
 
 def per_class(counts, weights, want: int, missing_zero: bool = False) -> np.ndarray:
