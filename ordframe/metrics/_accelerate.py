@@ -487,7 +487,11 @@ def _proportions(counts, i, p, rows, cols):
 
 
 def _gerrity_py(counts, out):
-    """Gerrity's (1992) score of every matrix, on proportions; NaN when the first or last true class is empty."""
+    """Gerrity's (1992) score of every matrix; NaN when the first or last true class is empty.
+
+    The scoring matrix depends on the true margin through the ratios a_j only, so it is built from the
+    counts as they are, and sum_rc n_rc s_rc is divided by N once.
+    """
     m, k = counts.shape[0], counts.shape[1]
     p = np.empty((k, k))
     rows = np.empty(k)
@@ -498,16 +502,17 @@ def _gerrity_py(counts, out):
     cols = np.empty(k)
     sound = True
     for i in range(m):
-        sound &= _proportions(counts, i, p, rows, cols)[1]
+        total, fine = _as_read(counts, i, p, rows, cols)
+        sound &= fine
         if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
             out[i] = np.nan
             continue
         run = 0.0
-        for j in range(k - 1, 0, -1):  # above[j - 1] = 1 - P_(j-1), added from the last class down
+        for j in range(k - 1, 0, -1):  # above[j - 1] = N (1 - P_(j-1)), added from the last class down
             run += rows[j]
             above[j - 1] = run
         below = 0.0
-        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j
+        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j (N cancels)
             below += rows[j]
             a[j] = above[j] / below
         inverse_before[0] = 0.0
@@ -522,7 +527,7 @@ def _gerrity_py(counts, out):
                 s += p[r, c] * (inverse_before[c] + a_from[r] - (r - c))
             for c in range(r, k):
                 s += p[r, c] * (inverse_before[r] + a_from[c] - (c - r))
-        out[i] = s / (k - 1)
+        out[i] = s / total / (k - 1)
     return FINE if sound else UNSOUND
 
 
@@ -555,7 +560,7 @@ def _cem_ord_py(counts, out):
 
 
 _george = _compiled(_george_py, "_sound")
-_gerrity = _compiled(_gerrity_py, "_sound", "_proportions")
+_gerrity = _compiled(_gerrity_py, "_sound", "_as_read")
 _cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
 
