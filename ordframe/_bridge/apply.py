@@ -29,7 +29,6 @@ from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import warn
 from ordframe._registry.manager import BUILTIN_MODULES, PluginError, plugin_of
 from ordframe._registry.metric import Metric
-from ordframe.metrics import _accelerate
 
 # Probability kernels see at most this many samples at a time: their temporaries
 # stay in the CPU cache and memory stays flat however many samples there are.
@@ -124,10 +123,12 @@ def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
 
 
 def checks_itself(metric: Metric) -> bool:
-    """Whether ``metric``'s kernel raises ``check_counts``'s error itself, in the pass in which it reads
-    the counts: a built-in kernel marked ``_accelerate.checks_counts``, with the numba kernels on.
-    The bridge's own check, one more pass over the cube, is then left out."""
-    return _accelerate.ENABLED and getattr(metric.func, "checks_counts", False) and plugin_of(metric) in BUILTIN_MODULES
+    """Whether ``metric``'s kernel checks the counts itself, in the pass in which it reads them: a built-in
+    kernel whose ``checks_counts()`` says so (``metrics._accelerate.checks_counts``, numba on). The
+    bridge's own check, one more pass over the cube, is then left out; when such a kernel raises a
+    ValueError, the bridge's check runs to give the error that names the counts."""
+    checks = getattr(metric.func, "checks_counts", None)
+    return checks is not None and plugin_of(metric) in BUILTIN_MODULES and bool(checks())
 
 
 def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
@@ -242,7 +243,12 @@ def confusion_kernel(metric: Metric, params: dict, checked: bool = False):
             check_counts(counts)
         if not builtin or counts.dtype not in (np.int64, np.float64):
             counts = counts.astype(np.float64, copy=False)
-        out = call_kernel(metric, plugin, counts, **params)
+        try:
+            out = call_kernel(metric, plugin, counts, **params)
+        except ValueError:
+            if not check:
+                check_counts(counts)  # the kernel's checks_itself: invalid counts get the cube's error
+            raise
         return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel

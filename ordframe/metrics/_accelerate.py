@@ -71,21 +71,22 @@ FINE, UNSOUND = range(2)
 
 
 def _run(kernel, counts, *args):
-    """``kernel(counts, *args)`` on an ``(M, K, K)`` stack, acting on the status it returns.
+    """``kernel(counts, *args)`` on an ``(M, K, K)`` stack; a ValueError if it met a count that is not
+    ``_sound``.
 
-    UNSOUND raises the cube's error (``_bridge.apply.check_counts``): the kernels check every count
-    as they read it, so the bridge's own check, one more pass over the cube, is left out
-    (``checks_counts``).
+    The kernels check every count as they read it, so the bridge leaves out its own check, one more
+    pass over the cube (``checks_counts``); on this error it runs that check to say which counts.
     """
     if kernel(counts, *args) == UNSOUND:
-        from ordframe._bridge.apply import check_counts
-
-        check_counts(counts)
+        raise ValueError(
+            "the confusion cube has counts that are negative, NaN or infinite; counts must be finite and >= 0"
+        )
 
 
 def checks_counts(func):
-    """Mark a metric's kernel whose compiled path raises ``check_counts``'s error for invalid counts itself."""
-    func.checks_counts = True
+    """Mark a metric's kernel that, compiled, raises a ValueError for invalid counts itself:
+    ``func.checks_counts()`` says whether it does now (numba on)."""
+    func.checks_counts = lambda: ENABLED
     return func
 
 
@@ -277,8 +278,9 @@ def _varies(margin):
 
 SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
 # Rank statistics are homogeneous of degree 0 in the counts: a matrix whose N lies in this range is
-# used as it is (its sums of products of counts neither overflow nor underflow), others as proportions.
-SAFE_TOTAL = (1e-60, 1e60)
+# used as it is (the products of Spearman's variances, of degree 6 in the counts, neither overflow
+# nor underflow), others as proportions.
+SAFE_TOTAL = (1e-40, 1e40)
 
 
 def _as_read(counts, i, p, rows, cols):
@@ -348,7 +350,7 @@ def _pairs_py(counts, want, integer, out):
                 for c in range(k):
                     row += p[r, c] * v[c]
                 s += u[r] * row
-            out[i] = s / (np.sqrt(var_r) * np.sqrt(var_c)) if varies else np.nan
+            out[i] = s / np.sqrt(var_r * var_c) if varies else np.nan
         elif want == KENDALL or want == SOMERS:
             for c in range(k):
                 below[c] = 0.0
@@ -363,7 +365,7 @@ def _pairs_py(counts, want, integer, out):
                     before += below[c]
                     below[c] += p[r, c]
             if want == KENDALL:
-                out[i] = s / (np.sqrt(_untied(rows)) * np.sqrt(_untied(cols))) if varies else np.nan
+                out[i] = s / np.sqrt(_untied(rows) * _untied(cols)) if varies else np.nan
             else:
                 untied = _untied(rows)
                 out[i] = s / untied if untied > 0 else np.nan
@@ -389,7 +391,7 @@ def _pairs_py(counts, want, integer, out):
             agree = s - self_pairs
             s1 = _spread(rows) - self_pairs
             s2 = _spread(cols) - self_pairs
-            out[i] = -1.0 + 2.0 * agree / (np.sqrt(s1) * np.sqrt(s2))
+            out[i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
     return FINE if sound else UNSOUND
 
 
