@@ -354,6 +354,7 @@ def _pairs_py(counts, want, integer, out):
         elif want == KENDALL or want == SOMERS:
             for c in range(k):
                 below[c] = 0.0
+            discordant = 0.0  # D, apart from s = C: two chains of additions, not one twice as long
             for r in range(k - 1, -1, -1):
                 after = 0.0  # sum_{c' > c} below[c']
                 for c in range(k - 1, -1, -1):
@@ -361,9 +362,10 @@ def _pairs_py(counts, want, integer, out):
                     after += below[c]
                 before = 0.0  # sum_{c' < c} below[c']
                 for c in range(k):
-                    s -= p[r, c] * before
+                    discordant += p[r, c] * before
                     before += below[c]
                     below[c] += p[r, c]
+            s -= discordant
             if want == KENDALL:
                 out[i] = s / np.sqrt(_untied(rows) * _untied(cols)) if varies else np.nan
             else:
