@@ -8,6 +8,10 @@ the tests check them against each other on random cubes).
 
 numba is imported, and a kernel compiled (cached on disk), on the first call
 of an accelerated metric, never at ``import ordframe``.
+
+Each kernel checks every count as it reads it (``_sound``) and raises a
+ValueError for a negative, NaN or infinite one, so that the bridge makes no
+pass over the cube of its own to validate it (``checks_counts``).
 """
 
 from __future__ import annotations
