@@ -334,7 +334,12 @@ def _pairs_py(counts, want, integer, out):
         sound &= fine
         unit = total  # N in the units of p: N as it is, or 1 for proportions
         if not low < total < high:
-            _proportions(counts, i, p, rows, cols)
+            _proportions(counts, i, p, rows)
+            for c in range(k):
+                cols[c] = 0.0
+            for r in range(k):
+                for c in range(k):
+                    cols[c] += p[r, c]
             unit = total / total if total > 0 else np.nan
         varies = _varies(rows) and _varies(cols)
         s = 0.0
@@ -470,9 +475,9 @@ def _george_py(counts, cost, default, accuracy, tc, max_tc):
     return FINE if sound else UNSOUND
 
 
-def _proportions(counts, i, p, rows, cols):
-    """Matrix ``i`` of ``counts`` as proportions p = n / N (NaN if N = 0) written into ``p``, its row and
-    column sums of p into ``rows`` and ``cols``; returns (N, whether its counts are ``_sound``)."""
+def _proportions(counts, i, p, rows):
+    """Matrix ``i`` of ``counts`` as proportions p = n / N (NaN if N = 0) written into ``p``, its row sums
+    into ``rows``; returns (N, whether its counts are ``_sound``)."""
     k = counts.shape[1]
     total = 0.0
     sound = True
@@ -482,14 +487,11 @@ def _proportions(counts, i, p, rows, cols):
             sound &= _sound(x)
             total += x
     scale = 1.0 / total if total > 0 else np.nan
-    for c in range(k):
-        cols[c] = 0.0
     for r in range(k):
         row = 0.0
         for c in range(k):
             p[r, c] = counts[i, r, c] * scale
             row += p[r, c]
-            cols[c] += p[r, c]
         rows[r] = row
     return total, sound
 
@@ -545,10 +547,9 @@ def _cem_ord_py(counts, out):
     p = np.empty((k, k))
     shares = np.empty(k)
     middle = np.empty(k)
-    cols = np.empty(k)
     sound = True
     for i in range(m):
-        sound &= _proportions(counts, i, p, shares, cols)[1]
+        sound &= _proportions(counts, i, p, shares)[1]
         run = 0.0
         for r in range(k):
             run += shares[r]
