@@ -106,3 +106,66 @@ def test_switch_reads_the_environment():
         env = {**os.environ, "ORDFRAME_NUMBA": value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         assert out.stdout.strip() == expected
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(2, 7),
+    st.integers(1, 300),
+    st.sampled_from([-1, np.nan, np.inf, -np.inf]),
+    st.sampled_from(["int64", "float64"]),
+    st.data(),
+)
+def test_kernels_refuse_invalid_counts_as_the_bridge_does(k, m, bad, dtype, data):
+    """With numba, every built-in kernel checks the counts as it reads them (the bridge then makes no pass
+    of its own): one bad count anywhere in a stack raises a ValueError in the kernel, and through the
+    bridge the cube's own error, with the same message as the bridge's check."""
+    import xarray as xr
+
+    from ordframe._bridge.apply import apply_confusion, check_counts, checks_itself
+
+    if dtype == "int64" and not np.isfinite(bad):
+        bad = -3
+    counts = np.ones((m, k, k), dtype=dtype)
+    where = tuple(data.draw(st.integers(0, n - 1)) for n in counts.shape)
+    counts[where] = bad
+    with pytest.raises(ValueError) as expected:
+        check_counts(counts)
+    cube = xr.DataArray(counts, dims=("replicate", "true", "pred"))
+    for name in NAMES:
+        metric = get_metric(name)
+        assert checks_itself(metric)
+        with pytest.raises(ValueError, match="negative, NaN or infinite"):
+            metric.func(counts)
+        with pytest.raises(ValueError) as raised:
+            apply_confusion(metric, cube, {})
+        assert str(raised.value) == str(expected.value), name
+
+
+def test_gm_when_the_product_of_recalls_underflows():
+    """gm multiplies the recalls; below 1e-290 it sums their logarithms: both agree with the numpy path."""
+    k = 8
+    counts = np.full((3, k, k), 1.0)
+    np.fill_diagonal(counts[0], 1e-45)  # product of 8 recalls about 1e-360: the sum of logarithms
+    np.fill_diagonal(counts[1], 1e-30)  # about 1e-240: one logarithm of the product
+    counts[2, 0, 0] = 0.0  # a recall of 0: gm is 0
+    fast, slow = both("gm", counts)
+    assert fast[0] > 0 and fast[2] == 0.0
+    assert_same(fast, slow, "gm")
+
+
+def test_rank_statistics_on_counts_and_on_proportions():
+    """A matrix whose N is outside SAFE_TOTAL is read as proportions, one inside as counts: the same statistic."""
+    rng = np.random.default_rng(5)
+    counts = rng.poisson(3.0, size=(200, 6, 6)).astype(np.float64)
+    low, high = _accelerate.SAFE_TOTAL
+    for scale in (low * 1e-3, 1.0, high * 1e3):
+        for name in ("spearman", "kendall_tau_b", "somers_d", "rint"):
+            fast, slow = both(name, counts * scale)
+            assert_same(fast, slow, f"{name} x {scale}")
+            if name != "rint":  # r_int's exact formula is for integer counts only
+                assert_same(fast, both(name, counts)[0], f"{name} x {scale} against x 1")
+        large = _accelerate.pairs(counts * scale, _accelerate.RINT_LARGE_SAMPLE)
+        assert_same(
+            large, _accelerate.pairs(counts, _accelerate.RINT_LARGE_SAMPLE), f"r_int's large-sample form x {scale}"
+        )

@@ -106,19 +106,29 @@ class Counts(NamedTuple):
     checked: bool  # validated already (in memory); lazy counts are checked chunk by chunk in the kernel
 
 
-def confusion_counts(cube: xr.DataArray) -> Counts:
+def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     """The cube checked (``check_cube``), ``pred`` in the order of ``true``, the counts laid out for the kernels.
 
-    In-memory counts are validated here, once for every metric computed on
-    them (``apply_confusion(..., counts=)``); dask-backed ones in each chunk.
+    In-memory counts are validated here (unless ``check`` is false: a kernel that ``checks_itself``
+    will), once for every metric computed on them (``apply_confusion(..., counts=)``); dask-backed
+    ones in each chunk.
     """
     check_cube(cube)
     cube, classes = cube_classes(cube)
     counts = cube.transpose(..., *CUBE_DIMS)
-    checked = counts.chunks is None
+    checked = counts.chunks is None and check
     if checked:
         check_counts(counts.values)
     return Counts(counts, classes, checked)
+
+
+def checks_itself(metric: Metric) -> bool:
+    """Whether ``metric``'s kernel checks the counts itself, in the pass in which it reads them: a built-in
+    kernel whose ``checks_counts()`` says so (``metrics._accelerate.checks_counts``, numba on). The
+    bridge's own check, one more pass over the cube, is then left out; when such a kernel raises a
+    ValueError, the bridge's check runs to give the error that names the counts."""
+    checks = getattr(metric.func, "checks_counts", None)
+    return checks is not None and plugin_of(metric) in BUILTIN_MODULES and bool(checks())
 
 
 def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
@@ -218,21 +228,27 @@ def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exce
 
 
 def confusion_kernel(metric: Metric, params: dict, checked: bool = False):
-    """``metric``'s kernel on counts ``(..., K, K)``, its inputs (unless ``checked``) and output checked
-    (``params`` prepared).
+    """``metric``'s kernel on counts ``(..., K, K)``, its inputs (unless ``checked``, or the kernel
+    ``checks_itself``) and output checked (``params`` prepared).
 
     A plugin's kernel gets float64 counts, as the plugin contract says; a
     built-in one gets int64 or float64 counts as they are (no copy).
     """
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
     builtin = plugin in BUILTIN_MODULES
+    check = not (checked or checks_itself(metric))
 
     def kernel(counts):
-        if not checked:
+        if check:
             check_counts(counts)
         if not builtin or counts.dtype not in (np.int64, np.float64):
             counts = counts.astype(np.float64, copy=False)
-        out = call_kernel(metric, plugin, counts, **params)
+        try:
+            out = call_kernel(metric, plugin, counts, **params)
+        except ValueError:
+            if not check:
+                check_counts(counts)  # the kernel's checks_itself: invalid counts get the cube's error
+            raise
         return checked_output(metric, out, counts.shape[:-2], f"counts of shape {counts.shape}")
 
     return kernel
@@ -265,7 +281,7 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: 
 
     ``counts``, from ``confusion_counts(cube)``, lets several metrics share one validation of the cube.
     """
-    counts = confusion_counts(cube) if counts is None else counts
+    counts = confusion_counts(cube, check=not checks_itself(metric)) if counts is None else counts
     classes = counts.classes
     params = prepare(metric, given, counts.counts.sizes[TRUE], classes)
     result = xr.apply_ufunc(

@@ -8,6 +8,10 @@ the tests check them against each other on random cubes).
 
 numba is imported, and a kernel compiled (cached on disk), on the first call
 of an accelerated metric, never at ``import ordframe``.
+
+Each kernel checks every count as it reads it (``_sound``) and raises a
+ValueError for a negative, NaN or infinite one, so that the bridge makes no
+pass over the cube of its own to validate it (``checks_counts``).
 """
 
 from __future__ import annotations
@@ -61,6 +65,35 @@ def _flat(counts):
     return counts.reshape(-1, k, k), counts.shape[:-2]
 
 
+def _sound(x):
+    """Whether a count is finite and >= 0 (NaN is not): each kernel checks the counts as it reads them."""
+    return (x >= 0) & (x < np.inf)
+
+
+# What a kernel returns: its counts were all ``_sound``, or not.
+FINE, UNSOUND = range(2)
+
+
+def _run(kernel, counts, *args):
+    """``kernel(counts, *args)`` on an ``(M, K, K)`` stack; a ValueError if it met a count that is not
+    ``_sound``.
+
+    The kernels check every count as they read it, so the bridge leaves out its own check, one more
+    pass over the cube (``checks_counts``); on this error it runs that check to say which counts.
+    """
+    if kernel(counts, *args) == UNSOUND:
+        raise ValueError(
+            "the confusion cube has counts that are negative, NaN or infinite; counts must be finite and >= 0"
+        )
+
+
+def checks_counts(func):
+    """Mark a metric's kernel that, compiled, raises a ValueError for invalid counts itself:
+    ``func.checks_counts()`` says whether it does now (numba on)."""
+    func.checks_counts = lambda: ENABLED
+    return func
+
+
 def _distances(k, gamma):
     """``|r - c| ** gamma`` as a ``(K, K)`` float64 array."""
     dist = np.empty((k, k))
@@ -70,29 +103,45 @@ def _distances(k, gamma):
     return dist
 
 
+def _power(x, e):
+    """``x ** e``, without a call to ``pow`` for the exponents 1 and 0 (gamma = 1, the default): the
+    same value, at a fraction of the cost per matrix."""
+    if e == 1.0:
+        return x
+    if e == 0.0:
+        return 1.0
+    return x**e
+
+
 def _benefits(matrix, dist, beta, gamma, uniform, v):
-    """The benefits ``v`` of one matrix (written in place) and its D and mu (see ``_path_index_py``)."""
+    """The benefits ``v`` of one matrix (written in place), its D and mu (see ``_path_index_py``), and
+    whether its counts are ``_sound``."""
     k = matrix.shape[0]
     spread = 0.0
+    sound = True
     if uniform:
         observed = 0.0
         for r in range(k):
             size = 0.0
             for c in range(k):
-                size += matrix[r, c]
+                x = matrix[r, c]
+                size += x
+                sound &= _sound(x)
             if size > 0:
                 observed += 1.0
             for c in range(k):
                 v[r, c] = matrix[r, c] / size if size > 0 else 0.0
                 spread += v[r, c] * dist[r, c]
-        return observed + observed ** (1 - 1 / gamma) * spread ** (1 / gamma), beta / observed
+        return observed + _power(observed, 1 - 1 / gamma) * _power(spread, 1 / gamma), beta / observed, sound
     n = 0.0
     for r in range(k):
         for c in range(k):
-            v[r, c] = matrix[r, c]
+            x = matrix[r, c]
+            sound &= _sound(x)
+            v[r, c] = x
             n += v[r, c]
             spread += v[r, c] * dist[r, c]
-    return n + spread ** (1 / gamma), beta / (n * (k - 1) ** gamma)
+    return n + _power(spread, 1 / gamma), beta / (n * _power(float(k - 1), gamma)), sound
 
 
 def _min_cost(v, dist, lam, best):
@@ -122,22 +171,25 @@ def _path_index_py(counts, beta, gamma, uniform, out):
     dist = _distances(k, gamma)
     v = np.empty((k, k))
     best = np.empty((k, k))
+    sound = True
     for i in range(m):
-        norm, mu = _benefits(counts[i], dist, beta, gamma, uniform, v)
+        norm, mu, fine = _benefits(counts[i], dist, beta, gamma, uniform, v)
+        sound &= fine
         if not norm > 0:
             out[i] = np.nan
             continue
         out[i] = 1 + _min_cost(v, dist, mu * norm, best) / norm
+    return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_distances", "_benefits", "_min_cost")
+_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power", "_benefits", "_min_cost")
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
     """OC or UOC of every matrix of ``counts`` ``(..., K, K)`` (int64 or float64), shape ``(...)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _path_index(flat, float(beta), float(gamma), uniform, out)
+    _run(_path_index, flat, float(beta), float(gamma), uniform, out)
     return out.reshape(stack)
 
 
@@ -150,17 +202,22 @@ def _summary_py(counts, weights, out, want_chance):
     m, k = counts.shape[0], counts.shape[1]
     rows = np.empty(k)
     cols = np.empty(k)
+    sound = True
     for i in range(m):
         total = 0.0
         hits = 0.0
         weighted = 0.0
+        for c in range(k):
+            cols[c] = 0.0
         for r in range(k):
             row = 0.0
             row_w = 0.0
             for c in range(k):
                 x = counts[i, r, c]
+                sound &= _sound(x)
                 row += x
                 row_w += x * weights[r, c]
+                cols[c] += x
             hits += counts[i, r, r]
             total += row
             weighted += row_w
@@ -169,20 +226,19 @@ def _summary_py(counts, weights, out, want_chance):
         out[1, i] = hits
         out[2, i] = weighted
         if want_chance:
-            for c in range(k):
-                column = 0.0
-                for r in range(k):
-                    column += counts[i, r, c]
-                cols[c] = column
             scale = 1.0 / total if total > 0 else np.nan
+            for j in range(k):
+                rows[j] *= scale
+                cols[j] *= scale
             expected = 0.0
             for r in range(k):
                 for c in range(k):
-                    expected += weights[r, c] * ((rows[r] * scale) * (cols[c] * scale))
+                    expected += weights[r, c] * (rows[r] * cols[c])
             out[3, i] = expected
+    return FINE if sound else UNSOUND
 
 
-_summary = _compiled(_summary_py)
+_summary = _compiled(_summary_py, "_sound")
 
 
 def summary(counts, weights, chance: bool = False) -> dict:
@@ -190,36 +246,28 @@ def summary(counts, weights, chance: bool = False) -> dict:
     ``(..., K, K)`` in one pass, and with ``chance`` sum_rc w_rc N_r N_c / N^2: a dict of arrays over the stack."""
     flat, stack = _flat(counts)
     out = np.empty((4, len(flat)))
-    _summary(flat, np.ascontiguousarray(weights, dtype=np.float64), out, chance)
+    _run(_summary, flat, np.ascontiguousarray(weights, dtype=np.float64), out, chance)
     names = ("n", "trace", "wsum", "chance")[: 4 if chance else 3]
     return {name: out[j].reshape(stack) for j, name in enumerate(names)}
 
 
 def _untied(margin):
     """sum_{i<j} m_i m_j as sum_i m_i (sum_{j>=i} m_j - m_i), as ``classic._pairs_not_tied``."""
-    k = margin.shape[0]
     total = 0.0
     suffix = 0.0
-    terms = np.empty(k)
-    for i in range(k - 1, -1, -1):
+    for i in range(margin.shape[0] - 1, -1, -1):
         suffix += margin[i]
-        terms[i] = margin[i] * (suffix - margin[i])
-    for i in range(k):
-        total += terms[i]
+        total += margin[i] * (suffix - margin[i])
     return total
 
 
 def _spread(margin):
     """sum_i m_i (sum_{j>=i} m_j): r_int's pairs of one margin, over N^2."""
-    k = margin.shape[0]
     suffix = 0.0
-    terms = np.empty(k)
-    for i in range(k - 1, -1, -1):
-        suffix += margin[i]
-        terms[i] = margin[i] * suffix
     total = 0.0
-    for i in range(k):
-        total += terms[i]
+    for i in range(margin.shape[0] - 1, -1, -1):
+        suffix += margin[i]
+        total += margin[i] * suffix
     return total
 
 
@@ -233,15 +281,43 @@ def _varies(margin):
 
 
 SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
+# Rank statistics are homogeneous of degree 0 in the counts: a matrix whose N lies in this range is
+# used as it is (the products of Spearman's variances, of degree 6 in the counts, neither overflow
+# nor underflow), others as proportions.
+SAFE_TOTAL = (1e-40, 1e40)
 
 
-def _pairs_py(counts, want, out):
-    """Per matrix, on proportions p = n / N (NaN for N = 0), a rank statistic from one sum over pairs of cells:
-    ``classic.spearman`` (``want`` = SPEARMAN), ``kendall_tau_b``, ``somers_d``, ``rint.rint`` (RINT) or its
-    large-sample form, with the same formulas and NaN rules.
+def _as_read(counts, i, p, rows, cols):
+    """Matrix ``i`` of ``counts`` as float64 into ``p``, its row and column sums into ``rows`` and ``cols``;
+    returns (N, whether its counts are ``_sound``)."""
+    k = counts.shape[1]
+    sound = True
+    for c in range(k):
+        cols[c] = 0.0
+    total = 0.0
+    for r in range(k):
+        row = 0.0
+        for c in range(k):
+            x = counts[i, r, c]
+            sound &= _sound(x)
+            p[r, c] = x
+            row += p[r, c]
+            cols[c] += p[r, c]
+        rows[r] = row
+        total += row
+    return total, sound
 
-    The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D over N^2
+
+def _pairs_py(counts, want, integer, out):
+    """Per matrix, a rank statistic from one sum over pairs of cells: ``classic.spearman`` (``want`` =
+    SPEARMAN), ``kendall_tau_b``, ``somers_d``, ``rint.rint`` (RINT) or its large-sample form, with the
+    same formulas and NaN rules.
+
+    The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D
     = sum p_ij (sum_{i'>i, j'>j} - sum_{i'>i, j'<j}) p_i'j'; r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j'.
+    Every ratio has the same degree in p above and below, so p is the counts as they are when N is
+    in ``SAFE_TOTAL``, else the proportions n / N (as the numpy path; NaN for N = 0). ``integer``:
+    the counts' type is an integer one (every matrix gets r_int's exact formula without a look).
     """
     m, k = counts.shape[0], counts.shape[1]
     p = np.empty((k, k))
@@ -251,36 +327,31 @@ def _pairs_py(counts, want, out):
     tail = np.empty(k)  # sum_{r' >= r, c' >= c} p[r', c']
     u = np.empty(k)
     v = np.empty(k)
+    sound = True
+    low, high = SAFE_TOTAL
     for i in range(m):
-        total = 0.0
-        for r in range(k):
+        total, fine = _as_read(counts, i, p, rows, cols)
+        sound &= fine
+        unit = total  # N in the units of p: N as it is, or 1 for proportions
+        if not low < total < high:
+            _proportions(counts, i, p, rows)
             for c in range(k):
-                total += counts[i, r, c]
-        scale = 1.0 / total if total > 0 else np.nan
-        for c in range(k):
-            cols[c] = 0.0
-        for r in range(k):
-            row = 0.0
-            for c in range(k):
-                p[r, c] = counts[i, r, c] * scale
-                row += p[r, c]
-                cols[c] += p[r, c]
-            rows[r] = row
+                cols[c] = 0.0
+            for r in range(k):
+                for c in range(k):
+                    cols[c] += p[r, c]
+            unit = total / total if total > 0 else np.nan
         varies = _varies(rows) and _varies(cols)
         s = 0.0
         if want == SPEARMAN:
             # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
-            half_r, half_c = 0.0, 0.0
-            for r in range(k):
-                half_r += rows[r]
-                half_c += cols[r]
             run_r, run_c = 0.0, 0.0
             var_r, var_c = 0.0, 0.0
             for r in range(k):
                 run_r += rows[r]
                 run_c += cols[r]
-                u[r] = run_r - rows[r] / 2 - half_r / 2
-                v[r] = run_c - cols[r] / 2 - half_c / 2
+                u[r] = run_r - rows[r] / 2 - unit / 2
+                v[r] = run_c - cols[r] / 2 - unit / 2
                 var_r += rows[r] * u[r] ** 2
                 var_c += cols[r] * v[r] ** 2
             for r in range(k):
@@ -292,6 +363,7 @@ def _pairs_py(counts, want, out):
         elif want == KENDALL or want == SOMERS:
             for c in range(k):
                 below[c] = 0.0
+            discordant = 0.0  # D, apart from s = C: two chains of additions, not one twice as long
             for r in range(k - 1, -1, -1):
                 after = 0.0  # sum_{c' > c} below[c']
                 for c in range(k - 1, -1, -1):
@@ -299,10 +371,10 @@ def _pairs_py(counts, want, out):
                     after += below[c]
                 before = 0.0  # sum_{c' < c} below[c']
                 for c in range(k):
-                    s -= p[r, c] * before
+                    discordant += p[r, c] * before
                     before += below[c]
-                for c in range(k):
                     below[c] += p[r, c]
+            s -= discordant
             if want == KENDALL:
                 out[i] = s / np.sqrt(_untied(rows) * _untied(cols)) if varies else np.nan
             else:
@@ -310,7 +382,7 @@ def _pairs_py(counts, want, out):
                 out[i] = s / untied if untied > 0 else np.nan
         else:
             whole = want == RINT
-            if whole:
+            if whole and not integer:
                 for r in range(k):
                     for c in range(k):
                         x = float(counts[i, r, c])
@@ -326,14 +398,15 @@ def _pairs_py(counts, want, out):
             if not varies:
                 out[i] = np.nan
                 continue
-            self_pairs = 1.0 / total if whole else 0.0  # the N pairs (a, a), over N^2
+            self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
             agree = s - self_pairs
             s1 = _spread(rows) - self_pairs
             s2 = _spread(cols) - self_pairs
             out[i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
+    return FINE if sound else UNSOUND
 
 
-_pairs = _compiled(_pairs_py, "_untied", "_spread", "_varies")
+_pairs = _compiled(_pairs_py, "_sound", "_as_read", "_proportions", "_untied", "_spread", "_varies")
 
 
 def pairs(counts, want: int) -> np.ndarray:
@@ -341,53 +414,78 @@ def pairs(counts, want: int) -> np.ndarray:
     ``counts`` ``(..., K, K)`` (see ``_pairs_py``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _pairs(flat, want, out)
+    _run(_pairs, flat, want, flat.dtype.kind in "iub", out)
     return out.reshape(stack)
 
 
 def _george_py(counts, cost, default, accuracy, tc, max_tc):
     """Per matrix: accuracy, TC = sum n_tp C_tp and max TC = sum_t n_t max_p C_tp (George, Lu & Chang 2016),
-    with C the ``cost`` given, or (``default``) eq. 4 from the matrix's class sizes: NaN if a class is empty."""
+    with C the ``cost`` given, or (``default``) eq. 4 from the matrix's class sizes: NaN if a class is empty.
+
+    Eq. 4 is C[t, p] = (N - n_t) (|t - p| / n_p): the factor of the row is taken out of its sums.
+    """
     m, k = counts.shape[0], counts.shape[1]
     sizes = np.empty(k)
     inverse = np.empty(k)
+    highest = np.empty(k)  # a given cost's largest entry per row
+    for t in range(k):
+        highest[t] = 0.0
+        for q in range(k):
+            highest[t] = max(highest[t], cost[t, q])
+    sound = True
     for i in range(m):
         total = 0.0
         hits = 0.0
+        empty = False
         for t in range(k):
             row = 0.0
             for q in range(k):
-                row += counts[i, t, q]
+                x = counts[i, t, q]
+                sound &= _sound(x)
+                row += x
             sizes[t] = row
+            empty |= not row > 0
             total += row
             hits += counts[i, t, t]
         accuracy[i] = hits / total
-        for q in range(k):
-            inverse[q] = 1.0 / sizes[q] if sizes[q] > 0 else np.nan
         spent = 0.0
         most = 0.0
-        for t in range(k):
-            worst = 0.0
+        if not default:
+            for t in range(k):
+                for q in range(k):
+                    spent += counts[i, t, q] * cost[t, q]
+                most += sizes[t] * highest[t]
+        elif empty:  # eq. 4 divides by every class's size
+            spent = most = np.nan
+        else:
             for q in range(k):
-                if default:
-                    c = (total - sizes[t]) * inverse[q] * abs(t - q)
-                else:
-                    c = cost[t, q]
-                spent += counts[i, t, q] * c
-                if np.isnan(c) or c > worst:  # a NaN cost propagates, as numpy's max does
-                    worst = c
-            most += sizes[t] * worst
+                inverse[q] = 1.0 / sizes[q]
+            for t in range(k):
+                rest = total - sizes[t]
+                row = 0.0
+                worst = 0.0
+                for q in range(k):
+                    c = abs(t - q) * inverse[q]
+                    row += counts[i, t, q] * c
+                    worst = max(worst, c)
+                spent += rest * row
+                most += sizes[t] * (rest * worst)
         tc[i] = spent
         max_tc[i] = most
+    return FINE if sound else UNSOUND
 
 
 def _proportions(counts, i, p, rows):
-    """Matrix ``i`` of ``counts`` as proportions, written into ``p``, and their row sums into ``rows`` (NaN if empty)."""
+    """Matrix ``i`` of ``counts`` as proportions p = n / N (NaN if N = 0) written into ``p``, its row sums
+    into ``rows``; returns (N, whether its counts are ``_sound``)."""
     k = counts.shape[1]
     total = 0.0
+    sound = True
     for r in range(k):
         for c in range(k):
-            total += counts[i, r, c]
+            x = counts[i, r, c]
+            sound &= _sound(x)
+            total += x
     scale = 1.0 / total if total > 0 else np.nan
     for r in range(k):
         row = 0.0
@@ -395,28 +493,38 @@ def _proportions(counts, i, p, rows):
             p[r, c] = counts[i, r, c] * scale
             row += p[r, c]
         rows[r] = row
+    return total, sound
 
 
 def _gerrity_py(counts, out):
-    """Gerrity's (1992) score of every matrix, on proportions; NaN when the first or last true class is empty."""
+    """Gerrity's (1992) score of every matrix; NaN when the first or last true class is empty.
+
+    The scoring matrix depends on the true margin through the ratios a_j only, so it is built from the
+    counts as they are, and sum_rc n_rc s_rc is divided by N once.
+    """
     m, k = counts.shape[0], counts.shape[1]
     p = np.empty((k, k))
     rows = np.empty(k)
     a = np.empty(k)
     inverse_before = np.empty(k)
     a_from = np.empty(k)
+    above = np.empty(k)
+    cols = np.empty(k)
+    sound = True
     for i in range(m):
-        _proportions(counts, i, p, rows)
+        total, fine = _as_read(counts, i, p, rows, cols)
+        sound &= fine
         if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
             out[i] = np.nan
             continue
+        run = 0.0
+        for j in range(k - 1, 0, -1):  # above[j - 1] = N (1 - P_(j-1)), added from the last class down
+            run += rows[j]
+            above[j - 1] = run
         below = 0.0
-        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j
+        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j (N cancels)
             below += rows[j]
-            above = 0.0
-            for q in range(k - 1, j, -1):
-                above += rows[q]
-            a[j] = above / below
+            a[j] = above[j] / below
         inverse_before[0] = 0.0
         for r in range(1, k):
             inverse_before[r] = inverse_before[r - 1] + 1.0 / a[r - 1]
@@ -424,11 +532,13 @@ def _gerrity_py(counts, out):
         for c in range(k - 2, -1, -1):
             a_from[c] = a_from[c + 1] + a[c]
         s = 0.0
-        for r in range(k):
-            for c in range(k):
-                low, high = min(r, c), max(r, c)
-                s += p[r, c] * ((inverse_before[low] + a_from[high] - abs(r - c)) / (k - 1))
-        out[i] = s
+        for r in range(k):  # s_rc (K - 1) with low = min(r, c), high = max(r, c): the part c < r, then c >= r
+            for c in range(r):
+                s += p[r, c] * (inverse_before[c] + a_from[r] - (r - c))
+            for c in range(r, k):
+                s += p[r, c] * (inverse_before[r] + a_from[c] - (c - r))
+        out[i] = s / total / (k - 1)
+    return FINE if sound else UNSOUND
 
 
 def _cem_ord_py(counts, out):
@@ -437,26 +547,30 @@ def _cem_ord_py(counts, out):
     p = np.empty((k, k))
     shares = np.empty(k)
     middle = np.empty(k)
+    sound = True
     for i in range(m):
-        _proportions(counts, i, p, shares)
+        sound &= _proportions(counts, i, p, shares)[1]
         run = 0.0
         for r in range(k):
             run += shares[r]
             middle[r] = run - shares[r] / 2
+        # found / best is the same in any base of the logarithm: the natural one is the fastest
         found = 0.0
         best = 0.0
         for r in range(k):
+            half = shares[r] / 2
             if shares[r] > 0:
-                best += shares[r] * -np.log2(shares[r] / 2)
+                best += shares[r] * -np.log(half)
             for c in range(k):
                 if p[r, c] > 0:
-                    found += p[r, c] * -np.log2(shares[r] / 2 + abs(middle[r] - middle[c]))
+                    found += p[r, c] * -np.log(half + abs(middle[r] - middle[c]))
         out[i] = found / best if best > 0 else np.nan
+    return FINE if sound else UNSOUND
 
 
-_george = _compiled(_george_py)
-_gerrity = _compiled(_gerrity_py, "_proportions")
-_cem_ord = _compiled(_cem_ord_py, "_proportions")
+_george = _compiled(_george_py, "_sound")
+_gerrity = _compiled(_gerrity_py, "_sound", "_as_read")
+_cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
 
 def george(counts, cost) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -465,7 +579,7 @@ def george(counts, cost) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     k, m = flat.shape[-1], len(flat)
     out = np.empty((3, m))
     given = np.zeros((k, k)) if cost is None else np.ascontiguousarray(cost, dtype=np.float64)
-    _george(flat, given, cost is None, out[0], out[1], out[2])
+    _run(_george, flat, given, cost is None, out[0], out[1], out[2])
     return out[0].reshape(stack), out[1].reshape(stack), out[2].reshape(stack)
 
 
@@ -473,7 +587,7 @@ def gerrity(counts) -> np.ndarray:
     """Gerrity's score of every matrix of ``counts`` ``(..., K, K)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _gerrity(flat, out)
+    _run(_gerrity, flat, out)
     return out.reshape(stack)
 
 
@@ -481,103 +595,139 @@ def cem_ord(counts) -> np.ndarray:
     """CEM-ORD of every matrix of ``counts`` ``(..., K, K)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _cem_ord(flat, out)
+    _run(_cem_ord, flat, out)
     return out.reshape(stack)
 
 
-def _min_cost_slope(v, dist, lam, best, pen):
-    """``_min_cost`` and T = sum_path v d along a minimising path, with ``oc._min_path``'s ties: diagonal
-    first, then down, then right."""
+def _min_cost_slope(v, vd, lam, best, pen):
+    """``_min_cost`` (``vd`` = v d) and T = sum_path v d along a minimising path, with ``oc._min_path``'s
+    ties: diagonal first, then down, then right (chosen by selects, not branches: the comparisons
+    follow the data and would be mispredicted)."""
     k = v.shape[0]
-    best[0, 0] = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
-    pen[0, 0] = v[0, 0] * dist[0, 0]
+    best[0, 0] = lam * vd[0, 0] - v[0, 0]
+    pen[0, 0] = vd[0, 0]
     for c in range(1, k):
-        best[0, c] = best[0, c - 1] + (lam * (v[0, c] * dist[0, c]) - v[0, c])
-        pen[0, c] = pen[0, c - 1] + v[0, c] * dist[0, c]
+        best[0, c] = best[0, c - 1] + (lam * vd[0, c] - v[0, c])
+        pen[0, c] = pen[0, c - 1] + vd[0, c]
     for r in range(1, k):
-        best[r, 0] = best[r - 1, 0] + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
-        pen[r, 0] = pen[r - 1, 0] + v[r, 0] * dist[r, 0]
+        best[r, 0] = best[r - 1, 0] + (lam * vd[r, 0] - v[r, 0])
+        pen[r, 0] = pen[r - 1, 0] + vd[r, 0]
         for c in range(1, k):
             w, t = best[r - 1, c - 1], pen[r - 1, c - 1]
-            if best[r - 1, c] < w:
-                w, t = best[r - 1, c], pen[r - 1, c]
-            if best[r, c - 1] < w:
-                w, t = best[r, c - 1], pen[r, c - 1]
-            best[r, c] = w + (lam * (v[r, c] * dist[r, c]) - v[r, c])
-            pen[r, c] = t + v[r, c] * dist[r, c]
+            down = best[r - 1, c] < w
+            w = best[r - 1, c] if down else w
+            t = pen[r - 1, c] if down else t
+            right = best[r, c - 1] < w
+            w = best[r, c - 1] if right else w
+            t = pen[r, c - 1] if right else t
+            best[r, c] = w + (lam * vd[r, c] - v[r, c])
+            pen[r, c] = t + vd[r, c]
     return best[k - 1, k - 1], pen[k - 1, k - 1]
 
 
-def _line(v, dist, norm, mu, beta, best, pen):
+def _line(v, vd, norm, mu, beta, best, pen):
     """(A, B) with UOC(b) = A + B b along the path that is optimal at ``beta``."""
-    w, t = _min_cost_slope(v, dist, beta * mu * norm, best, pen)
+    w, t = _min_cost_slope(v, vd, beta * mu * norm, best, pen)
     slope = mu * t
     return 1 + w / norm - beta * slope, slope
 
 
 def _auoc_py(counts, tol, out):
-    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals)."""
+    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals
+    (lo, hi, a, b, c, e), grown when full, shared by all the matrices)."""
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, 1.0)
     v = np.empty((k, k))
     best = np.empty((k, k))
     pen = np.empty((k, k))
+    vd = np.empty((k, k))
+    pending = np.empty((16, 6))
+    sound = True
     for i in range(m):
-        norm, mu = _benefits(counts[i], dist, 1.0, 1.0, True, v)
+        norm, mu, fine = _benefits(counts[i], dist, 1.0, 1.0, True, v)
+        sound &= fine
         if not norm > 0:
             out[i] = np.nan
             continue
-        a, b = _line(v, dist, norm, mu, 0.0, best, pen)
-        c, e = _line(v, dist, norm, mu, 1.0, best, pen)
-        pending = [(0.0, 1.0, a, b, c, e)]
+        for r in range(k):
+            for c in range(k):
+                vd[r, c] = v[r, c] * dist[r, c]
+        a, b = _line(v, vd, norm, mu, 0.0, best, pen)
+        c, e = _line(v, vd, norm, mu, 1.0, best, pen)
+        pending[0] = (0.0, 1.0, a, b, c, e)
+        top = 1
         area = 0.0
-        while len(pending):
-            lo, hi, a, b, c, e = pending.pop()
+        while top:
+            top -= 1
+            lo, hi, a, b, c, e = pending[top]
             x = (c - a) / (b - e) if b > e else lo
             x = min(max(x, lo), hi)
             split = False
             if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
-                pa, pb = _line(v, dist, norm, mu, x, best, pen)
+                pa, pb = _line(v, vd, norm, mu, x, best, pen)
                 if pa + pb * x < min(a + b * x, c + e * x) - tol:
                     split = True
-                    pending.append((lo, x, a, b, pa, pb))
-                    pending.append((x, hi, pa, pb, c, e))
+                    if top + 2 > len(pending):
+                        grown = np.empty((2 * len(pending), 6))
+                        grown[:top] = pending[:top]
+                        pending = grown
+                    pending[top] = (lo, x, a, b, pa, pb)
+                    pending[top + 1] = (x, hi, pa, pb, c, e)
+                    top += 2
             if not split:
                 area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
         out[i] = area
+    return FINE if sound else UNSOUND
 
 
-_auoc = _compiled(_auoc_py, "_distances", "_benefits", "_min_cost_slope", "_line")
+_auoc = _compiled(_auoc_py, "_sound", "_distances", "_power", "_benefits", "_min_cost_slope", "_line")
 
 
 def auoc(counts, tol) -> np.ndarray:
     """A_UOC of every matrix of ``counts`` ``(..., K, K)`` (``tol``: ``oc.ENVELOPE_TOL``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _auoc(flat, float(tol), out)
+    _run(_auoc, flat, float(tol), out)
     return out.reshape(stack)
 
 
 CLASS_MEAN, CLASS_MAX, MIN_RECALL, GM_RECALL = range(4)
 
 
+def _positive(values, n):
+    """Whether the first ``n`` of ``values`` are all > 0."""
+    for j in range(n):
+        if not values[j] > 0:
+            return False
+    return True
+
+
 def _per_class_py(counts, weights, want, missing_zero, out):
     """Per matrix, a summary over the true classes r of E_r = sum_c n_rc w_rc / N_r (CLASS_MEAN: their
     mean, CLASS_MAX: their maximum; ``classic.amae``, ``amse``, ``mmae``) or of the recalls n_rr / N_r
     (MIN_RECALL: ``ms``, GM_RECALL: ``gm``), over the classes with samples (``missing_zero``: the others
-    count as 0, as ``classic._class_error``); NaN when no class has samples."""
+    count as 0, as ``classic._class_error``); NaN when no class has samples.
+
+    GM_RECALL multiplies the recalls and takes one logarithm, exp(log(prod) / K'), unless the product
+    underflows (then the sum of their logarithms).
+    """
     m, k = counts.shape[0], counts.shape[1]
+    recalls = np.empty(k)
+    sound = True
     for i in range(m):
         total = 0.0
         used = 0
         acc = 0.0 if want != MIN_RECALL else np.inf
         if want == CLASS_MAX:
             acc = -np.inf
+        elif want == GM_RECALL:
+            acc = 1.0
         for r in range(k):
             row = 0.0
             row_w = 0.0
             for c in range(k):
                 x = counts[i, r, c]
+                sound &= _sound(x)
                 row += x
                 row_w += x * weights[r, c]
             total += row
@@ -595,23 +745,31 @@ def _per_class_py(counts, weights, want, missing_zero, out):
             elif want == MIN_RECALL:
                 acc = min(acc, value)
             else:
-                acc += np.log(value)
+                recalls[used - 1] = value
+                acc *= value
         if used == 0 or not total > 0:
             out[i] = np.nan
         elif want == CLASS_MEAN:
             out[i] = acc / used
         elif want == GM_RECALL:
-            out[i] = np.exp(acc / used)
+            if acc < 1e-290 and _positive(recalls, used):  # the product underflows: sum the logarithms
+                acc = 0.0
+                for r in range(used):
+                    acc += np.log(recalls[r])
+                out[i] = np.exp(acc / used)
+            else:
+                out[i] = np.exp(np.log(acc) / used)
         else:
             out[i] = acc
+    return FINE if sound else UNSOUND
 
 
-_per_class = _compiled(_per_class_py)
+_per_class = _compiled(_per_class_py, "_sound", "_positive")
 
 
 def per_class(counts, weights, want: int, missing_zero: bool = False) -> np.ndarray:
     """``_per_class_py`` of every matrix of ``counts`` ``(..., K, K)`` with ``(K, K)`` ``weights``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _per_class(flat, np.ascontiguousarray(weights, dtype=np.float64), want, missing_zero, out)
+    _run(_per_class, flat, np.ascontiguousarray(weights, dtype=np.float64), want, missing_zero, out)
     return out.reshape(stack)

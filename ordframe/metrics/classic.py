@@ -24,17 +24,20 @@ COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
 
+@_accelerate.checks_counts
 def accuracy(counts):
     """Share of samples on the diagonal: trace / N."""
     sums = margins(counts)
     return sums["trace"] / sums["n"]
 
 
+@_accelerate.checks_counts
 def mer(counts):
     """Misclassification error rate: 1 - trace / N."""
     return 1.0 - accuracy(counts)
 
 
+@_accelerate.checks_counts
 def within_k(counts, k=1):
     """Within-k accuracy: the share of samples at most k classes from the truth, sum_{|r - c| <= k} n_rc / N.
 
@@ -51,11 +54,13 @@ def _mean_weight(counts, weights):
     return sums["wsum"] / sums["n"]
 
 
+@_accelerate.checks_counts
 def mae(counts):
     """Mean absolute index error: sum n_rc |r - c| / N."""
     return _mean_weight(counts, index_distance(counts.shape[-1]))
 
 
+@_accelerate.checks_counts
 def mse(counts):
     """Mean squared index error: sum n_rc (r - c)^2 / N."""
     return _mean_weight(counts, index_distance(counts.shape[-1], 2))
@@ -92,6 +97,7 @@ def _class_mean(error):
     return np.where(valid, error, 0.0).sum(axis=-1) / valid.sum(axis=-1)
 
 
+@_accelerate.checks_counts
 def amae(counts, missing="skip"):
     """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
     if _accelerate.ENABLED:
@@ -99,6 +105,7 @@ def amae(counts, missing="skip"):
     return _class_mean(_class_error(counts, missing))
 
 
+@_accelerate.checks_counts
 def amse(counts, missing="skip"):
     """Macro-averaged MSE: the mean over true classes r of MSE_r = sum_c n_rc (r - c)^2 / N_r.
 
@@ -110,6 +117,7 @@ def amse(counts, missing="skip"):
     return _class_mean(_class_error(counts, missing, 2))
 
 
+@_accelerate.checks_counts
 def mmae(counts, missing="skip"):
     """Maximum over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
     if _accelerate.ENABLED:
@@ -155,6 +163,7 @@ def _mid_ranks(margin):
     return np.cumsum(margin, axis=-1) - margin / 2 - margin.sum(axis=-1, keepdims=True) / 2
 
 
+@_accelerate.checks_counts
 def spearman(counts):
     """Spearman's rank correlation (average ranks for ties) of true and predicted class.
 
@@ -181,6 +190,7 @@ def _concordance(p):
     return (p * (after - before)).sum(axis=(-2, -1))
 
 
+@_accelerate.checks_counts
 def kendall_tau_b(counts):
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
 
@@ -200,6 +210,7 @@ def kendall_tau_b(counts):
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
 
 
+@_accelerate.checks_counts
 def somers_d(counts):
     """Somers' D of the predicted class given the true class: (C - D) / (pairs with different true classes).
 
@@ -231,6 +242,7 @@ def _weighted_kappa(counts, weights):
     return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
 
 
+@_accelerate.checks_counts
 def qwk(counts):
     """Quadratic weighted kappa: 1 - sum w O / sum w E with w = (r - c)^2 and E the outer product of the margins / N.
 
@@ -262,6 +274,7 @@ def _disagreement(weighting, k):
     return weights
 
 
+@_accelerate.checks_counts
 def kappa(counts, weighting="linear"):
     """Cohen's weighted kappa: 1 - sum w_rc n_rc / sum w_rc N_r M_c / N (Cohen 1968).
 
@@ -273,6 +286,7 @@ def kappa(counts, weighting="linear"):
     return _weighted_kappa(counts, _disagreement(weighting, counts.shape[-1]))
 
 
+@_accelerate.checks_counts
 def gerrity(counts):
     """Gerrity score: sum_rc p_rc s_rc with Gerrity's (1992) equitable scoring matrix s of the true margin.
 
@@ -300,6 +314,7 @@ def gerrity(counts):
     return np.where(defined, (p * score).sum(axis=(-2, -1)), np.nan)
 
 
+@_accelerate.checks_counts
 def cem_ord(counts):
     """Closeness evaluation measure CEM-ORD of Amigó et al. (2020): sum_rc n_rc prox(c, r) / sum_r N_r prox(r, r).
 
@@ -320,6 +335,7 @@ def cem_ord(counts):
     return found / np.where(best > 0, best, np.nan)
 
 
+@_accelerate.checks_counts
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
     k = counts.shape[-1]
@@ -334,6 +350,7 @@ def _sensitivities(counts):
         return np.where(rows > 0, hits / np.where(rows > 0, rows, 1.0), np.nan)
 
 
+@_accelerate.checks_counts
 def ms(counts):
     """Minimum sensitivity: the smallest per-class recall n_rr / N_r over the true classes with samples."""
     if _accelerate.ENABLED:
@@ -343,6 +360,7 @@ def ms(counts):
     return np.where(valid.any(axis=-1), np.where(valid, recall, np.inf).min(axis=-1), np.nan)
 
 
+@_accelerate.checks_counts
 def gm(counts):
     """Geometric mean of the per-class recalls n_rr / N_r over the true classes with samples (0 if one is 0)."""
     if _accelerate.ENABLED:

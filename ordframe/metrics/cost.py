@@ -96,28 +96,33 @@ def _terms_numpy(counts, cost):
     return np.stack([accuracy, np.einsum("tp...,tp...->...", x, cost), (sizes * cost.max(axis=1)).sum(axis=0)], -1)
 
 
+@_accelerate.checks_counts
 def tc(counts, cost=None):
     """Total misclassification cost TC = sum_{t,p} C[t, p] n_tp (eq. 5)."""
     return _terms(counts, cost)[1]
 
 
+@_accelerate.checks_counts
 def max_tc(counts, cost=None):
     """max TC = sum_t n_t max_{p != t} C[t, p], the exact solution of eq. 6."""
     return _terms(counts, cost)[2]
 
 
+@_accelerate.checks_counts
 def mc(counts, cost=None):
     """Misclassification cost MC = TC / max TC, in [0, 1]."""
     _, total_cost, most = _terms(counts, cost)
     return total_cost / most
 
 
+@_accelerate.checks_counts
 def d(counts, cost=None):
     """Distance to the ideal point: d = sqrt((1 - Acc)^2 + MC^2) (eq. 7), in [0, sqrt(2)]."""
     accuracy, total_cost, most = _terms(counts, cost)
     return np.hypot(1.0 - accuracy, total_cost / most)
 
 
+@_accelerate.checks_counts
 def chance_distance(counts, cost=None):
     """George's tie-break for equal d: |Acc + MC - 1| / sqrt(2), the distance from the line Acc + MC = 1."""
     accuracy, total_cost, most = _terms(counts, cost)

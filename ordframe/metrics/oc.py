@@ -191,6 +191,7 @@ def _uoc_numpy(counts, beta, gamma):
     return _index(_uoc_problem(_flat(counts), beta, gamma), np.shape(counts)[:-2])
 
 
+@_accelerate.checks_counts
 def oc(counts, beta=0.75, gamma=1.0):
     """Ordinal Classification Index (Cardoso & Sousa 2011, eq. 7), rows = true class.
 
@@ -205,6 +206,7 @@ def oc(counts, beta=0.75, gamma=1.0):
     return _oc_numpy(counts, beta, gamma)
 
 
+@_accelerate.checks_counts
 def uoc(counts, beta=0.75, gamma=1.0):
     """Uniform Ordinal Classification Index (Silva, Pinto & Cardoso 2018, eq. 28), rows = true class.
 
@@ -220,6 +222,7 @@ def uoc(counts, beta=0.75, gamma=1.0):
     return _uoc_numpy(counts, beta, gamma)
 
 
+@_accelerate.checks_counts
 def auoc(counts):
     """A_UOC = integral of UOC(beta, gamma=1) over beta in [0, 1] (Silva, Pinto & Cardoso 2018, eq. 23), computed exactly.
 

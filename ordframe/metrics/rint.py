@@ -65,6 +65,7 @@ def _rint(x, exact):
     return np.where(varies, -1.0 + 2.0 * agree / np.sqrt(s1 * s2), np.nan)
 
 
+@_accelerate.checks_counts
 def rint(counts):
     """r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)), Pinto da Costa et al.'s corrected formula.
 
