@@ -19,7 +19,7 @@ MAY_IMPORT = {
     "datasets": set(),
     "_papers": set(),
     "_registry": {"_core"},
-    "metrics": {"_registry"},
+    "metrics": {"_core", "_registry"},
     "_inputs": {"_core"},
     "_bridge": {"_core", "_registry", "_inputs"},
     "_resampling": {"_core", "_registry", "_inputs", "_bridge"},

@@ -223,7 +223,7 @@ def test_percentile_and_bca_coverage_on_simulated_data():
 def test_interval_form_and_errors():
     cube = xr.DataArray(np.stack([MATRIX, MATRIX.T]), dims=("model", "true", "pred"), coords={"model": ["a", "b"]})
     ds = cube.ordinal.bootstrap(500, seed=0).ordinal.evaluate(metrics=["mae", "oc"])
-    with pytest.warns(UserWarning, match="'oc' get the percentile interval, not the default of 'oc', 'basic'"):
+    with pytest.warns(UserWarning, match="'oc' get the percentile interval, not the default of 'oc', 'calibrated'"):
         bounds = ordframe.ci(ds, level=0.9)
     assert bounds["mae"].dims == ("bound", "model") and list(bounds["bound"].values) == ["low", "high"]
     assert bounds["oc"].attrs["metric"] == "oc" and bounds["oc"].attrs["ci_level"] == 0.9

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import numbers
+import os
 from typing import Any
+
+#: Whether ordframe's compiled kernels run (metrics and counting): numba is installed (the ``numba`` extra) and the
+#: environment variable ``ORDFRAME_NUMBA`` is not ``0``. Without them the numpy formulations give the same values.
+COMPILED = os.environ.get("ORDFRAME_NUMBA", "").strip() != "0" and importlib.util.find_spec("numba") is not None
 
 OPTIONS: dict[str, Any] = {"max_cube_bytes": 2**30}
 """``max_cube_bytes``: the largest dense confusion cube (or per-group table) ordframe allocates, in bytes."""

@@ -19,14 +19,13 @@ never at ``import ordframe``.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import math
-import os
 
 import numpy as np
 import pandas as pd
 
 from ordframe._core.messages import LabelWarning, show, warn
+from ordframe._core.options import COMPILED
 
 # A group that would expect at least this many true samples of a class it lacks is warned about.
 MIN_EXPECTED = 5
@@ -37,7 +36,6 @@ COMPILED_BLOCK_ROWS = 1 << 15
 # The compiled steps count inputs of at least this many rows: below, numpy's count takes a few milliseconds,
 # less than importing numba does once.
 COMPILED_ROWS = 1 << 20
-COMPILED = os.environ.get("ORDFRAME_NUMBA", "").strip() != "0" and importlib.util.find_spec("numba") is not None
 
 
 class OutsideAxis(LookupError):

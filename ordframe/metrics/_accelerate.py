@@ -17,13 +17,11 @@ pass over the cube of its own to validate it (``checks_counts``).
 from __future__ import annotations
 
 import functools
-import importlib.util
 import math
-import os
 
 import numpy as np
 
-ENABLED = os.environ.get("ORDFRAME_NUMBA", "").strip() != "0" and importlib.util.find_spec("numba") is not None
+from ordframe._core.options import COMPILED as ENABLED
 
 
 def numba_version() -> str:
