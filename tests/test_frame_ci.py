@@ -123,6 +123,14 @@ def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_repl
     assert (first["oc"].sel(bound="high") <= replicates.max("bootstrap")).all()
 
 
+def test_calibrated_and_jeffreys_defaults_together_on_one_frame():
+    df = frame()
+    bounds = df.ordinal.ci("y", "yhat", metrics=["oc", "within_k", "mae"], by="model", n=200, seed=1)
+    methods = {name: bounds[name].attrs["ci_method"] for name in bounds}
+    assert methods == {"oc": "calibrated", "within_k": "jeffreys", "mae": "percentile"}
+    assert bounds.to_array().notnull().all()
+
+
 def test_m_out_of_n_is_refused_with_where_it_lives():
     df = frame()
     with pytest.raises(ValueError, match="bootstrap_cube"):

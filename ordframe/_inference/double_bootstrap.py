@@ -33,8 +33,8 @@ from ordframe._core.progress import chunks
 from ordframe._registry.metric import Metric
 from ordframe._resampling.cubes import CHUNK_COUNTS, bootstrap_cube
 
-#: The default number of inner replicates per outer replicate (Hall & Martin 1988 use a few hundred at most;
-#: 100 keeps the calibrated levels within about 0.005 of their limit on the coverage suite).
+#: The default number of inner replicates per outer replicate, the setting the coverage suite measured
+#: (``benchmarks/bench_coverage.py``).
 INNER = 100
 INNER_DIM = "inner"
 

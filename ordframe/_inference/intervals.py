@@ -242,7 +242,12 @@ def ci(
             low, high = calibrated_bounds(v, shares[name], dim, alpha)
         elif chosen[name] == "jeffreys":
             metric, params, checked = _checked_cube(v, dim, cube, name, "jeffreys")
-            _check_share_metric(metric, v)
+            _check_share_metric(metric)
+            if SIZE_COORD in v.coords:
+                raise ValueError(
+                    f"method='jeffreys': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), "
+                    "whose spread is not that of the data; use method='m_out_of_n'"
+                )
             estimate = apply_confusion(metric, checked, params)
             low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
         else:
@@ -298,9 +303,9 @@ def frame_ci(
 ) -> xr.Dataset:
     """Intervals of every metric of a frame's models from their paired bootstrap (strata drawn apart, scored together).
 
-    As ``ci``, with what replicates alone cannot give: the estimates on the data (basic) and the jackknife of
-    the samples or clusters (BCa: a per-sample jackknife for probability metrics, leave-one-cluster-out with
-    ``cluster=``).
+    As ``ci``, with what replicates alone cannot give: the estimates on the data (basic, Jeffreys), the data's
+    cube (the calibrated interval's double bootstrap, Jeffreys' N) and the jackknife of the samples or clusters
+    (BCa: a per-sample jackknife for probability metrics, leave-one-cluster-out with ``cluster=``).
     """
     level, min_valid = check_level(level), _check_share(min_valid)
     if method is not None and method not in FRAME_METHODS:
@@ -319,6 +324,9 @@ def frame_ci(
             "method='calibrated' draws its inner replicates sample by sample, not cluster by cluster; with cluster= "
             "use method='basic' or 'bca'"
         )
+    for name, (metric, _) in request.items():
+        if chosen[name] == "jeffreys":
+            _check_share_metric(metric)
     replicates, estimate, jackknife, cube = frame_replicates(
         df,
         true,
@@ -336,17 +344,17 @@ def frame_ci(
         renormalize=renormalize,
         progress=progress,
         jackknife="bca" in chosen.values(),
-        cube=True,
+        cube=bool({"calibrated", "jeffreys"} & set(chosen.values())),
     )
-    assert cube is not None  # asked for with cube=True
     alpha = (1 - level) / 2
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
     shares = {}
     if calibrated:
-        request = {name: (*request[name], estimate[name]) for name in calibrated}
+        assert cube is not None  # asked for above
+        calibration = {name: (*request[name], estimate[name]) for name in calibrated}
         inner_seed = rng_of(seed).spawn(1)[0]  # a stream of its own, whatever the replicates took
         shares = calibration_shares(
-            cube, request, outer=n, inner=INNER, equal=_EQUAL, seed=inner_seed, progress=progress
+            cube, calibration, outer=n, inner=INNER, equal=_EQUAL, seed=inner_seed, progress=progress
         )
     bounds = {}
     for name, values in replicates.items():
@@ -356,7 +364,7 @@ def frame_ci(
         if chosen[name] == "calibrated":
             low, high = calibrated_bounds(values, shares[name], BOOTSTRAP_DIM, alpha)
         elif chosen[name] == "jeffreys":
-            _check_share_metric(request[name][0], values)
+            assert cube is not None  # asked for above
             low, high = jeffreys_bounds(values, on_data, cube.sum(CUBE_DIMS), BOOTSTRAP_DIM, alpha)
         elif chosen[name] == "bca":
             theta, weights = jackknife[name]
@@ -710,18 +718,13 @@ def jeffreys_bounds(values: xr.DataArray, estimate, samples, dim: str, alpha: fl
     return [low, high]
 
 
-def _check_share_metric(metric: Metric, values: xr.DataArray) -> None:
-    """The Jeffreys interval is for a share of samples (``Metric.share``), on replicates of the data's size."""
+def _check_share_metric(metric: Metric) -> None:
+    """The Jeffreys interval is for a share of samples (``Metric.share``)."""
     if not metric.share:
         shares = [m for m in registry.metric_names("confusion") if registry.get_metric(m).share]
         raise ValueError(
             f"method='jeffreys' is an interval of a share of samples (a metric registered with share=True: "
             f"{show(shares)}); {metric.name!r} is not one"
-        )
-    if SIZE_COORD in values.coords:
-        raise ValueError(
-            "method='jeffreys': the replicates are m-out-of-n replicates, whose spread is not that of the data; use "
-            "method='m_out_of_n'"
         )
 
 
