@@ -231,6 +231,7 @@ def test_auto_intervals_of_the_cube_path_are_each_metric_s_default(capsys, repea
         "--metrics",
         "oc",
         "mae",
+        "within_k",
         "--bootstrap",
         200,
         "--out",
@@ -241,7 +242,11 @@ def test_auto_intervals_of_the_cube_path_are_each_metric_s_default(capsys, repea
     got = pd.read_csv(out).set_index("model")
     cube = df.ordinal.confusion("y", "yhat", by="model")
     rng = np.random.default_rng(0)
-    replicates = ordframe.bootstrap_cube(cube, 200, seed=rng).ordinal.evaluate(metrics=["oc", "mae"])
+    replicates = ordframe.bootstrap_cube(cube, 200, seed=rng).ordinal.evaluate(metrics=["oc", "mae", "within_k"])
     expected = ordframe.ci(replicates, cube=cube, seed=rng)
     assert expected["oc"].attrs["ci_method"] == "calibrated"
+    assert expected["within_k"].attrs["ci_method"] == "jeffreys"
+    for name in ("mae", "within_k"):
+        np.testing.assert_allclose(got[f"{name}_low"], expected[name].sel(bound="low").values)
+        np.testing.assert_allclose(got[f"{name}_high"], expected[name].sel(bound="high").values)
     np.testing.assert_allclose(got["oc_low"], expected["oc"].sel(bound="low").values)

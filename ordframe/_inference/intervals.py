@@ -707,8 +707,8 @@ def jeffreys_bounds(values: xr.DataArray, estimate, samples, dim: str, alpha: fl
     """
     from scipy.special import betaincinv  # imported when needed: it takes a fifth of `import ordframe`
 
-    p = estimate.drop_attrs() if isinstance(estimate, xr.DataArray) else xr.DataArray(estimate)
-    n = samples.drop_attrs().astype(np.float64)
+    p = estimate if isinstance(estimate, xr.DataArray) else xr.DataArray(estimate)
+    n = samples.astype(np.float64)
     spread = values.var(dim, skipna=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         n = xr.where(spread > 0, np.minimum(n, p * (1 - p) / spread), n)
