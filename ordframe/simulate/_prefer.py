@@ -114,18 +114,24 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     counts = confusion_counts(both)  # validated once for every metric
     ref = _preference(apply_confusion(ref_metric, both, ref_params, counts), ref_metric.higher_is_better, tol)
     compared = ref.notnull() & (ref != 0)
+    pairs = compared.sum(pooled)
+    axes = tuple(ref.dims.index(d) for d in pooled)
+    among, reference = compared.values, ref.values
     parts = []
     for output, (metric, params) in request.items():
-        pref = _preference(apply_confusion(metric, both, params, counts), metric.higher_is_better, tol)
+        pref = _preference(apply_confusion(metric, both, params, counts), metric.higher_is_better, tol).values
         shares = {
-            "agree": compared & (pref == ref),
-            "disagree": compared & (pref == -ref),
-            "tie": compared & (pref == 0),
-            "undefined": compared & pref.isnull(),
+            "agree": among & (pref == reference),
+            "disagree": among & (pref == -reference),
+            "tie": among & (pref == 0),
+            "undefined": among & np.isnan(pref),
         }
-        parts.append(xr.Dataset({key: v.sum(pooled) for key, v in shares.items()}).expand_dims({METRIC_DIM: [output]}))
+        parts.append(
+            xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
+                {METRIC_DIM: [output]}
+            )
+        )
     counts = xr.concat(parts, dim=METRIC_DIM)
-    pairs = compared.sum(pooled)
     if (pairs == 0).any():
         warn(
             f"the shares are NaN where no pair can be compared: in every pair there the reference ({ref_name}) "
@@ -162,12 +168,18 @@ def _reference(reference, cost):
 
 
 def _preference(values: xr.DataArray, higher_is_better: bool, tol: float) -> xr.DataArray:
-    """+1 where matrix ``a`` is better, -1 where ``b`` is, 0 for a tie within ``tol``, NaN where undefined."""
-    value_a, value_b = values.isel({_SIDE: 0}, drop=True), values.isel({_SIDE: 1}, drop=True)
-    difference = (value_a - value_b) if higher_is_better else (value_b - value_a)
-    scale = np.maximum(1.0, np.maximum(abs(value_a), abs(value_b)))
-    sign = xr.where(abs(difference) <= tol * scale, 0.0, np.sign(difference))
-    return sign.where(difference.notnull()).drop_attrs()
+    """+1 where matrix ``a`` is better, -1 where ``b`` is, 0 for a tie within ``tol``, NaN where undefined.
+
+    On the arrays themselves: the two sides share every coordinate, so xarray's alignment of each step would
+    only compare (and copy) the replicates' index.
+    """
+    side_a = values.isel({_SIDE: 0}, drop=True)
+    a, b = side_a.values, values.isel({_SIDE: 1}, drop=True).values
+    difference = a - b if higher_is_better else b - a
+    scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+    with np.errstate(invalid="ignore"):
+        sign = np.where(np.abs(difference) <= tol * scale, 0.0, np.sign(difference))  # NaN stays NaN
+    return xr.DataArray(sign, coords=side_a.coords, dims=side_a.dims)
 
 
 def _clopper_pearson(successes: xr.DataArray, trials: xr.DataArray, level: float) -> xr.DataArray:
