@@ -243,11 +243,6 @@ def ci(
         elif chosen[name] == "jeffreys":
             metric, params, checked = _checked_cube(v, dim, cube, name, "jeffreys")
             _check_share_metric(metric)
-            if SIZE_COORD in v.coords:
-                raise ValueError(
-                    f"method='jeffreys': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), "
-                    "whose spread is not that of the data; use method='m_out_of_n'"
-                )
             estimate = apply_confusion(metric, checked, params)
             low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
         else:
@@ -417,11 +412,6 @@ def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[
     metric, params, cube = _checked_cube(values, dim, cube, name, method)
     estimate = apply_confusion(metric, cube, params)
     if method == "basic":
-        if SIZE_COORD in values.coords:
-            raise ValueError(
-                f"method='basic': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate): their spread "
-                "is that of m samples, not of the data's N; use method='m_out_of_n'"
-            )
         return estimate, 1.0
     if SIZE_COORD not in values.coords:
         raise ValueError(
@@ -664,17 +654,17 @@ def _checked_cube(values: xr.DataArray, dim: str, cube, name, method: str) -> tu
     """The replicates' metric and parameters and the cube they were drawn from, checked; errors say what differs."""
     if cube is None:
         raise ValueError(f"method={method!r} needs cube=, the confusion cube the replicates were drawn from")
+    if method != "m_out_of_n" and SIZE_COORD in values.coords:
+        raise ValueError(
+            f"method={method!r}: {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), whose spread "
+            "is that of m samples, not of the data's N; use method='m_out_of_n'"
+        )
     metric = _metric_of(name, values.attrs, method)
     return metric, parameters_of(metric, values.attrs, name), _matching_cube(cube, values, dim, name)
 
 
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
     """BCa of confusion-metric replicates: the estimate and the jackknife come from ``cube``."""
-    if SIZE_COORD in values.coords:
-        raise ValueError(
-            f"method='bca': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), whose spread is "
-            "not that of the data; use method='m_out_of_n'"
-        )
     metric, params, cube = _checked_cube(values, dim, cube, name, "bca")
     estimate = apply_confusion(metric, cube, params)
     theta, weights = jackknife(cube, metric, **params)
@@ -686,11 +676,6 @@ def _calibration(values: dict, names: list, dim: str, cube, inner, seed, progres
     inner = check_count(inner, "inner", low=2)
     request = {}
     for name in names:
-        if SIZE_COORD in values[name].coords:
-            raise ValueError(
-                f"method='calibrated': {_label(name)} are m-out-of-n replicates ({SIZE_COORD!r} coordinate), "
-                "whose spread is not that of the data; use method='m_out_of_n'"
-            )
         metric, params, checked = _checked_cube(values[name], dim, cube, name, "calibrated")
         request[name] = (metric, params, apply_confusion(metric, checked, params))
     outer = max(values[name].sizes[dim] for name in names)
