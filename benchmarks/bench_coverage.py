@@ -15,8 +15,9 @@ For each population and N, R test sets are drawn (multinomial over the cells), s
 bootstrapped at once (``bootstrap_cube`` of the whole stack, B replicates each, in chunks of test sets);
 ``ordframe.ci`` gives the percentile, basic and BCa intervals (``cube=`` the stack), and for the non-smooth
 OC, UOC, MS and MMAE (a minimum or maximum over paths or classes) the m-out-of-n interval from
-``bootstrap_cube(stack, B, size=ceil(N ** 0.7))`` and the calibrated percentile interval (a double bootstrap
-with 100 inner replicates per replicate, drawn once for the four metrics); for the shares of samples (accuracy,
+``bootstrap_cube(stack, B, size=ceil(N ** 0.7))``, the calibrated percentile interval (a double bootstrap
+with 100 inner replicates per replicate, drawn once for the four metrics) and, for the worst of per-class values
+(MS, MMAE: ``Metric.per_class``), the intersection interval; for the shares of samples (accuracy,
 mer, within_k and the example plugin's accuracy_off1) also the Jeffreys interval. The truth is the metric on the
 population's expected counts N p (equal to its value on p for every scale-free metric). Coverage is the share
 of test sets whose interval contains the truth (test sets whose estimate is NaN are left out), with its
@@ -52,6 +53,8 @@ SHARE_METRICS = ("accuracy", "mer", "within_k", "accuracy_off1")
 M_EXPONENT = 0.7
 IMBALANCED = {3: (0.1, 0.6, 0.3), 5: (0.05, 0.15, 0.35, 0.30, 0.15), 8: (0.03, 0.07, 0.15, 0.25, 0.2, 0.15, 0.1, 0.05)}
 CHUNK = 200  # test sets bootstrapped at once (B x CHUNK x K^2 counts)
+# The methods measured beside percentile, basic and BCa for the non-smooth metrics.
+EXTRA = ("m_out_of_n", "calibrated", "intersection")
 
 
 def population(k: int, kind: str, rho: float = 0.9) -> np.ndarray:
@@ -77,7 +80,7 @@ def covered(bounds: xr.DataArray, truth: float, estimate: xr.DataArray) -> tuple
     return int(hit), int(valid.sum()), int(below)
 
 
-def cell(k, kind, n, names, r_all, r_path, b, rng) -> dict:
+def cell(k, kind, n, names, r_all, r_path, b, rng, extra=EXTRA) -> dict:
     """Coverage counts ``{(metric, method): [covered, total, below]}`` of one population and N."""
     p = population(k, kind)
     truth_cube = xr.DataArray(n * p, dims=("true", "pred"))
@@ -94,16 +97,21 @@ def cell(k, kind, n, names, r_all, r_path, b, rng) -> dict:
         jobs = [(m, method, replicates[m]) for m in these for method in METHODS]
         jobs += [(m, "jeffreys", replicates[m]) for m in these if m in SHARE_METRICS]
         paths = [m for m in these if m in PATH_METRICS]
-        if paths:
+        if paths and "m_out_of_n" in extra:
             small = ordframe.bootstrap_cube(cubes, b, seed=rng, size=m_size).ordinal.evaluate(metrics=paths)
             jobs += [(m, "m_out_of_n", small[m]) for m in paths]
         intervals = {
             (m, method): ordframe.ci(values, method=method, cube=cubes, level=LEVEL, min_valid=0)
             for m, method, values in jobs
         }
-        if paths:  # one double bootstrap for the four metrics
+        if paths and "calibrated" in extra:  # one double bootstrap for the four metrics
             both = ordframe.ci(replicates[paths], method="calibrated", cube=cubes, level=LEVEL, min_valid=0, seed=rng)
             intervals.update({(m, "calibrated"): both[m] for m in paths})
+        for m in paths:
+            if "intersection" in methods_of(m, extra):
+                intervals[(m, "intersection")] = ordframe.ci(
+                    replicates[m], method="intersection", cube=cubes, level=LEVEL, min_valid=0, seed=rng
+                )
         for (m, method), bounds in intervals.items():
             got = covered(bounds, truths[m], estimates[m])
             counts.setdefault((m, method), [0, 0, 0])
@@ -123,15 +131,17 @@ def se(c: list[int]) -> float:
     return math.sqrt(q * (1 - q) / total) if total else float("nan")
 
 
-def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True, jobs=1) -> dict:
+def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True, jobs=1, names=None, extra=EXTRA) -> dict:
     """Every cell (population and N), each from its own random stream, in ``jobs`` processes."""
     # shift: one N; the largest K first, so that the processes finish together
     cells = [
         (kind, k, n) for k in sorted(ks, reverse=True) for kind in kinds for n in ns if kind != "shift" or n == 1000
     ]
     streams = np.random.SeedSequence(seed).spawn(len(cells))
+    names = tuple(names or registry.metric_names("confusion"))
     tasks = [
-        (key, r_all, r_path if key[0] != "shift" else r_all, b, stream, log) for key, stream in zip(cells, streams)
+        (key, r_all, r_path if key[0] != "shift" else r_all, b, stream, log, names, extra)
+        for key, stream in zip(cells, streams)
     ]
     if jobs == 1:
         return dict(map(one_cell, tasks))
@@ -140,11 +150,11 @@ def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True, jobs=1) -> dict:
 
 
 def one_cell(task) -> tuple:
-    (kind, k, n), r_all, r_path, b, stream, log = task
+    (kind, k, n), r_all, r_path, b, stream, log, names, extra = task
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NaN replicates (d, ms ... on rare classes), degenerate BCa
-        counts = cell(k, kind, n, registry.metric_names("confusion"), r_all, r_path, b, np.random.default_rng(stream))
+        counts = cell(k, kind, n, names, r_all, r_path, b, np.random.default_rng(stream), extra)
     if log:
         print(f"{kind} K={k} N={n}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     return (kind, k, n), counts
@@ -155,7 +165,8 @@ def recommend(results: dict, metric: str, margin: float) -> tuple[str, dict]:
     percentile interval's worst cell is within ``margin`` (two Monte-Carlo SEs) of it: the percentile
     interval needs no cube. Also returns per method (cells in [0.93, 0.97], cells, lowest, highest)."""
     scores = {}
-    methods = methods_of(metric, path_extra=("calibrated",))
+    methods = methods_of(metric, ("calibrated", "intersection"))
+    methods = tuple(m for m in methods if any((metric, m) in c for c in results.values()))
     for method in methods:
         cells = [c[(metric, method)] for c in results.values() if (metric, method) in c and c[(metric, method)][1]]
         cov = np.array([h / t for h, t, _ in cells])
@@ -164,9 +175,14 @@ def recommend(results: dict, metric: str, margin: float) -> tuple[str, dict]:
     return ("percentile" if scores[best][2] - scores["percentile"][2] <= margin else best), scores
 
 
-def methods_of(metric: str, path_extra=("m_out_of_n", "calibrated")) -> tuple[str, ...]:
-    """The methods measured for a metric: percentile, basic and BCa, and those of its kind."""
-    extra = path_extra if metric in PATH_METRICS else ("jeffreys",) if metric in SHARE_METRICS else ()
+def methods_of(metric: str, path_extra=EXTRA) -> tuple[str, ...]:
+    """The methods measured for a metric: percentile, basic and BCa, and those of its kind (of ``path_extra`` for
+    the non-smooth metrics; the intersection interval only for the worst of per-class values)."""
+    if metric in PATH_METRICS:
+        worst_class = registry.get_metric(metric).per_class is not None
+        extra = tuple(m for m in path_extra if m != "intersection" or worst_class)
+    else:
+        extra = ("jeffreys",) if metric in SHARE_METRICS else ()
     return (*METHODS, *extra)
 
 
@@ -181,13 +197,20 @@ def table(results: dict, metrics, methods=None) -> list[str]:
         for kind in kinds:
             for k in ks:
                 cells = [results.get((kind, k, n)) for n in ns]
-                row = [" / ".join(fmt(c[(m, meth)]) for meth in methods or methods_of(m)) if c else "" for c in cells]
+                measured = methods or [x for x in methods_of(m) if any((m, x) in c for c in cells if c)]
+                row = [
+                    " / ".join(fmt(c[(m, meth)]) if (m, meth) in c else "-" for meth in measured) if c else ""
+                    for c in cells
+                ]
                 out.append(f"| {m} | {kind} K={k} | " + " | ".join(row) + " |")
     return out
 
 
-def report(results: dict, r_all, r_path, b, seconds) -> str:
-    names = registry.metric_names("confusion")
+def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
+    measured = {key for counts in results.values() for key in counts}
+    names = [m for m in registry.metric_names("confusion") if any(m == name for name, _ in measured)]
+    paths = [m for m in PATH_METRICS if m in names]
+    path_methods = [meth for meth in (*METHODS, *EXTRA) if any((m, meth) in measured for m in paths)]
     kinds = sorted({key[0] for key in results}, key=["bal", "imb", "shift"].index)
     ks = sorted({key[1] for key in results})
     ns = sorted({key[2] for key in results})
@@ -202,34 +225,41 @@ def report(results: dict, r_all, r_path, b, seconds) -> str:
         f"(R = {r_path}). Total time {seconds / 60:.1f} min. Populations: `bal` and `imb` are symmetric (tied "
         "optimal OC/UOC paths), balanced and imbalanced classes; `shift` (N = 1000 only) is a control without the "
         "tie. Method `m/n` is the m-out-of-n interval (m = ceil(N^0.7)), `calibrated` the calibrated percentile "
-        "interval (a double bootstrap, 100 inner replicates), `Jeffreys` the Jeffreys interval at the bootstrap's "
+        "interval (a double bootstrap, 100 inner replicates), `intersection` the intersection interval of the worst "
+        "of per-class values (MS, MMAE), `Jeffreys` the Jeffreys interval at the bootstrap's "
         "effective sample size (shares of samples only). See the docstring of "
         "`benchmarks/bench_coverage.py` for the construction.",
         "",
-        "Reproduce with `python benchmarks/bench_coverage.py --output benchmarks/results_coverage.md --jobs 2`.",
+        f"Reproduce with `{command}`.",
         "",
-        "## Non-smooth metrics: OC, UOC, MS, MMAE (percentile / basic / BCa / m-out-of-n / calibrated)",
+        f"## Non-smooth metrics: {', '.join(m.upper() for m in paths)} ({' / '.join(path_methods)})",
         "",
         "| metric | population | " + " | ".join(f"N = {n}" for n in ns) + " |",
         "|---|---|" + "---|" * len(ns),
     ]
-    path_methods = (*METHODS, "m_out_of_n", "calibrated")
-    out += table(results, PATH_METRICS, path_methods)
-    out += [
-        "",
-        "Share of OC intervals entirely **below** the truth (the optimistic side; percentile / basic / BCa / m/n / "
-        "calibrated):",
-        "",
-        "| population | " + " | ".join(f"N = {n}" for n in ns) + " |",
-        "|---|" + "---|" * len(ns),
-    ]
-    for kind in kinds:
+    out += table(results, paths, path_methods)
+    out += (
+        []
+        if "oc" not in names
+        else [
+            "",
+            f"Share of OC intervals entirely **below** the truth (the optimistic side; {' / '.join(path_methods)}):",
+            "",
+            "| population | " + " | ".join(f"N = {n}" for n in ns) + " |",
+            "|---|" + "---|" * len(ns),
+        ]
+    )
+    for kind in kinds if "oc" in names else ():
         for k in ks:
             row = []
             for n in ns:
                 c = results.get((kind, k, n))
                 row.append(
-                    " / ".join(f"{c[('oc', meth)][2] / c[('oc', meth)][1]:.3f}" for meth in path_methods) if c else ""
+                    " / ".join(
+                        f"{c[('oc', meth)][2] / c[('oc', meth)][1]:.3f}" for meth in path_methods if ("oc", meth) in c
+                    )
+                    if c
+                    else ""
                 )
             out.append(f"| {kind} K={k} | " + " | ".join(row) + " |")
     out += [
@@ -249,14 +279,15 @@ def report(results: dict, r_all, r_path, b, seconds) -> str:
         f"interval's worst cell is within two Monte-Carlo SEs ({2 * se_all:.3f}) of it (the percentile interval "
         "needs no cube).",
         "",
-        "| metric | percentile | basic | BCa | calibrated | Jeffreys | recommended | registered default at the run |",
-        "|---|---|---|---|---|---|---|---|",
+        "| metric | percentile | basic | BCa | calibrated | intersection | Jeffreys | recommended "
+        "| registered default at the run |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for m in names:
         best, scores = recommend(results, m, 2 * se_all)
         parts = [
             f"{a}/{b} in range, {lo:.3f}-{hi:.3f}" if meth in scores else ""
-            for meth in (*METHODS, "calibrated", "jeffreys")
+            for meth in (*METHODS, "calibrated", "intersection", "jeffreys")
             for a, b, lo, hi in [scores.get(meth, (0, 0, 0.0, 0.0))]
         ]
         out.append(f"| {m} | " + " | ".join(parts) + f" | {best} | {registry.get_metric(m).interval} |")
@@ -273,7 +304,7 @@ def smoke() -> None:
     q = np.quantile(values.values, [0.025, 0.975])
     basic = ordframe.ci(values, method="basic", cube=cube).values
     np.testing.assert_allclose(basic, 2 * float(cube.ordinal.oc()) - q[::-1], rtol=1e-12)
-    report(results, 20, 20, 200, 0.0)
+    report(results, 20, 20, 200, 0.0, "smoke")
 
 
 def main():
@@ -283,6 +314,14 @@ def main():
     parser.add_argument("--r-path", type=int, default=300, help="test sets for OC, UOC, MS, MMAE on tied populations")
     parser.add_argument("--b", type=int, default=1000, help="bootstrap replicates")
     parser.add_argument("--jobs", type=int, default=1, help="cells run in this many processes")
+    parser.add_argument("--metrics", nargs="+", help="only these registered confusion metrics (default: all)")
+    parser.add_argument(
+        "--extra",
+        nargs="*",
+        choices=EXTRA,
+        default=EXTRA,
+        help="the methods measured beside percentile, basic and BCa for the non-smooth metrics (default: all)",
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: the checks only (seconds)")
     args = parser.parse_args()
     if args.smoke:
@@ -290,8 +329,19 @@ def main():
         print("bench_coverage smoke: coverage counts add up; the basic interval is the percentile one reflected")
         return
     start = time.perf_counter()
-    results = run((3, 5, 8), (200, 1000, 5000), ("bal", "imb", "shift"), args.r, args.r_path, args.b, jobs=args.jobs)
-    text = report(results, args.r, args.r_path, args.b, time.perf_counter() - start)
+    results = run(
+        (3, 5, 8),
+        (200, 1000, 5000),
+        ("bal", "imb", "shift"),
+        args.r,
+        args.r_path,
+        args.b,
+        jobs=args.jobs,
+        names=args.metrics,
+        extra=tuple(args.extra),
+    )
+    command = "python benchmarks/bench_coverage.py " + " ".join(sys.argv[1:])
+    text = report(results, args.r, args.r_path, args.b, time.perf_counter() - start, command)
     if args.output:
         Path(args.output).write_text(text)
     else:

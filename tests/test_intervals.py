@@ -398,5 +398,15 @@ def test_oc_on_a_tied_population_covers_with_its_default_and_not_with_the_percen
     assert coverage("oc", "percentile", k=8) < LOOSE[0]  # the test tells a method that under-covers
 
 
+@pytest.mark.parametrize("metric", ["ms", "mmae"])
+def test_a_worst_class_metric_with_tied_classes_covers_with_its_default_and_not_with_the_percentile_interval(metric):
+    """At K = 8 the two middle classes tie for the worst: the intersection interval covers at least its level (it
+    is conservative there by construction), the percentile interval of the biased minimum or maximum does not."""
+    default = ordframe.get_metric(metric).interval
+    assert default == "intersection"
+    assert coverage(metric, default, k=8) >= LOOSE[0]
+    assert coverage(metric, "percentile", k=8) < LOOSE[0]
+
+
 def test_a_smooth_metric_covers_with_its_default():
     assert LOOSE[0] <= coverage("mae", ordframe.get_metric("mae").interval) <= LOOSE[1]

@@ -571,7 +571,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         [`ordframe.ci`][ordframe.ci] on the replicates of [`evaluate`][evaluate]``(bootstrap=n)`` (the strata
         drawn apart, scored together), with what the replicates alone cannot give: the estimates on the
         data for the basic and Jeffreys intervals, the data's cube for the calibrated interval's double
-        bootstrap, and for BCa the jackknife of the samples, or of the clusters with ``cluster=``, so that
+        bootstrap and the intersection interval's per-class values, and for BCa the jackknife of the samples, or of the clusters with ``cluster=``, so that
         probability metrics and cluster bootstraps get BCa too.
 
         Parameters
@@ -598,10 +598,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The same seed gives the same replicates.
         level : float
             The confidence level, in (0, 1).
-        method : {None, "percentile", "basic", "bca", "calibrated", "jeffreys"}
+        method : {None, "percentile", "basic", "bca", "calibrated", "jeffreys", "intersection"}
             None (default): each metric's own default interval (its ``interval``, shown on its page); with
-            ``cluster=``, a calibrated default becomes basic (the double bootstrap draws samples, not
-            clusters), and asking for ``"calibrated"`` is an error.
+            ``cluster=``, a calibrated or intersection default becomes basic (they draw from the cube sample
+            by sample, not cluster by cluster), and asking for either is an error.
         labels : list, optional
             As in [`confusion`][confusion].
         dropna : bool

@@ -83,10 +83,11 @@ def parser() -> argparse.ArgumentParser:
     )
     scorer.add_argument(
         "--ci",
-        choices=["auto", "percentile", "basic", "bca", "calibrated", "jeffreys"],
+        choices=["auto", "percentile", "basic", "bca", "calibrated", "jeffreys", "intersection"],
         default="auto",
         help="the interval of --bootstrap: auto (each metric's own, chosen by coverage: calibrated for OC), "
-        "percentile, basic, bca, calibrated (a double bootstrap) or jeffreys (shares of samples such as accuracy); "
+        "percentile, basic, bca, calibrated (a double bootstrap), jeffreys (shares of samples such as accuracy) "
+        "or intersection (the worst of per-class values: ms, mmae); "
         "default auto; with --compare, auto is percentile and only percentile, basic and bca apply",
     )
     scorer.add_argument(

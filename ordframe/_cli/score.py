@@ -33,6 +33,7 @@ INTERVAL = {
     "bca": "bca",
     "calibrated": "calibrated",
     "jeffreys": "jeffreys",
+    "intersection": "intersection",
 }
 
 

@@ -1,5 +1,6 @@
 """Confidence intervals from bootstrap replicates: percentile, basic, BCa (Efron 1987), m-out-of-n, calibrated
-(a double bootstrap, Hall 1986) and, for shares of samples, Jeffreys.
+(a double bootstrap, Hall 1986), for shares of samples Jeffreys, and for the worst of per-class values
+intersection bounds (Chernozhukov, Lee & Rosen 2013).
 
 ``ci`` turns replicates of a metric (a DataArray or Dataset with a bootstrap
 dim) into an interval with a dim ``bound`` (``low``, ``high``). ``method=None``
@@ -67,10 +68,12 @@ from ordframe._core.dims import (
     MODEL_DIM,
     OBSERVED_DIM,
     SIZE_COORD,
+    TRUE,
     VERSUS_DIM,
 )
 from ordframe._core.messages import show, warn
 from ordframe._inference.double_bootstrap import INNER, calibration_shares
+from ordframe._inference.worst_class import class_replicates
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import INTERVALS, Metric
 from ordframe._registry.request import evaluation_request
@@ -80,9 +83,9 @@ from ordframe._resampling.paired import frame_replicates
 METHODS = INTERVALS
 
 # What a frame's paired bootstrap gives: m-out-of-n needs replicates of m < N samples.
-FRAME_METHODS = ("percentile", "basic", "bca", "calibrated", "jeffreys")
-# The methods that need the estimate on the data, hence the cube.
-_NEED_CUBE = ("basic", "bca", "m_out_of_n", "calibrated", "jeffreys")
+FRAME_METHODS = ("percentile", "basic", "bca", "calibrated", "jeffreys", "intersection")
+# The methods that draw from the data's cube sample by sample, which with clusters would not be the bootstrap's draws.
+_DRAW_SAMPLES = ("calibrated", "intersection")
 #: Fewer replicates than this give a warning: the tails of the interval rest on a handful of values.
 MIN_REPLICATES = 100
 #: The default of ``min_valid``: below this share of valid (non-NaN) replicates ``ci`` refuses.
@@ -126,7 +129,7 @@ def ci(
         The bootstrap dim.
     level : float
         The confidence level, in (0, 1).
-    method : {None, "percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys"}
+    method : {None, "percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys", "intersection"}
         ``None`` (default): each variable's metric's own default, its ``interval`` (shown on every metric's
         page, chosen by the coverage of the intervals on simulated data; ``"percentile"`` for values
         without a registered metric). A default that needs ``cube`` falls back to ``"percentile"`` with a
@@ -134,7 +137,8 @@ def ci(
         ``df.ordinal.ci(..., method="bca")``). Every method but ``"percentile"`` needs ``cube``,
         the cube the replicates were drawn from; ``"m_out_of_n"`` needs replicates drawn with
         ``bootstrap_cube(cube, n, size=m)``; ``"jeffreys"`` a metric that is a share of samples
-        (``Metric.share``).
+        (``Metric.share``); ``"intersection"`` a metric that is the worst of per-class values
+        (``Metric.per_class``: MS, MMAE).
     cube : xarray.DataArray, optional
         For BCa: the original cube (its metric value and jackknife values are computed on it). Its dims
         other than ``true`` and ``pred`` must be the replicates' dims less ``dim``, with the same
@@ -151,10 +155,12 @@ def ci(
     inner : int
         For ``"calibrated"``: the replicates drawn from each replicate (default 100).
     seed : None, int or numpy.random.Generator
-        For ``"calibrated"``: the seed of its double bootstrap (the same seed gives the same interval).
+        For ``"calibrated"`` and ``"intersection"``: the seed of the replicates they draw from the cube (the
+        double bootstrap; the per-class values of as many replicates as ``replicates`` has) — the same seed
+        gives the same interval.
     progress : bool, optional
-        For ``"calibrated"``: show a progress bar of its double bootstrap (default: in an interactive
-        terminal, for runs longer than a couple of seconds).
+        For ``"calibrated"`` and ``"intersection"``: show a progress bar of their draws (default: in an
+        interactive terminal, for runs longer than a couple of seconds).
 
     Returns
     -------
@@ -196,7 +202,10 @@ def ci(
     quantiles of ``v_b``, the mid-rank share of ``inner`` replicates of replicate ``b`` below ``theta``: the
     levels at which the percentile interval covers ``theta`` in the bootstrap world. The Jeffreys interval
     (Brown, Cai & DasGupta 2001) of a share ``p`` is ``Beta(x + 1/2, n - x + 1/2)``'s quantiles, ``x = p n``,
-    with ``n = min(N, p (1 - p) / var*)`` from the replicates' variance (Korn & Graubard 1998). BCa (Efron 1987;
+    with ``n = min(N, p (1 - p) / var*)`` from the replicates' variance (Korn & Graubard 1998). The
+    intersection interval of a worst-class metric (Chernozhukov, Lee & Rosen 2013) bounds the worst class
+    jointly over the classes that may be worst (``intersection_bounds``): valid whichever classes tie, and
+    conservative where several do. BCa (Efron 1987;
     Efron & Tibshirani 1993, ch. 14) moves those levels to
     ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha/2), Phi^-1(1 - alpha/2)``, with the
     bias correction ``z0 = Phi^-1((#{theta_b < theta} + #{theta_b <= theta}) / (2 B))`` from the estimate
@@ -245,6 +254,11 @@ def ci(
             _check_share_metric(metric)
             estimate = apply_confusion(metric, checked, params)
             low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
+        elif chosen[name] == "intersection":
+            metric, params, checked = _checked_cube(v, dim, cube, name, "intersection")
+            _check_per_class_metric(metric)
+            estimates, draws = class_replicates(checked, metric, params, n=v.sizes[dim], seed=seed, progress=progress)
+            low, high = intersection_bounds(estimates, draws, checked.sum(CUBE_DIMS), alpha, metric)
         else:
             low, high = percentile(v, dim, alpha)
             if chosen[name] != "percentile":
@@ -314,14 +328,16 @@ def frame_ci(
         )
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
     chosen = {name: method or _frame_default(metric, cluster) for name, (metric, _) in request.items()}
-    if cluster is not None and method == "calibrated":
+    if cluster is not None and method in _DRAW_SAMPLES:
         raise ValueError(
-            "method='calibrated' draws its inner replicates sample by sample, not cluster by cluster; with cluster= "
-            "use method='basic' or 'bca'"
+            f"method={method!r} draws its replicates from the data's cube sample by sample, not cluster by cluster; "
+            "with cluster= use method='basic' or 'bca'"
         )
     for name, (metric, _) in request.items():
         if chosen[name] == "jeffreys":
             _check_share_metric(metric)
+        if chosen[name] == "intersection":
+            _check_per_class_metric(metric)
     replicates, estimate, jackknife, cube = frame_replicates(
         df,
         true,
@@ -339,17 +355,17 @@ def frame_ci(
         renormalize=renormalize,
         progress=progress,
         jackknife="bca" in chosen.values(),
-        cube=bool({"calibrated", "jeffreys"} & set(chosen.values())),
+        cube=bool({"calibrated", "jeffreys", "intersection"} & set(chosen.values())),
     )
     alpha = (1 - level) / 2
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
     shares = {}
+    own_stream = rng_of(seed).spawn(1)[0]  # the cube's draws: a stream of their own, whatever the replicates took
     if calibrated:
         assert cube is not None  # asked for above
         calibration = {name: (*request[name], estimate[name]) for name in calibrated}
-        inner_seed = rng_of(seed).spawn(1)[0]  # a stream of its own, whatever the replicates took
         shares = calibration_shares(
-            cube, calibration, outer=n, inner=INNER, equal=_EQUAL, seed=inner_seed, progress=progress
+            cube, calibration, outer=n, inner=INNER, equal=_EQUAL, seed=own_stream, progress=progress
         )
     bounds = {}
     for name, values in replicates.items():
@@ -361,6 +377,11 @@ def frame_ci(
         elif chosen[name] == "jeffreys":
             assert cube is not None  # asked for above
             low, high = jeffreys_bounds(values, on_data, cube.sum(CUBE_DIMS), BOOTSTRAP_DIM, alpha)
+        elif chosen[name] == "intersection":
+            assert cube is not None  # asked for above
+            metric, params = request[name]
+            estimates, draws = class_replicates(cube, metric, params, n=n, seed=own_stream, progress=progress)
+            low, high = intersection_bounds(estimates, draws, cube.sum(CUBE_DIMS), alpha, metric)
         elif chosen[name] == "bca":
             theta, weights = jackknife[name]
             acceleration = acceleration_of(theta, weights, LEFT_OUT_DIM)
@@ -375,10 +396,10 @@ def frame_ci(
 
 def _frame_default(metric: Metric, cluster) -> str:
     """A metric's default interval where the frame gives the data: its own, except m-out-of-n (BCa instead) and,
-    with clusters, the calibrated one (basic instead: its inner replicates are drawn sample by sample)."""
+    with clusters, the calibrated and intersection ones (basic instead: they draw from the cube sample by sample)."""
     if metric.interval == "m_out_of_n":
         return "bca"
-    return "basic" if metric.interval == "calibrated" and cluster is not None else metric.interval
+    return "basic" if metric.interval in _DRAW_SAMPLES and cluster is not None else metric.interval
 
 
 def _default_method(attrs, cube, name) -> str:
@@ -710,6 +731,64 @@ def _check_share_metric(metric: Metric) -> None:
         raise ValueError(
             f"method='jeffreys' is an interval of a share of samples (a metric registered with share=True: "
             f"{show(shares)}); {metric.name!r} is not one"
+        )
+
+
+def intersection_bounds(
+    estimates: xr.DataArray, replicates: xr.DataArray, samples, alpha: float, metric: Metric
+) -> list[xr.DataArray]:
+    """The intersection interval of the worst of per-class values (Chernozhukov, Lee & Rosen 2013).
+
+    For ``theta = min_k theta_k`` (a maximum is negated) with per-class estimates ``theta_k`` (dim ``true``),
+    their replicates ``theta*_bk`` (last dim), spreads ``s_k`` (standard deviations of the replicates) and
+    ``T*_bk = (theta*_bk - theta_k) / s_k`` (0 where ``s_k`` is 0)::
+
+        kappa = the (1 - 0.1 / log N) quantile of  max_k -T*_bk
+        V     = {k : theta_k <= min_j (theta_j + kappa s_j) + 2 kappa s_k}     the classes that may be worst
+        high  = min_k (theta_k + c s_k),   c = the (1 - alpha) quantile of  max_{k in V} -T*_bk
+        low   = min_k q*_k(alpha)                       the per-class percentile bounds (q*_k: quantiles of theta*_k)
+
+    ``high`` bounds the worst class jointly over ``V`` (CLR's bound, with their adaptive selection of
+    ``V``); ``low`` holds for the class that is worst. The interval covers at least its level whichever
+    classes tie, exactly where one class is clearly worst, and more where several tie or nearly tie. Classes
+    whose estimate is NaN are left out; ``samples`` is the cube's total ``N``, per element; the bounds are
+    clipped to the ``metric``'s range.
+    """
+    sign = 1.0 if metric.higher_is_better else -1.0
+    theta, draws = sign * estimates, sign * replicates
+    dim = draws.dims[-1]
+    valid = theta.notnull()
+    spread = draws.std(dim, ddof=1)
+    studentized = xr.where(spread > 0, (draws - theta) / spread.where(spread > 0), 0.0).where(draws.notnull())
+
+    def quantile(values: xr.DataArray, level) -> xr.DataArray:
+        return _quantiles(values.transpose(..., dim), xr.full_like(values.isel({dim: 0}, drop=True), 1.0) * level)
+
+    def worst_over(classes: xr.DataArray) -> xr.DataArray:  # max_{k in classes} -T*_bk, NaN where none is valid
+        gap = (-studentized).where(classes, -np.inf).fillna(-np.inf).max(TRUE)
+        return gap.where(np.isfinite(gap))
+
+    def smallest(values: xr.DataArray) -> xr.DataArray:  # the minimum over the valid classes, NaN where none is
+        low = values.where(valid, np.inf).fillna(np.inf).min(TRUE)
+        return low.where(np.isfinite(low))
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gamma = np.clip(1 - 0.1 / np.log(samples.astype(np.float64)), 0.5, 1.0)
+    kappa = quantile(worst_over(valid), gamma)
+    may_be_worst = valid & (theta <= smallest(theta + kappa * spread) + 2 * kappa * spread)
+    high = smallest(theta + quantile(worst_over(may_be_worst), 1 - alpha) * spread)
+    low = smallest(quantile(draws, alpha))
+    bounds = [low, high] if metric.higher_is_better else [0.0 - high, 0.0 - low]  # 0 - x: no -0.0
+    return [b.clip(*metric.bounds) for b in bounds]
+
+
+def _check_per_class_metric(metric: Metric) -> None:
+    """The intersection interval is for the worst of per-class values (``Metric.per_class``)."""
+    if metric.per_class is None:
+        worst = [m for m in registry.metric_names("confusion") if registry.get_metric(m).per_class is not None]
+        raise ValueError(
+            f"method='intersection' is an interval of the worst of per-class values (a metric registered with "
+            f"per_class=: {show(worst)}); {metric.name!r} is not one"
         )
 
 

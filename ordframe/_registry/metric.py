@@ -20,7 +20,7 @@ import numpy as np
 
 KINDS = ("confusion", "proba")
 #: The interval methods of ``ordframe.ci``; a metric's ``interval`` is one of them.
-INTERVALS = ("percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys")
+INTERVALS = ("percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys", "intersection")
 #: The inputs a kernel of each kind takes positionally; its parameters come after them.
 INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
 #: Names of the accessor methods' own arguments: no metric parameter may be called so.
@@ -83,13 +83,19 @@ class Metric:
         Parameter defaults (read from ``func`` when not given).
     description, reference, undefined : str
         One line on what it measures, its citation, and when it is NaN.
-    interval : {"percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys"}
+    interval : {"percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys", "intersection"}
         The method ``ordframe.ci(..., method=None)`` uses for this metric's bootstrap replicates
         (default ``"percentile"``); choose it by the coverage of the intervals on simulated data
         (ordframe's ``benchmarks/bench_coverage.py`` measures it for a registered metric).
     share : bool
         The metric is a share of samples (a proportion, such as accuracy): the Jeffreys interval
         (``ci(..., method="jeffreys")``) applies to it (default False). A confusion metric bounded by 0 and 1.
+    per_class : callable, optional
+        For a confusion metric that is the worst of values per true class (MS, the smallest per-class
+        recall; MMAE, the largest per-class MAE): a kernel ``per_class(counts, **params)`` returning those
+        values, shape ``(..., K)``, NaN for a class left out. The metric must equal their minimum if higher
+        is better, else their maximum, over the classes that are not NaN. It enables the intersection
+        interval (``ci(..., method="intersection")``), which needs every class's value, not only the worst.
 
     Raises
     ------
@@ -122,6 +128,7 @@ class Metric:
     undefined: str = ""
     interval: str = "percentile"
     share: bool = False
+    per_class: Callable[..., Any] | None = None
 
     def __post_init__(self):
         _check_name(self.name)
@@ -146,6 +153,15 @@ class Metric:
             raise ValueError(f"{where}: share=True is for a confusion metric bounded by 0 and 1 (a share of samples)")
         if self.interval == "jeffreys" and not self.share:
             raise ValueError(f"{where}: interval='jeffreys' is for a share of samples: set share=True too")
+        if self.per_class is not None:
+            if not callable(self.per_class):
+                raise TypeError(f"{where}: per_class must be callable or None, got {type(self.per_class).__name__}")
+            if self.kind != "confusion":
+                raise ValueError(f"{where}: per_class is for a confusion metric, the worst of per-class values")
+        if self.interval == "intersection" and self.per_class is None:
+            raise ValueError(
+                f"{where}: interval='intersection' needs the per-class values whose worst the metric is: set per_class"
+            )
         object.__setattr__(self, "defaults", MappingProxyType(_defaults(where, self.kind, self.func, self.defaults)))
 
     def __reduce__(self):

@@ -460,7 +460,8 @@ def ordframe_metrics():
             description="Maximum over true classes of the per-class MAE.",
             reference=CRUZ_RAMIREZ,
             undefined="no true class has samples",
-            interval="calibrated",
+            interval="intersection",
+            per_class=_class_error,
         ),
         Metric(
             "spearman",
@@ -552,7 +553,8 @@ def ordframe_metrics():
             description="Minimum sensitivity: the smallest per-class recall over the true classes with samples.",
             reference=f"{CRUZ_RAMIREZ}; {ORCA}",
             undefined="no true class has samples",
-            interval="calibrated",
+            interval="intersection",
+            per_class=_sensitivities,
         ),
         Metric(
             "gm",
