@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -445,9 +445,8 @@ def frame_skill(
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
     wanted = {label: (chosen.name, params)}
     estimate, rows = evaluate_frame_rows(df, true, pred, metrics=wanted, by=by, **common)
-    # the true-class counts, over the classes scored (integer labels keep those that occur); the label warnings
-    # were given by the evaluation
-    cube = replace(rows, pred_name=None).cube()
+    # the true-class counts, over the classes scored (integer labels keep those that occur)
+    cube = rows.cube(warned=True)
     parsed = parse_reference(reference, cube.indexes[TRUE], by_names(by))
     score = estimate[label]
     best = perfect_score(chosen.higher_is_better, chosen.bounds)

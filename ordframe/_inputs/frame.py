@@ -164,8 +164,9 @@ class FrameRows:
             weights=self.weights,
         )
 
-    def cube(self) -> xr.DataArray:
-        """The confusion cube ``(*groups, true, pred)`` of these rows."""
+    def cube(self, warned: bool = False) -> xr.DataArray:
+        """The confusion cube ``(*groups, true, pred)`` of these rows (``warned``: the label warnings were given
+        already, by an evaluation of these rows)."""
         counts = self.counts()
         pred = self.predicted()
         classes = self.classes
@@ -174,7 +175,7 @@ class FrameRows:
             counts, classes = drop_absent_classes(counts, classes, labels)
         if not self.part:  # a part of a frame: the whole is checked and warned about
             check_two(classes)
-            if self.pred_name is not None:
+            if self.pred_name is not None and not warned:
                 warn_predicted_only(counts, classes, self.pred_name)
                 if self.groups.columns:
                     warn_classes_differ(counts, classes, self.groups.names)

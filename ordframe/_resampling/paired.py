@@ -33,7 +33,7 @@ strata then only split the cubes, whose sizes vary between replicates.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -533,8 +533,7 @@ def frame_replicates(
         paired = paired_samples(df, true, pred, **where, **common)
         request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
         left_out = paired_jackknife(paired, request, len(by_names(strata, "strata")))
-    # the label warnings were given by the evaluation
-    return FrameReplicates(replicates, estimate, left_out, replace(rows, pred_name=None).cube() if cube else None)
+    return FrameReplicates(replicates, estimate, left_out, rows.cube(warned=True) if cube else None)
 
 
 def _unit_sums(scores: np.ndarray, paired: PairedSamples, n_units: int, places: int) -> sparse.csr_matrix:
