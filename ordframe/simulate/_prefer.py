@@ -12,6 +12,7 @@ from ordframe._core.checks import check_level, dims_list
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, METRIC_DIM
 from ordframe._core.messages import warn
 from ordframe._registry.request import metric_request
+from ordframe.metrics._matrix import shared_terms
 
 _SIDE = "_side"
 _SHARES = ("agree", "disagree", "tie", "undefined")
@@ -112,25 +113,26 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
 
     both = xr.concat([a, b], dim=_SIDE)
     counts = confusion_counts(both)  # validated once for every metric
-    ref = _preference(apply_confusion(ref_metric, both, ref_params, counts), ref_metric.higher_is_better, tol)
-    compared = ref.notnull() & (ref != 0)
-    pairs = compared.sum(pooled)
-    axes = tuple(ref.dims.index(d) for d in pooled)
-    among, reference = compared.values, ref.values
-    parts = []
-    for output, (metric, params) in request.items():
-        pref = _preference(apply_confusion(metric, both, params, counts), metric.higher_is_better, tol).values
-        shares = {
-            "agree": among & (pref == reference),
-            "disagree": among & (pref == -reference),
-            "tie": among & (pref == 0),
-            "undefined": among & np.isnan(pref),
-        }
-        parts.append(
-            xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
-                {METRIC_DIM: [output]}
+    with shared_terms():  # and the terms that several metrics use computed once
+        ref = _preference(apply_confusion(ref_metric, both, ref_params, counts), ref_metric.higher_is_better, tol)
+        compared = ref.notnull() & (ref != 0)
+        pairs = compared.sum(pooled)
+        axes = tuple(ref.dims.index(d) for d in pooled)
+        among, reference = compared.values, ref.values
+        parts = []
+        for output, (metric, params) in request.items():
+            pref = _preference(apply_confusion(metric, both, params, counts), metric.higher_is_better, tol).values
+            shares = {
+                "agree": among & (pref == reference),
+                "disagree": among & (pref == -reference),
+                "tie": among & (pref == 0),
+                "undefined": among & np.isnan(pref),
+            }
+            parts.append(
+                xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
+                    {METRIC_DIM: [output]}
+                )
             )
-        )
     counts = xr.concat(parts, dim=METRIC_DIM)
     if (pairs == 0).any():
         warn(
