@@ -64,8 +64,13 @@ def _flat(counts):
 
 
 def _sound(x):
-    """Whether a count is finite and >= 0 (NaN is not): each kernel checks the counts as it reads them."""
-    return (x >= 0) & (x < np.inf)
+    """Whether a count is finite and >= 0 (NaN is not): each kernel checks the counts as it reads them.
+
+    ``x - x == 0`` is false for an infinite or NaN float only; the compiler drops it for an integer, and for
+    float64 counts it costs a fraction of ``x < inf`` (a comparison with a constant that stopped the
+    kernels' loops from being vectorised: 2x the time of a whole read at K = 5).
+    """
+    return (x >= 0) & (x - x == 0)
 
 
 # What a kernel returns: its counts were all ``_sound``, or not.
