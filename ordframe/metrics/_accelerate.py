@@ -776,3 +776,100 @@ def per_class(counts, weights, want: int, missing_zero: bool = False) -> np.ndar
     out = np.empty(len(flat))
     _run(_per_class, flat, np.ascontiguousarray(weights, dtype=np.float64), want, missing_zero, out)
     return out.reshape(stack)
+
+
+def _threshold_py(proba, true, k, cdf, bits, squared, key):
+    """One threshold's pass over the samples (``calibration.decompose`` without weights or groups): ``cdf`` +=
+    ``proba[:, k]`` (``bits``: the same memory as uint64), the squared gaps (x - y)^2 of the forecasts x and the
+    outcomes y = 1{true <= k}, and the keys that sort the forecasts with their outcomes (x's bits << 1 | y)."""
+    for i in range(len(cdf)):
+        x = cdf[i] + proba[i, k]
+        cdf[i] = x
+        y = true[i] <= k
+        gap = x - (1.0 if y else 0.0)
+        squared[i] = gap * gap
+        key[i] = (bits[i] << np.uint64(1)) | (np.uint64(1) if y else np.uint64(0))
+
+
+def _key_bins_py(key, bits, weight, events):
+    """The runs of equal forecasts in sorted keys (a forecast's bits shifted up one, its outcome in the lowest
+    bit; ``calibration.Bins.of``): each run's forecast bits, size and number of events, in order; returns the
+    number of runs."""
+    b = -1
+    for i in range(len(key)):
+        forecast = key[i] >> 1
+        if b < 0 or forecast != bits[b]:
+            b += 1
+            bits[b] = forecast
+            weight[b] = 0.0
+            events[b] = 0.0
+        weight[b] += 1.0
+        events[b] += float(key[i] & 1)
+    return b + 1
+
+
+def _pav_py(weight, forecast, events, group, pool, start, pooled_weight, pooled_forecast, pooled_events):
+    """The pool-adjacent-violators algorithm on bins sorted by forecast (within ``group``, if not empty): the
+    isotonic regression of the bins' frequencies ``events / weight`` with weights ``weight``, as pools of
+    adjacent bins with increasing frequencies (``calibration.Bins.pooled``).
+
+    Each bin is pushed as a pool; while the pool below it (in the same group) has a frequency >= its own, the
+    two are merged (pools of equal frequency too, so the pools are the runs of equal fitted values). Writes
+    the pool of every bin, each pool's first bin and its sums of weight, weight x forecast and events; returns
+    the number of pools.
+    """
+    grouped = len(group) > 0
+    top = -1
+    for b in range(len(weight)):
+        top += 1
+        start[top] = b
+        pooled_weight[top] = weight[b]
+        pooled_forecast[top] = weight[b] * forecast[b]
+        pooled_events[top] = events[b]
+        while (
+            top > 0
+            and (not grouped or group[start[top]] == group[start[top - 1]])
+            and pooled_events[top - 1] * pooled_weight[top] >= pooled_events[top] * pooled_weight[top - 1]
+        ):  # the frequencies compared without a division (exact for counts)
+            pooled_weight[top - 1] += pooled_weight[top]
+            pooled_forecast[top - 1] += pooled_forecast[top]
+            pooled_events[top - 1] += pooled_events[top]
+            top -= 1
+    for p in range(top + 1):
+        end = start[p + 1] if p < top else len(weight)
+        for b in range(start[p], end):
+            pool[b] = p
+    return top + 1
+
+
+_threshold = _compiled(_threshold_py)
+_key_bins = _compiled(_key_bins_py)
+_pav = _compiled(_pav_py)
+
+
+def thresholds(proba, true):
+    """Per threshold k = 1, ..., K - 1 of ``proba`` ``(n, K)``: the squared gaps (x_k - y_k)^2 and the unsorted keys
+    (``_threshold_py``); the arrays are reused from one threshold to the next."""
+    n = len(true)
+    cdf, squared, key = np.zeros(n), np.empty(n), np.empty(n, np.uint64)
+    for k in range(proba.shape[-1] - 1):
+        _threshold(proba, true, k, cdf, cdf.view(np.uint64), squared, key)
+        yield squared, key
+
+
+def key_bins(key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_key_bins_py`` of sorted uint64 ``key``: the runs' forecasts (float64), sizes and events."""
+    bits, weight, events = np.empty(len(key), np.uint64), np.empty(len(key)), np.empty(len(key))
+    n = _key_bins(key, bits, weight, events)
+    return bits[:n].view(np.float64), weight[:n], events[:n]
+
+
+def pav(weight, forecast, events, group) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``_pav_py`` (``group`` None: one group): the pool of every bin, the pools' first bins, and their sums of
+    weight, weight x forecast and events."""
+    n = len(weight)
+    pool, start = np.empty(n, np.int64), np.empty(n, np.int64)
+    sums = np.empty((3, n))
+    no_group = np.zeros(0, np.int64)
+    m = _pav(weight, forecast, events, no_group if group is None else group, pool, start, sums[0], sums[1], sums[2])
+    return pool, start[:m], sums[0, :m], sums[1, :m], sums[2, :m]
