@@ -873,3 +873,25 @@ def pav(weight, forecast, events, group) -> tuple[np.ndarray, np.ndarray, np.nda
     no_group = np.zeros(0, np.int64)
     m = _pav(weight, forecast, events, no_group if group is None else group, pool, start, sums[0], sums[1], sums[2])
     return pool, start[:m], sums[0, :m], sums[1, :m], sums[2, :m]
+
+
+def _invert_py(table, u, n, low, width, p, out):
+    """``simulate._draw.binomials``' inversion: the variate of replicate i is the number of entries <= u_i + 2 r of
+    row r = n_i - low of ``table`` (``width`` entries a row), at most n_i; the search starts at the mode n_i p
+    and walks to the first entry above, a few steps (numpy's path bisects the same numbers)."""
+    for i in range(len(u)):
+        row = n[i] - low
+        base = row * width
+        key = u[i] + 2.0 * row
+        j = min(int(n[i] * p), width - 1)
+        if table[base + j] <= key:
+            j += 1
+            while j < width and table[base + j] <= key:
+                j += 1
+        else:
+            while j > 0 and table[base + j - 1] > key:
+                j -= 1
+        out[i] = min(j, n[i])
+
+
+invert = _compiled(_invert_py)
