@@ -875,22 +875,18 @@ def pav(weight, forecast, events, group) -> tuple[np.ndarray, np.ndarray, np.nda
     return pool, start[:m], sums[0, :m], sums[1, :m], sums[2, :m]
 
 
-def _invert_py(table, u, n, low, width, p, out):
+def _invert_py(table, guide, steps, u, n, low, width, out):
     """``simulate._draw.binomials``' inversion: the variate of replicate i is the number of entries <= u_i + 2 r of
-    row r = n_i - low of ``table`` (``width`` entries a row), at most n_i; the search starts at the mode n_i p
-    and walks to the first entry above, a few steps (numpy's path bisects the same numbers)."""
+    row r = n_i - low of ``table`` (``width`` entries a row), at most n_i. The search starts at ``guide[r, g]``,
+    that number for u = g / ``steps`` with g = floor(u_i steps), and walks up a step or two (numpy's path bisects
+    the same numbers)."""
     for i in range(len(u)):
         row = n[i] - low
         base = row * width
         key = u[i] + 2.0 * row
-        j = min(int(n[i] * p), width - 1)
-        if table[base + j] <= key:
+        j = guide[row * steps + int(u[i] * steps)]
+        while j < width and table[base + j] <= key:
             j += 1
-            while j < width and table[base + j] <= key:
-                j += 1
-        else:
-            while j > 0 and table[base + j - 1] > key:
-                j -= 1
         out[i] = min(j, n[i])
 
 
