@@ -284,6 +284,7 @@ def _varies(margin):
 
 
 SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
+ALL_PAIRS = slice(None)  # every rank statistic of ``pairs``, in that order
 # Rank statistics are homogeneous of degree 0 in the counts: a matrix whose N lies in this range is
 # used as it is (the products of Spearman's variances, of degree 6 in the counts, neither overflow
 # nor underflow), others as proportions.
@@ -311,10 +312,11 @@ def _as_read(counts, i, p, rows, cols):
     return total, sound
 
 
-def _pairs_py(counts, want, integer, out):
-    """Per matrix, a rank statistic from one sum over pairs of cells: ``classic.spearman`` (``want`` =
-    SPEARMAN), ``kendall_tau_b``, ``somers_d``, ``rint.rint`` (RINT) or its large-sample form, with the
-    same formulas and NaN rules.
+def _pairs_py(counts, wanted, integer, out):
+    """Per matrix, the rank statistics flagged in ``wanted`` (indexed by SPEARMAN, KENDALL, SOMERS, RINT,
+    RINT_LARGE_SAMPLE) into the same rows of ``out`` ``(5, M)``, each from one sum over pairs of cells:
+    ``classic.spearman``, ``kendall_tau_b``, ``somers_d``, ``rint.rint`` or its large-sample form, with the
+    same formulas and NaN rules. Rows not wanted are left as they are.
 
     The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D
     = sum p_ij (sum_{i'>i, j'>j} - sum_{i'>i, j'<j}) p_i'j'; r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j'.
@@ -345,8 +347,8 @@ def _pairs_py(counts, want, integer, out):
                     cols[c] += p[r, c]
             unit = total / total if total > 0 else np.nan
         varies = _varies(rows) and _varies(cols)
-        s = 0.0
-        if want == SPEARMAN:
+        if wanted[SPEARMAN]:
+            s = 0.0
             # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
             run_r, run_c = 0.0, 0.0
             var_r, var_c = 0.0, 0.0
@@ -362,8 +364,9 @@ def _pairs_py(counts, want, integer, out):
                 for c in range(k):
                     row += p[r, c] * v[c]
                 s += u[r] * row
-            out[i] = s / np.sqrt(var_r * var_c) if varies else np.nan
-        elif want == KENDALL or want == SOMERS:
+            out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
+        if wanted[KENDALL] or wanted[SOMERS]:
+            s = 0.0
             for c in range(k):
                 below[c] = 0.0
             discordant = 0.0  # D, apart from s = C: two chains of additions, not one twice as long
@@ -378,18 +381,11 @@ def _pairs_py(counts, want, integer, out):
                     before += below[c]
                     below[c] += p[r, c]
             s -= discordant
-            if want == KENDALL:
-                out[i] = s / np.sqrt(_untied(rows) * _untied(cols)) if varies else np.nan
-            else:
-                untied = _untied(rows)
-                out[i] = s / untied if untied > 0 else np.nan
-        else:
-            whole = want == RINT
-            if whole and not integer:
-                for r in range(k):
-                    for c in range(k):
-                        x = float(counts[i, r, c])
-                        whole = whole and x == math.floor(x)
+            untied = _untied(rows)
+            out[KENDALL, i] = s / np.sqrt(untied * _untied(cols)) if varies else np.nan
+            out[SOMERS, i] = s / untied if untied > 0 else np.nan
+        if wanted[RINT] or wanted[RINT_LARGE_SAMPLE]:
+            s = 0.0
             for c in range(k):
                 tail[c] = 0.0
             for r in range(k - 1, -1, -1):
@@ -398,27 +394,38 @@ def _pairs_py(counts, want, integer, out):
                     suffix += p[r, c]
                     tail[c] += suffix
                     s += p[r, c] * tail[c]
-            if not varies:
-                out[i] = np.nan
-                continue
-            self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
-            agree = s - self_pairs
-            s1 = _spread(rows) - self_pairs
-            s2 = _spread(cols) - self_pairs
-            out[i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
+            for want in (RINT, RINT_LARGE_SAMPLE):
+                if not wanted[want]:
+                    continue
+                if not varies:
+                    out[want, i] = np.nan
+                    continue
+                whole = want == RINT
+                if whole and not integer:
+                    for r in range(k):
+                        for c in range(k):
+                            x = float(counts[i, r, c])
+                            whole = whole and x == math.floor(x)
+                self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
+                agree = s - self_pairs
+                s1 = _spread(rows) - self_pairs
+                s2 = _spread(cols) - self_pairs
+                out[want, i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
     return FINE if sound else UNSOUND
 
 
 _pairs = _compiled(_pairs_py, "_sound", "_as_read", "_proportions", "_untied", "_spread", "_varies")
 
 
-def pairs(counts, want: int) -> np.ndarray:
+def pairs(counts, want) -> np.ndarray:
     """A rank statistic (``want``: SPEARMAN, KENDALL, SOMERS, RINT or RINT_LARGE_SAMPLE) of every matrix of
-    ``counts`` ``(..., K, K)`` (see ``_pairs_py``)."""
+    ``counts`` ``(..., K, K)``, or (``want`` = ALL_PAIRS) all five in one pass, shape ``(5, ...)`` (see ``_pairs_py``)."""
     flat, stack = _flat(counts)
-    out = np.empty(len(flat))
-    _run(_pairs, flat, want, flat.dtype.kind in "iub", out)
-    return out.reshape(stack)
+    wanted = np.zeros(5, np.bool_)
+    wanted[want] = True
+    out = np.empty((5, len(flat)))
+    _run(_pairs, flat, wanted, flat.dtype.kind in "iub", out)
+    return out[want].reshape(out[want].shape[:-1] + stack)
 
 
 def _george_py(counts, cost, default, accuracy, tc, max_tc):

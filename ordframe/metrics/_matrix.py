@@ -50,6 +50,14 @@ def shared(name: str, counts: np.ndarray, key, compute):
     return memo[ident][1]
 
 
+def rank_statistic(counts: np.ndarray, want: int) -> np.ndarray:
+    """``_accelerate.pairs(counts, want)``; inside ``shared_terms`` all five rank statistics of one pass, computed
+    once for Spearman's rho, Kendall's tau-b, Somers' D and r_int."""
+    if _SHARED.get() is None:
+        return _accelerate.pairs(counts, want)
+    return shared("ranks", counts, "all", lambda: _accelerate.pairs(counts, _accelerate.ALL_PAIRS))[want].copy()
+
+
 def index_distance(k: int, power: float = 1.0) -> np.ndarray:
     """The ``(K, K)`` matrix ``|r - c| ** power`` of index distances."""
     r = np.arange(k)
