@@ -382,8 +382,10 @@ def _pairs_py(counts, wanted, integer, out):
                     below[c] += p[r, c]
             s -= discordant
             untied = _untied(rows)
-            out[KENDALL, i] = s / np.sqrt(untied * _untied(cols)) if varies else np.nan
-            out[SOMERS, i] = s / untied if untied > 0 else np.nan
+            if wanted[KENDALL]:
+                out[KENDALL, i] = s / np.sqrt(untied * _untied(cols)) if varies else np.nan
+            if wanted[SOMERS]:
+                out[SOMERS, i] = s / untied if untied > 0 else np.nan
         if wanted[RINT] or wanted[RINT_LARGE_SAMPLE]:
             s = 0.0
             for c in range(k):
