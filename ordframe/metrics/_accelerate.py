@@ -817,33 +817,42 @@ def _key_bins_py(key, bits, weight, events):
     return b + 1
 
 
+def _push(top, first, weight, weighted, events, group, start, pooled_weight, pooled_forecast, pooled_events):
+    """PAV's step: a new pool (its first bin, weight, weight x forecast, events) on the stack of ``top`` + 1 pools,
+    merged with the pool below while that one's frequency is >= its own (and, if ``group`` is not empty, it is
+    of the same group); returns the new top."""
+    top += 1
+    start[top] = first
+    pooled_weight[top] = weight
+    pooled_forecast[top] = weighted
+    pooled_events[top] = events
+    while (
+        top > 0
+        and (len(group) == 0 or group[start[top]] == group[start[top - 1]])
+        and pooled_events[top - 1] * pooled_weight[top] >= pooled_events[top] * pooled_weight[top - 1]
+    ):  # the frequencies compared without a division (exact for counts)
+        pooled_weight[top - 1] += pooled_weight[top]
+        pooled_forecast[top - 1] += pooled_forecast[top]
+        pooled_events[top - 1] += pooled_events[top]
+        top -= 1
+    return top
+
+
 def _pav_py(weight, forecast, events, group, pool, start, pooled_weight, pooled_forecast, pooled_events):
     """The pool-adjacent-violators algorithm on bins sorted by forecast (within ``group``, if not empty): the
     isotonic regression of the bins' frequencies ``events / weight`` with weights ``weight``, as pools of
     adjacent bins with increasing frequencies (``calibration.Bins.pooled``).
 
-    Each bin is pushed as a pool; while the pool below it (in the same group) has a frequency >= its own, the
-    two are merged (pools of equal frequency too, so the pools are the runs of equal fitted values). Writes
-    the pool of every bin, each pool's first bin and its sums of weight, weight x forecast and events; returns
-    the number of pools.
+    Each bin is pushed as a pool and merged down (``_push``; pools of equal frequency too, so the pools are the
+    runs of equal fitted values). Writes the pool of every bin, each pool's first bin and its sums of weight,
+    weight x forecast and events; returns the number of pools.
     """
-    grouped = len(group) > 0
     top = -1
     for b in range(len(weight)):
-        top += 1
-        start[top] = b
-        pooled_weight[top] = weight[b]
-        pooled_forecast[top] = weight[b] * forecast[b]
-        pooled_events[top] = events[b]
-        while (
-            top > 0
-            and (not grouped or group[start[top]] == group[start[top - 1]])
-            and pooled_events[top - 1] * pooled_weight[top] >= pooled_events[top] * pooled_weight[top - 1]
-        ):  # the frequencies compared without a division (exact for counts)
-            pooled_weight[top - 1] += pooled_weight[top]
-            pooled_forecast[top - 1] += pooled_forecast[top]
-            pooled_events[top - 1] += pooled_events[top]
-            top -= 1
+        top = _push(
+            top, b, weight[b], weight[b] * forecast[b], events[b], group, start, pooled_weight, pooled_forecast,
+            pooled_events,
+        )  # fmt: skip
     for p in range(top + 1):
         end = start[p + 1] if p < top else len(weight)
         for b in range(start[p], end):
@@ -851,9 +860,53 @@ def _pav_py(weight, forecast, events, group, pool, start, pooled_weight, pooled_
     return top + 1
 
 
+def _key_pav_py(key, start, pooled_weight, pooled_forecast, pooled_events):
+    """``_key_bins_py`` and ``_pav_py`` in one pass over sorted keys (no groups): each run of equal forecasts is
+    pushed on the PAV stack as it ends, never stored. Writes the pools' sums; returns their number."""
+    no_group = np.zeros(0, np.int64)
+    cell = np.zeros(1, np.uint64)
+    forecast = cell.view(np.float64)  # the forecast whose bits are in cell[0]
+    top = -1
+    bins = 0
+    size = 0.0
+    ones = 0.0
+    for i in range(len(key)):
+        bits = key[i] >> 1
+        if i > 0 and bits != cell[0]:
+            top = _push(
+                top, bins, size, size * forecast[0], ones, no_group, start, pooled_weight, pooled_forecast,
+                pooled_events,
+            )  # fmt: skip
+            bins += 1
+            size = 0.0
+            ones = 0.0
+        cell[0] = bits
+        size += 1.0
+        ones += float(key[i] & 1)
+    if len(key):
+        top = _push(
+            top, bins, size, size * forecast[0], ones, no_group, start, pooled_weight, pooled_forecast, pooled_events
+        )
+    return top + 1
+
+
+def _binned_terms_py(weight, forecast, events, base, reliability, resolution, gap):
+    """Murphy's terms of every bin, with the operations of ``calibration.decompose``'s numpy path (so the sums
+    are the same): w (f - o)^2, w (o - base)^2 and |w f - e|, with o = e / w."""
+    for b in range(len(weight)):
+        frequency = events[b] / weight[b]
+        miss = forecast[b] - frequency
+        reliability[b] = weight[b] * (miss * miss)
+        spread = frequency - base
+        resolution[b] = weight[b] * (spread * spread)
+        gap[b] = abs(weight[b] * forecast[b] - events[b])
+
+
 _threshold = _compiled(_threshold_py)
 _key_bins = _compiled(_key_bins_py)
-_pav = _compiled(_pav_py)
+_pav = _compiled(_pav_py, "_push")
+_key_pav = _compiled(_key_pav_py, "_push")
+_binned_terms = _compiled(_binned_terms_py)
 
 
 def thresholds(proba, true):
@@ -871,6 +924,21 @@ def key_bins(key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     bits, weight, events = np.empty(len(key), np.uint64), np.empty(len(key)), np.empty(len(key))
     n = _key_bins(key, bits, weight, events)
     return bits[:n].view(np.float64), weight[:n], events[:n]
+
+
+def key_pools(key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The PAV pools of the bins of sorted uint64 ``key`` (``_key_pav_py``): their forecasts (the weighted means),
+    weights and events."""
+    sums = np.empty((3, len(key)))
+    m = _key_pav(key, np.empty(len(key), np.int64), sums[0], sums[1], sums[2])
+    return sums[1, :m] / sums[0, :m], sums[0, :m], sums[2, :m]
+
+
+def binned_terms(weight, forecast, events, base: float) -> np.ndarray:
+    """``_binned_terms_py``: rows reliability, resolution and |w f - e| of every bin, ``(3, bins)``."""
+    out = np.empty((3, len(weight)))
+    _binned_terms(weight, forecast, events, base, out[0], out[1], out[2])
+    return out
 
 
 def pav(weight, forecast, events, group) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -34,9 +34,10 @@ weights sum to 0) gives NaN. Nothing loops over samples or groups in Python:
 each threshold is one sort, ``bincount`` sums, and one isotonic regression
 (``scipy.optimize.isotonic_regression``) over every group at once. With the
 ``numba`` extra, the pass that adds a threshold's probabilities also builds its
-sort keys and squared gaps, one pass over the sorted keys makes the bins, and
-a compiled PAV makes the pools with their sums (the same pools: the runs of
-equal fitted values); numpy alone (``ORDFRAME_NUMBA=0``) gives the same values.
+sort keys and squared gaps, and one pass over the sorted keys makes the bins
+(``binned``, whose terms take one more pass) or pushes each bin into a compiled
+PAV as it ends (``corp``; the same pools: the runs of equal fitted values);
+numpy alone (``ORDFRAME_NUMBA=0``) gives the same values.
 """
 
 from __future__ import annotations
@@ -221,10 +222,14 @@ def decompose(
     compiled = _accelerate.ENABLED and group is None and weights is None
     with np.errstate(invalid="ignore", divide="ignore"):
         for k, step in enumerate(_accelerate.thresholds(proba, true) if compiled else _cdf_events(proba, true)):
+            pools = None
             if compiled:  # Bins.of's keys, built in the pass that adds the threshold's probabilities
                 squared, key = step
                 key.sort()
-                bins = Bins(None, *_accelerate.key_bins(key))
+                if method == "corp":  # the bins go straight into PAV; the pools' sums are the bins' (whole numbers)
+                    bins = pools = Bins(None, *_accelerate.key_pools(key))
+                else:
+                    bins = Bins(None, *_accelerate.key_bins(key))
             else:
                 x, y = step
                 bins = Bins.of(x, y, group, weights)
@@ -235,16 +240,23 @@ def decompose(
             score = (np.bincount(group, squared, minlength=n_groups) if group is not None else squared.sum()) / total
             uncertainty = base_rate * (1 - base_rate)
             if method == "binned":
-                freq = bins.frequency()
-                calibration = bins.per_group(bins.weight * (bins.forecast - freq) ** 2, n_groups) / total
-                resolution = bins.per_group(bins.weight * (freq - bins.group_of(base_rate)) ** 2, n_groups) / total
-                cells = bins
+                if compiled:  # the three terms of every bin in one pass, by the same operations
+                    terms = _accelerate.binned_terms(bins.weight, bins.forecast, bins.events, float(base_rate[0]))
+                else:
+                    freq = bins.frequency()
+                    terms = (
+                        bins.weight * (bins.forecast - freq) ** 2,
+                        bins.weight * (freq - bins.group_of(base_rate)) ** 2,
+                        np.abs(bins.weight * bins.forecast - bins.events),
+                    )
+                calibration, resolution, gaps = (bins.per_group(term, n_groups) / total for term in terms)
             else:
-                cells, _ = bins.pooled()
+                cells = bins.pooled()[0] if pools is None else pools
                 freq = cells.frequency()
                 recalibrated_score = cells.per_group(cells.weight * freq * (1 - freq), n_groups) / total
                 calibration = score - recalibrated_score
                 resolution = uncertainty - recalibrated_score
+                gaps = cells.per_group(np.abs(cells.weight * cells.forecast - cells.events), n_groups) / total
             components[:, k] = np.stack([score, calibration, resolution, uncertainty], axis=-1)
-            ece[:, k] = cells.per_group(np.abs(cells.weight * cells.forecast - cells.events), n_groups) / total
+            ece[:, k] = gaps
     return components, ece
