@@ -7,13 +7,14 @@ from a few distributions only: one p per step of a multinomial, and counts n
 within a narrow range. ``binomials`` tabulates the CDF of Binomial(n, p) for
 every n of that range once, then inverts it at one uniform per variate.
 
-Both paths, numpy and compiled, invert the same table at the same uniforms and
-compare the same floating-point numbers, so they give the same variates (the
-compiled one starts its search at the quantile g / 64 just below u and walks
-an entry or two; numpy's ``searchsorted`` bisects). Row r of the table
+Both paths, numpy and compiled, invert the same table at the same uniforms by
+the same search, so they give the same variates: from the variate of the
+quantile g / 64 just below u (a table of those, found by bisection), a step up
+while the next entry is <= u (an entry or two; numpy takes the steps of every
+replicate at once, the compiled loop one replicate at a time). Row r of the table
 (n = n_lo + r) holds CDF(k) + 2r for k = 0..n_hi (1 + 2r past n): the rows are
-increasing one after another, so one ``searchsorted`` of u + 2r finds the
-variate of every replicate at once. The offset 2r rounds the uniforms and the
+increasing one after another, so one ``searchsorted`` of g / 64 + 2r finds
+the guide of every row at once. The offset 2r rounds the uniforms and the
 CDF to multiples of 2^-53 x 2 n_range, at most 2^-40 here: probabilities below
 that are not drawn, a bias far below what a simulation can see.
 """
@@ -25,7 +26,7 @@ import numpy as np
 from ordframe.metrics import _accelerate
 
 GUIDE = 64
-"""The compiled search starts at the variate of the nearest quantile g / GUIDE below u, a step or two away."""
+"""The search starts at the variate of the nearest quantile g / GUIDE below u, a step or two away."""
 TABLE_CELLS = 1 << 21
 """The largest table (rows x columns, 16 MiB); a larger one (n spread over a wide range) uses numpy's binomial."""
 
@@ -41,13 +42,23 @@ def binomials(rng: np.random.Generator, n: np.ndarray, p: float) -> np.ndarray:
         return rng.binomial(n, p)
     table = _table(low, high, p)
     u = rng.random(n.shape)
-    if _accelerate.ENABLED:  # where to start each search: the variates at u = 0, 1/GUIDE, 2/GUIDE, ... of each row
-        rows = np.arange(high - low + 1)
-        guide = _count(table, np.arange(GUIDE) / GUIDE + 2.0 * rows[:, None], rows[:, None], high + 1).ravel()
+    # where each search starts: the variates at u = 0, 1/GUIDE, 2/GUIDE, ... of each row, by bisection
+    width, rows = high + 1, np.arange(high - low + 1)
+    guide = _count(table, np.arange(GUIDE) / GUIDE + 2.0 * rows[:, None], rows[:, None], width).ravel()
+    if _accelerate.ENABLED:
         out = np.empty(n.shape, np.int64)
-        _accelerate.invert(table, guide, GUIDE, u, n, low, high + 1, out)
+        _accelerate.invert(table, guide, GUIDE, u, n, low, width, out)
         return out
-    return np.minimum(_count(table, u + 2.0 * (n - low), n - low, high + 1), n)
+    # the same walk, every replicate at once: a step up while the next entry is <= u + 2 r (a step or two)
+    row = n - low
+    base, key = row * width, u + 2.0 * row
+    at = guide[row * GUIDE + (u * GUIDE).astype(np.int64)]
+    walking = np.flatnonzero(at < width)
+    while walking.size:
+        walking = walking[table[base[walking] + at[walking]] <= key[walking]]
+        at[walking] += 1
+        walking = walking[at[walking] < width]
+    return np.minimum(at, n)
 
 
 def _count(table: np.ndarray, key: np.ndarray, row: np.ndarray, width: int) -> np.ndarray:
