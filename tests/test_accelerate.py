@@ -178,7 +178,7 @@ def test_evaluate_shares_one_pass_of_the_rank_statistics(counts):
     compiled pass over the pairs of cells; each equals the metric computed alone, to the last bit."""
     import xarray as xr
 
-    from ordframe.metrics._matrix import shared_terms
+    from ordframe._core.shared import shared_terms
     from ordframe.metrics.rint import _rint_large_sample
 
     names = ["spearman", "kendall_tau_b", "somers_d", "rint"]

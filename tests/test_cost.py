@@ -280,7 +280,7 @@ def test_evaluate_shares_the_cost_terms_and_gives_each_metrics_own_value(counts,
 def test_shared_terms_tell_arrays_apart():
     """Inside ``shared_terms`` a term is reused for the same array only: another array of the same shape (each
     copy below may take the memory of one freed before) and another cost get their own values."""
-    from ordframe.metrics._matrix import shared_terms
+    from ordframe._core.shared import shared_terms
 
     rng = np.random.default_rng(0)
     inputs = []

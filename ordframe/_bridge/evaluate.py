@@ -15,11 +15,11 @@ from ordframe._bridge.apply import apply_confusion, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
+from ordframe._core.shared import shared_terms
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs
 from ordframe._registry.request import evaluation_request
-from ordframe.metrics._matrix import shared_terms
 
 
 def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:

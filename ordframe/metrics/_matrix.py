@@ -1,11 +1,10 @@
 """Small helpers shared by confusion kernels (all vectorised over leading axes)."""
 
-import contextlib
-import contextvars
 import functools
 
 import numpy as np
 
+from ordframe._core.shared import shared, sharing
 from ordframe.metrics import _accelerate
 
 # ``in_blocks`` works on about BLOCK_CELLS counts at a time (256 KiB of float64), so each temporary
@@ -15,45 +14,10 @@ BLOCK_CELLS = 1 << 15
 BLOCK_MATRICES = 256
 
 
-_SHARED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("ordframe_shared_terms", default=None)
-
-
-@contextlib.contextmanager
-def shared_terms():
-    """Within the block, terms that several metrics take from the same counts (``shared``) are computed once.
-
-    The bridge opens it around the metrics of one ``evaluate`` or ``prefers`` call, which read one
-    cube and do not change it. A context variable: local to the thread, and kernels that dask runs
-    elsewhere compute their terms as usual.
-    """
-    token = _SHARED.set({})
-    try:
-        yield
-    finally:
-        _SHARED.reset(token)
-
-
-def shared(name: str, counts: np.ndarray, key, compute):
-    """``compute()``, or inside ``shared_terms`` the value it had for the same ``name``, ``key`` and array.
-
-    The array is known by its memory (address, shape, strides, dtype) and held until the block ends, so
-    that no other array can take its place there; ``key`` None (parameters that are not hashable) computes
-    every time. The value is shared: a caller that returns part of it returns a copy.
-    """
-    memo = _SHARED.get()
-    if memo is None or key is None:
-        return compute()
-    counts = np.asarray(counts)
-    ident = (name, counts.__array_interface__["data"][0], counts.shape, counts.strides, counts.dtype.str, key)
-    if ident not in memo:
-        memo[ident] = (counts, compute())
-    return memo[ident][1]
-
-
 def rank_statistic(counts: np.ndarray, want: int) -> np.ndarray:
     """``_accelerate.pairs(counts, want)``; inside ``shared_terms`` all five rank statistics of one pass, computed
     once for Spearman's rho, Kendall's tau-b, Somers' D and r_int."""
-    if _SHARED.get() is None:
+    if not sharing():
         return _accelerate.pairs(counts, want)
     return shared("ranks", counts, "all", lambda: _accelerate.pairs(counts, _accelerate.ALL_PAIRS))[want].copy()
 

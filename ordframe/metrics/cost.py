@@ -16,10 +16,11 @@ costly wrong class, so max TC = sum_t n_t max_{p != t} C[t, p] exactly.
 
 import numpy as np
 
+from ordframe._core.shared import shared
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import classes_first, cost_matrix, in_blocks, index_distance, shared
+from ordframe.metrics._matrix import classes_first, cost_matrix, in_blocks, index_distance
 
 REFERENCE = (
     "N. I. George, T.-P. Lu, C.-W. Chang, Cost-sensitive performance metric for comparing multiple "

@@ -11,8 +11,8 @@ from ordframe._bridge.apply import apply_confusion, check_cube, confusion_counts
 from ordframe._core.checks import check_level, dims_list
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, METRIC_DIM
 from ordframe._core.messages import warn
+from ordframe._core.shared import shared_terms
 from ordframe._registry.request import metric_request
-from ordframe.metrics._matrix import shared_terms
 
 _SHARES = ("agree", "disagree", "tie", "undefined")
 
