@@ -288,3 +288,18 @@ def test_pools_of_equal_frequency_are_one_pool(compiled):
     expected, expected_ece = _reference(proba[:, 0], (true == 0).astype(float), np.ones(4), "corp")
     np.testing.assert_allclose(components[0, 0], expected, rtol=0, atol=1e-15)
     assert expected_ece == 0 and ece[0, 0] == 0
+
+
+@pytest.mark.parametrize("method", ["corp", "binned"])
+def test_no_samples_is_nan_in_both_paths(method):
+    from ordframe.metrics import _accelerate
+
+    enabled = _accelerate.ENABLED
+    for compiled in {False, enabled}:
+        _accelerate.ENABLED = compiled
+        try:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                components, ece = decompose(np.zeros((0, 4)), np.zeros(0, np.int64), method=method)
+        finally:
+            _accelerate.ENABLED = enabled
+        assert components.shape == (1, 3, 4) and np.isnan(components).all() and np.isnan(ece).all()

@@ -89,7 +89,7 @@ class Bins:
         key.sort()
         x_s = (key >> _LOW_BIT).view(np.float64)
         start = _run_starts(x_s, None)
-        end = np.append(start[1:], len(x_s))  # counts: differences of cumulative counts are exact
+        end = np.append(start[1:], len(x_s))[: len(start)]  # counts: differences of cumulative counts are exact
         ones = np.cumsum((key & _LOW_BIT).view(np.int64))
         events = np.diff(ones[end - 1], prepend=0).astype(np.float64) if len(end) else np.zeros(0)
         return cls(None, x_s[start], (end - start).astype(np.float64), events)
