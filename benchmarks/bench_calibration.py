@@ -8,7 +8,8 @@ single-threaded, and CPU time is what the other jobs of a shared machine disturb
 
 * ``numpy.cumsum`` -- the baseline: ``numpy.cumsum(proba, axis=-1)`` over the (n, K) array.
 * ``kernel corp`` / ``kernel binned`` -- ``ordframe.metrics.calibration.decompose``: every threshold's
-  Brier decomposition and ECE (one sort per threshold; CORP adds scipy's isotonic regression).
+  Brier decomposition and ECE (one sort per threshold; CORP adds an isotonic regression: a compiled PAV with
+  the ``numba`` extra, scipy's without).
 * ``kernel corp, weights`` -- the same with sample weights (argsort path).
 * ``kernel corp, 10 groups`` -- ten groups at once (argsort, then a radix sort of the group codes).
 * ``accessor corp`` -- ``proba.ordinal.calibration(true)``: validation of every row, labels, the kernel.

@@ -169,3 +169,25 @@ def test_rank_statistics_on_counts_and_on_proportions():
         assert_same(
             large, _accelerate.pairs(counts, _accelerate.RINT_LARGE_SAMPLE), f"r_int's large-sample form x {scale}"
         )
+
+
+@settings(max_examples=40, deadline=None)
+@given(stacks())
+def test_evaluate_shares_one_pass_of_the_rank_statistics(counts):
+    """Inside ``evaluate`` (``shared_terms``) Spearman's rho, Kendall's tau-b, Somers' D and r_int come from one
+    compiled pass over the pairs of cells; each equals the metric computed alone, to the last bit."""
+    import xarray as xr
+
+    from ordframe._core.shared import shared_terms
+    from ordframe.metrics.rint import _rint_large_sample
+
+    names = ["spearman", "kendall_tau_b", "somers_d", "rint"]
+    cube = xr.DataArray(counts, dims=("replicate", "true", "pred"))
+    with np.errstate(all="ignore"):
+        together = cube.ordinal.evaluate(metrics=names)
+        for name in names:
+            np.testing.assert_array_equal(together[name].values, np.asarray(getattr(cube.ordinal, name)()), name)
+        with shared_terms():
+            shared = _rint_large_sample(counts), get_metric("rint").func(counts)
+        np.testing.assert_array_equal(shared[0], _rint_large_sample(counts))
+        np.testing.assert_array_equal(shared[1], get_metric("rint").func(counts))

@@ -229,3 +229,77 @@ def test_plotted_data():
         assert f"{float(r['brier'].sel(threshold=k, component='score')):.3f}" in ax.texts[0].get_text()
     with pytest.raises(TypeError, match="reliability plots the Dataset"):
         ordframe.plot.reliability(df.ordinal.calibration("y", COLUMNS))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=probabilities,
+    method=st.sampled_from(["corp", "binned"]),
+    weighted=st.booleans(),
+    groups=st.integers(0, 3),
+    data=st.data(),
+)
+def test_compiled_kernels_equal_numpy(rows, method, weighted, groups, data):
+    """With numba (the ``numba`` extra) the keys, bins and PAV pools are compiled; numpy alone gives the same
+    decomposition and ECE (the pools of the compiled PAV are the runs of equal values of scipy's isotonic
+    regression), with and without weights and groups."""
+    from ordframe.metrics import _accelerate
+
+    if not _accelerate.ENABLED:
+        pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
+    raw = np.array([r[0] for r in rows])
+    proba = np.concatenate([raw, np.ones((len(rows), 1))], axis=1)
+    proba /= proba.sum(axis=1, keepdims=True)
+    true = np.array([r[1] for r in rows])
+    w = np.array([r[2] for r in rows]) if weighted else None
+    group = (
+        np.array(data.draw(st.lists(st.integers(0, groups - 1), min_size=len(rows), max_size=len(rows))))
+        if groups
+        else None
+    )
+    args = (proba, true, group, max(groups, 1), w, method)
+    with np.errstate(invalid="ignore"):
+        compiled = decompose(*args)
+        _accelerate.ENABLED = False
+        try:
+            plain = decompose(*args)
+        finally:
+            _accelerate.ENABLED = True
+    for fast, slow in zip(compiled, plain, strict=True):
+        np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_pools_of_equal_frequency_are_one_pool(compiled):
+    """Two forecasts (0.2 and 0.8) with the same observed frequency 1/2 have one isotonic value: one PAV pool,
+    so the CORP ECE is |sum (x - y)| / N = 0 over it, not the sum over the two forecasts (0.3)."""
+    from ordframe.metrics import _accelerate
+
+    if compiled and not _accelerate.ENABLED:
+        pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
+    proba = np.array([[0.2, 0.8], [0.2, 0.8], [0.8, 0.2], [0.8, 0.2]])
+    true = np.array([0, 1, 0, 1])
+    enabled = _accelerate.ENABLED
+    _accelerate.ENABLED = compiled
+    try:
+        components, ece = decompose(proba, true)
+    finally:
+        _accelerate.ENABLED = enabled
+    expected, expected_ece = _reference(proba[:, 0], (true == 0).astype(float), np.ones(4), "corp")
+    np.testing.assert_allclose(components[0, 0], expected, rtol=0, atol=1e-15)
+    assert expected_ece == 0 and ece[0, 0] == 0
+
+
+@pytest.mark.parametrize("method", ["corp", "binned"])
+def test_no_samples_is_nan_in_both_paths(method):
+    from ordframe.metrics import _accelerate
+
+    enabled = _accelerate.ENABLED
+    for compiled in {False, enabled}:
+        _accelerate.ENABLED = compiled
+        try:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                components, ece = decompose(np.zeros((0, 4)), np.zeros(0, np.int64), method=method)
+        finally:
+            _accelerate.ENABLED = enabled
+        assert components.shape == (1, 3, 4) and np.isnan(components).all() and np.isnan(ece).all()

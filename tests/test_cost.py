@@ -252,3 +252,48 @@ def test_cache_blocks_give_the_one_pass_result():
     cost = np.abs(np.subtract.outer(range(5), range(5)))
     for matrix in (None, cost):
         np.testing.assert_array_equal(_terms_numpy(counts, matrix), _terms_numpy.__wrapped__(counts, matrix))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    arrays(np.int64, st.tuples(st.integers(1, 5), st.integers(2, 6)).map(lambda s: (s[0], s[1], s[1])),
+           elements=st.integers(0, 30)),
+    st.sampled_from(["int64", "int32", "uint8", "float64"]),
+    st.data(),
+)  # fmt: skip
+def test_evaluate_shares_the_cost_terms_and_gives_each_metrics_own_value(counts, dtype, data):
+    """evaluate computes TC, max TC and the accuracy once for d, MC, TC, max TC and the chance distance
+    (``shared_terms``): every value equals the metric computed alone, for the default cost and a given one."""
+    k = counts.shape[-1]
+    cost = data.draw(arrays(np.float64, (k, k), elements=st.floats(0, 5)))
+    np.fill_diagonal(cost, 0.0)
+    cube = xr.DataArray(counts.astype(dtype), dims=("replicate", "true", "pred"))
+    names = ["d", "mc", "tc", "max_tc", "chance_distance", "accuracy"]
+    specs = {**{n: (n, {}) for n in names}, **{f"{n}_cost": (n, {"cost": cost}) for n in names[:5]}}
+    with np.errstate(all="ignore"):
+        together = cube.ordinal.evaluate(metrics=specs)
+        for out, (name, params) in specs.items():
+            alone = getattr(cube.ordinal, name)(**params)
+            np.testing.assert_array_equal(together[out].values, np.asarray(alone), err_msg=out)
+
+
+def test_shared_terms_tell_arrays_apart():
+    """Inside ``shared_terms`` a term is reused for the same array only: another array of the same shape (each
+    copy below may take the memory of one freed before) and another cost get their own values."""
+    from ordframe._core.shared import shared_terms
+
+    rng = np.random.default_rng(0)
+    inputs = []
+    for _ in range(20):
+        cost = rng.uniform(0, 3, size=(4, 4))
+        np.fill_diagonal(cost, 0)
+        inputs.append((rng.integers(1, 50, size=(3, 4, 4)), cost))
+    alone = [(tc(c), tc(c, cost=w), max_tc(c)) for c, w in inputs]
+    with shared_terms():
+        for (counts, cost), expected in zip(inputs, alone, strict=True):
+            counts = counts.copy()
+            assert np.array_equal(tc(counts), expected[0])
+            assert np.array_equal(tc(counts, cost=cost), expected[1])
+            tc(counts)[:] = -1  # the caller's copy: the shared value is not changed
+            assert np.array_equal(max_tc(counts), expected[2])
+            assert np.array_equal(tc(counts), expected[0])

@@ -106,6 +106,76 @@ def test_class_sizes_are_multinomial_and_overall_correct_counts_hypergeometric()
     assert scipy.stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3
 
 
+def test_default_design_draws_the_correct_counts_hypergeometric_given_the_sizes():
+    """Multinomial sizes, overall accuracy T / N: the correct counts are drawn as Mult(T, p) and the others as
+    Mult(N - T, p), which is the three-step design: given n_1 = s, n_11 is hypergeometric (T of N drawn
+    without replacement, s of them of class 1)."""
+    n, total = 60, 36
+    cube = confusion_cubes(3, n, accuracy=0.6, largest=0.5, replicates=40000, seed=12)
+    sizes, correct = cube.sum("pred").values[:, 0], _diagonal(cube)[:, 0]
+    s = np.bincount(sizes).argmax()
+    values, counts = np.unique(correct[sizes == s], return_counts=True)
+    expected = scipy.stats.hypergeom(n, s, total).pmf(values) * (sizes == s).sum()
+    keep = expected >= 5
+    chi2 = ((counts[keep] - expected[keep]) ** 2 / expected[keep]).sum()
+    assert scipy.stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 400),
+    st.integers(0, 300),
+    st.integers(1, 400),
+    st.floats(0, 1),
+    st.integers(0, 2**32),
+)
+def test_binomials_are_the_same_compiled_and_in_numpy(low, spread, size, p, seed):
+    """The compiled inversion of the binomial CDF table gives numpy's variates (a compiled draw that did not
+    would make a seed give two results)."""
+    from ordframe.metrics import _accelerate
+    from ordframe.simulate._draw import binomials
+
+    if not _accelerate.ENABLED:
+        pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
+    n = np.random.default_rng(seed).integers(low, low + spread, size=size, endpoint=True)
+    compiled = binomials(np.random.default_rng(seed), n, p)
+    _accelerate.ENABLED = False
+    try:
+        plain = binomials(np.random.default_rng(seed), n, p)
+    finally:
+        _accelerate.ENABLED = True
+    np.testing.assert_array_equal(compiled, plain)
+    assert ((0 <= plain) & (plain <= n)).all()
+
+
+@pytest.mark.parametrize(("low", "high", "p"), [(40, 40, 0.3), (100, 130, 0.05), (0, 12, 0.9), (900, 1000, 0.5)])
+def test_binomials_follow_the_binomial_distribution(low, high, p):
+    """Chi-square of 40,000 variates against the mixture of scipy's binomial pmfs over their n."""
+    from ordframe.simulate._draw import binomials
+
+    rng = np.random.default_rng(low + high)
+    n = rng.integers(low, high, size=40000, endpoint=True)
+    x = binomials(rng, n, p)
+    values, counts = np.unique(x, return_counts=True)
+    expected = scipy.stats.binom.pmf(values[:, None], np.unique(n)[None, :], p) @ np.bincount(n)[np.unique(n)]
+    keep = expected >= 5
+    chi2 = ((counts[keep] - expected[keep]) ** 2 / expected[keep]).sum()
+    assert scipy.stats.chi2.sf(chi2, keep.sum() - 1) > 1e-3
+    assert counts[~keep].sum() <= max(20, 3 * expected[~keep].sum())
+
+
+def test_binomials_at_the_edges():
+    from ordframe.simulate._draw import TABLE_CELLS, binomials
+
+    rng = np.random.default_rng(0)
+    n = np.array([0, 3, 10])
+    assert binomials(rng, n, 0.0).tolist() == [0, 0, 0]
+    assert binomials(rng, n, 1.0).tolist() == [0, 3, 10]
+    assert binomials(rng, np.zeros(4, np.int64), 0.4).tolist() == [0, 0, 0, 0]
+    wide = np.array([0, TABLE_CELLS])  # a table too large: numpy's binomial draws them
+    assert ((0 <= binomials(rng, wide, 0.5)) & (binomials(rng, wide, 0.5) <= wide)).all()
+
+
 def test_errors_follow_their_weights():
     cube = confusion_cubes(4, 400, accuracy=0.0, sizes="fixed", errors=1.0, replicates=5000, seed=7)
     row = cube.isel(true=1).mean("replicate").values  # 100 errors of class 2 to classes 1, 3 (distance 1) and 4 (2)

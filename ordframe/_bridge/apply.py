@@ -116,6 +116,8 @@ def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     check_cube(cube)
     cube, classes = cube_classes(cube)
     counts = cube.transpose(..., *CUBE_DIMS)
+    if counts.dtype not in (np.int64, np.float64):  # as every kernel gets them (``confusion_kernel``), once
+        counts = counts.astype(np.float64)
     checked = counts.chunks is None and check
     if checked:
         check_counts(counts.values)

@@ -15,6 +15,7 @@ from ordframe._bridge.apply import apply_confusion, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
+from ordframe._core.shared import shared_terms
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs
@@ -25,19 +26,21 @@ def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     """One variable per requested confusion metric, computed on every matrix of ``cube``."""
     request = evaluation_request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
     counts = confusion_counts(cube)  # validated once for every metric
-    return xr.Dataset({out: apply_confusion(m, cube, p, counts).rename(out) for out, (m, p) in request.items()})
+    with shared_terms():  # and the terms that several metrics use computed once
+        return xr.Dataset({out: apply_confusion(m, cube, p, counts).rename(out) for out, (m, p) in request.items()})
 
 
 def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
     variables, cube, counts = {}, None, None
-    for out, (metric, params) in request.items():
-        if metric.kind == "confusion":
-            if cube is None:
-                cube = rows.cube()
-                counts = confusion_counts(cube)  # validated once for every metric
-            variables[out] = apply_confusion(metric, cube, params, counts)
-        else:
-            variables[out] = frame_mean(metric, rows, params, out)
+    with shared_terms():
+        for out, (metric, params) in request.items():
+            if metric.kind == "confusion":
+                if cube is None:
+                    cube = rows.cube()
+                    counts = confusion_counts(cube)  # validated once for every metric
+                variables[out] = apply_confusion(metric, cube, params, counts)
+            else:
+                variables[out] = frame_mean(metric, rows, params, out)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
 
 
@@ -135,24 +138,25 @@ def evaluate_array(
     variables: dict[str, xr.DataArray] = {}
     cube: xr.DataArray | None = None
     counts = None
-    for out, (metric, params) in request.items():
-        if metric.kind == "proba":
-            variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
-        else:
-            if cube is None:
-                cube = (
-                    inputs.cube(dim=dim, weights=weights)
-                    if pred is None
-                    else array_cube(  # the samples that the probability metrics keep, no others
-                        true.where(inputs.codes != DROPPED) if dropna else true,
-                        pred.where(inputs.codes != DROPPED) if dropna else pred,
-                        dim=dim,
-                        labels=inputs.classes,
-                        weights=weights,
-                        dropna=dropna,
-                        report=False,
+    with shared_terms():
+        for out, (metric, params) in request.items():
+            if metric.kind == "proba":
+                variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
+            else:
+                if cube is None:
+                    cube = (
+                        inputs.cube(dim=dim, weights=weights)
+                        if pred is None
+                        else array_cube(  # the samples that the probability metrics keep, no others
+                            true.where(inputs.codes != DROPPED) if dropna else true,
+                            pred.where(inputs.codes != DROPPED) if dropna else pred,
+                            dim=dim,
+                            labels=inputs.classes,
+                            weights=weights,
+                            dropna=dropna,
+                            report=False,
+                        )
                     )
-                )
-                counts = confusion_counts(cube)  # validated once for every metric
-            variables[out] = apply_confusion(metric, cube, params, counts)
+                    counts = confusion_counts(cube)  # validated once for every metric
+                variables[out] = apply_confusion(metric, cube, params, counts)
     return xr.Dataset({out: v.rename(out) for out, v in variables.items()})

@@ -4,6 +4,7 @@ import functools
 
 import numpy as np
 
+from ordframe._core.shared import shared, sharing
 from ordframe.metrics import _accelerate
 
 # ``in_blocks`` works on about BLOCK_CELLS counts at a time (256 KiB of float64), so each temporary
@@ -11,6 +12,14 @@ from ordframe.metrics import _accelerate
 # Python overhead per block stays small when K is large.
 BLOCK_CELLS = 1 << 15
 BLOCK_MATRICES = 256
+
+
+def rank_statistic(counts: np.ndarray, want: int) -> np.ndarray:
+    """``_accelerate.pairs(counts, want)``; inside ``shared_terms`` all five rank statistics of one pass, computed
+    once for Spearman's rho, Kendall's tau-b, Somers' D and r_int."""
+    if not sharing():
+        return _accelerate.pairs(counts, want)
+    return shared("ranks", counts, "all", lambda: _accelerate.pairs(counts, _accelerate.ALL_PAIRS))[want].copy()
 
 
 def index_distance(k: int, power: float = 1.0) -> np.ndarray:

@@ -30,14 +30,21 @@ value is the bin's observed frequency.
 
 Kernels take flat arrays of samples with an integer group code each and
 return one value per (group, threshold); a group without samples (or whose
-weights sum to 0) gives NaN. Nothing loops over samples or groups: each
-threshold is one sort, ``bincount`` sums, and one isotonic regression
-(``scipy.optimize.isotonic_regression``) over every group at once.
+weights sum to 0) gives NaN. Nothing loops over samples or groups in Python:
+each threshold is one sort, ``bincount`` sums, and one isotonic regression
+(``scipy.optimize.isotonic_regression``) over every group at once. With the
+``numba`` extra, the pass that adds a threshold's probabilities also builds its
+sort keys and squared gaps, and one pass over the sorted keys makes the bins
+(``binned``, whose terms take one more pass) or pushes each bin into a compiled
+PAV as it ends (``corp``; the same pools: the runs of equal fitted values);
+numpy alone (``ORDFRAME_NUMBA=0``) gives the same values.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from ordframe.metrics import _accelerate
 
 METHODS = ("corp", "binned")
 COMPONENTS = {
@@ -82,7 +89,7 @@ class Bins:
         key.sort()
         x_s = (key >> _LOW_BIT).view(np.float64)
         start = _run_starts(x_s, None)
-        end = np.append(start[1:], len(x_s))  # counts: differences of cumulative counts are exact
+        end = np.append(start[1:], len(x_s))[: len(start)]  # counts: differences of cumulative counts are exact
         ones = np.cumsum((key & _LOW_BIT).view(np.int64))
         events = np.diff(ones[end - 1], prepend=0).astype(np.float64) if len(end) else np.zeros(0)
         return cls(None, x_s[start], (end - start).astype(np.float64), events)
@@ -121,26 +128,25 @@ class Bins:
         A pool's ``forecast`` is its weighted mean forecast; its frequency is the recalibrated (isotonic) value of
         each of its bins.
         """
-        from scipy.optimize import isotonic_regression
-
         if len(self.weight) == 0:
             return self, np.zeros(0, np.int64)
-        # Groups are kept apart by adding 2 per group to values in [0, 1]: no pool crosses a group's end. The
-        # fitted values only tell the pools apart; their frequencies are recomputed exactly from the sums below.
-        frequency = self.frequency()
-        if self.group is not None:
-            frequency += 2.0 * self.group
-        fitted = isotonic_regression(frequency, weights=self.weight).x
-        start = _run_starts(fitted, self.group)
-        pool = _run_of(start, len(fitted))
-        weight = np.bincount(pool, self.weight, minlength=len(start))
-        pools = Bins(
-            None if self.group is None else self.group[start],
-            np.bincount(pool, self.weight * self.forecast, minlength=len(start)) / weight,
-            weight,
-            np.bincount(pool, self.events, minlength=len(start)),
-        )
-        return pools, pool
+        if _accelerate.ENABLED:  # PAV compiled: the pools and their sums in one pass over the bins
+            pool, start, weight, weighted, events = _accelerate.pav(self.weight, self.forecast, self.events, self.group)
+        else:
+            from scipy.optimize import isotonic_regression
+
+            # Groups are kept apart by adding 2 per group to values in [0, 1]: no pool crosses a group's end. The
+            # fitted values only tell the pools apart; their frequencies are recomputed exactly from the sums below.
+            frequency = self.frequency()
+            if self.group is not None:
+                frequency += 2.0 * self.group
+            fitted = isotonic_regression(frequency, weights=self.weight).x
+            start = _run_starts(fitted, self.group)
+            pool = _run_of(start, len(fitted))
+            weight = np.bincount(pool, self.weight, minlength=len(start))
+            weighted = np.bincount(pool, self.weight * self.forecast, minlength=len(start))
+            events = np.bincount(pool, self.events, minlength=len(start))
+        return Bins(None if self.group is None else self.group[start], weighted / weight, weight, events), pool
 
     def per_group(self, values: np.ndarray, n_groups: int) -> np.ndarray:
         """The sum of ``values`` (one per bin) over the bins of each group."""
@@ -213,26 +219,44 @@ def decompose(
     n_thresholds = proba.shape[-1] - 1
     components = np.empty((n_groups, n_thresholds, 4))
     ece = np.empty((n_groups, n_thresholds))
+    compiled = _accelerate.ENABLED and group is None and weights is None
     with np.errstate(invalid="ignore", divide="ignore"):
-        for k, (x, y) in enumerate(_cdf_events(proba, true)):
-            bins = Bins.of(x, y, group, weights)
+        for k, step in enumerate(_accelerate.thresholds(proba, true) if compiled else _cdf_events(proba, true)):
+            pools = None
+            if compiled:  # Bins.of's keys, built in the pass that adds the threshold's probabilities
+                squared, key = step
+                key.sort()
+                if method == "corp":  # the bins go straight into PAV; the pools' sums are the bins' (whole numbers)
+                    bins = pools = Bins(None, *_accelerate.key_pools(key))
+                else:
+                    bins = Bins(None, *_accelerate.key_bins(key))
+            else:
+                x, y = step
+                bins = Bins.of(x, y, group, weights)
+                gap = x - y
+                squared = gap * gap if weights is None else weights * gap * gap
             total = bins.per_group(bins.weight, n_groups)
             base_rate = bins.per_group(bins.events, n_groups) / total
-            gap = x - y
-            squared = gap * gap if weights is None else weights * gap * gap
             score = (np.bincount(group, squared, minlength=n_groups) if group is not None else squared.sum()) / total
             uncertainty = base_rate * (1 - base_rate)
             if method == "binned":
-                freq = bins.frequency()
-                calibration = bins.per_group(bins.weight * (bins.forecast - freq) ** 2, n_groups) / total
-                resolution = bins.per_group(bins.weight * (freq - bins.group_of(base_rate)) ** 2, n_groups) / total
-                cells = bins
+                if compiled:  # the three terms of every bin in one pass, by the same operations
+                    terms = _accelerate.binned_terms(bins.weight, bins.forecast, bins.events, float(base_rate[0]))
+                else:
+                    freq = bins.frequency()
+                    terms = (
+                        bins.weight * (bins.forecast - freq) ** 2,
+                        bins.weight * (freq - bins.group_of(base_rate)) ** 2,
+                        np.abs(bins.weight * bins.forecast - bins.events),
+                    )
+                calibration, resolution, gaps = (bins.per_group(term, n_groups) / total for term in terms)
             else:
-                cells, _ = bins.pooled()
+                cells = bins.pooled()[0] if pools is None else pools
                 freq = cells.frequency()
                 recalibrated_score = cells.per_group(cells.weight * freq * (1 - freq), n_groups) / total
                 calibration = score - recalibrated_score
                 resolution = uncertainty - recalibrated_score
+                gaps = cells.per_group(np.abs(cells.weight * cells.forecast - cells.events), n_groups) / total
             components[:, k] = np.stack([score, calibration, resolution, uncertainty], axis=-1)
-            ece[:, k] = cells.per_group(np.abs(cells.weight * cells.forecast - cells.events), n_groups) / total
+            ece[:, k] = gaps
     return components, ece

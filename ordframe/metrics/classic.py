@@ -9,7 +9,7 @@ import numpy as np
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import cost_matrix, index_distance, margins, suffix_sum, total
+from ordframe.metrics._matrix import cost_matrix, index_distance, margins, rank_statistic, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -172,7 +172,7 @@ def spearman(counts):
     the same value as on the counts. NaN when a margin uses a single class.
     """
     if _accelerate.ENABLED:
-        return _accelerate.pairs(counts, _accelerate.SPEARMAN)
+        return rank_statistic(counts, _accelerate.SPEARMAN)
     p = _proportions(counts)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
     r, c = _mid_ranks(rows), _mid_ranks(cols)
@@ -201,7 +201,7 @@ def kendall_tau_b(counts):
     NaN when a margin uses a single class.
     """
     if _accelerate.ENABLED:
-        return _accelerate.pairs(counts, _accelerate.KENDALL)
+        return rank_statistic(counts, _accelerate.KENDALL)
     p = _proportions(counts)
     balance = _concordance(p)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
@@ -220,7 +220,7 @@ def somers_d(counts):
     NaN when every sample has the same true class.
     """
     if _accelerate.ENABLED:
-        return _accelerate.pairs(counts, _accelerate.SOMERS)
+        return rank_statistic(counts, _accelerate.SOMERS)
     p = _proportions(counts)
     untied = _pairs_not_tied(p.sum(axis=-1))
     return _concordance(p) / np.where(untied > 0, untied, np.nan)

@@ -16,6 +16,7 @@ costly wrong class, so max TC = sum_t n_t max_{p != t} C[t, p] exactly.
 
 import numpy as np
 
+from ordframe._core.shared import shared
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
@@ -77,10 +78,28 @@ def _user_cost(cost, k):
 
 
 def _terms(counts, cost):
-    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6); compiled with numba when installed."""
-    if _accelerate.ENABLED:
-        return _accelerate.george(counts, None if cost is None else _user_cost(cost, counts.shape[-1]))
-    return tuple(np.moveaxis(_terms_numpy(counts, cost), -1, 0))
+    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6); compiled with numba when installed.
+
+    Computed once for all of d, MC, TC, max TC and the chance distance of one ``evaluate`` (``shared``).
+    """
+
+    def compute():
+        if _accelerate.ENABLED:
+            return _accelerate.george(counts, None if cost is None else _user_cost(cost, counts.shape[-1]))
+        return tuple(np.moveaxis(_terms_numpy(counts, cost), -1, 0))
+
+    return shared("george", counts, _cost_key(cost), compute)
+
+
+def _cost_key(cost):
+    """``cost`` as a hashable key for ``shared`` (None: not a matrix of numbers, so not shared)."""
+    if cost is None:
+        return "eq. 4"
+    try:
+        cost = np.asarray(cost, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    return cost.shape, cost.tobytes()
 
 
 @in_blocks
@@ -99,13 +118,13 @@ def _terms_numpy(counts, cost):
 @_accelerate.checks_counts
 def tc(counts, cost=None):
     """Total misclassification cost TC = sum_{t,p} C[t, p] n_tp (eq. 5)."""
-    return _terms(counts, cost)[1]
+    return _terms(counts, cost)[1].copy()
 
 
 @_accelerate.checks_counts
 def max_tc(counts, cost=None):
     """max TC = sum_t n_t max_{p != t} C[t, p], the exact solution of eq. 6."""
-    return _terms(counts, cost)[2]
+    return _terms(counts, cost)[2].copy()
 
 
 @_accelerate.checks_counts

@@ -37,7 +37,7 @@ import numpy as np
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import classes_first, in_blocks, suffix_sum
+from ordframe.metrics._matrix import classes_first, in_blocks, rank_statistic, suffix_sum
 
 REFERENCE = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
@@ -81,7 +81,7 @@ def rint(counts):
     integer counts): a constant variable has no order to compare.
     """
     if _accelerate.ENABLED:
-        return _accelerate.pairs(counts, _accelerate.RINT)
+        return rank_statistic(counts, _accelerate.RINT)
     return _rint_numpy(counts)
 
 
@@ -94,7 +94,7 @@ def _rint_numpy(counts):
 def _rint_large_sample(counts):
     """The large-sample form of r_int for every matrix, integer-valued or not (the "- N" terms dropped)."""
     if _accelerate.ENABLED:
-        return _accelerate.pairs(counts, _accelerate.RINT_LARGE_SAMPLE)
+        return rank_statistic(counts, _accelerate.RINT_LARGE_SAMPLE)
     return _rint(classes_first(np.asarray(counts)), False)
 
 

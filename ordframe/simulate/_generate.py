@@ -16,6 +16,7 @@ import xarray as xr
 from ordframe._core.checks import check_count, new_dim, rng_of
 from ordframe._core.dims import CUBE_DIMS, PRED, REPLICATE_DIM, TRUE
 from ordframe.metrics._matrix import index_distance
+from ordframe.simulate._draw import multinomials
 
 FIXED = ("overall", "classwise")
 SIZES = ("multinomial", "fixed")
@@ -52,7 +53,10 @@ def confusion_cubes(
        is T = round(accuracy N) exactly, so every replicate has the accuracy T / N. With
        ``spread="hypergeometric"`` T is spread over the classes by a multivariate hypergeometric
        draw (T samples drawn without replacement from the N, each class receiving those of its own),
-       so E[n_ii] = T n_i / N. With ``spread="sequential"`` class 1, 2, ... in turn receives a
+       so E[n_ii] = T n_i / N. With multinomial sizes as well, the classes of the T correct samples and
+       those of the N - T others are drawn instead as two independent multinomial draws (the classes of
+       a random subset of i.i.d. samples are i.i.d., and independent of the rest's): the same
+       distribution of (n_i, n_ii), from fewer and cheaper variates. With ``spread="sequential"`` class 1, 2, ... in turn receives a
        uniform whole number of the correct predictions left, between the fewest and the most that
        keep the rest feasible (n_ii <= n_i), and the last class the remainder: far more varied,
        often leaving whole classes perfectly or never predicted.
@@ -62,6 +66,10 @@ def confusion_cubes(
        ``"uniform"`` is decay 0, every wrong class equally likely. ``"sequential"``: the wrong
        classes, from the first to the last, in turn receive a uniform whole number of the errors
        left (0 to all), the last the remainder.
+
+    Every multinomial draw is a sequence of binomial ones, each by inversion of a table of binomial
+    CDFs at one uniform variate per replicate (``numpy.random.Generator.random``); with the ``numba``
+    extra the inversion is compiled, and gives the same numbers.
 
     ``sizes="fixed", spread="sequential", errors="sequential"`` with ``largest`` reproduces George,
     Lu & Chang's (2016) Table 3 for fixed overall accuracy (see the reproduction page); their
@@ -141,29 +149,34 @@ def confusion_cubes(
     p = _priors(k, largest, priors)
     rng = rng_of(seed)
 
-    if sizes == "fixed":
-        class_sizes = np.broadcast_to(_apportion(n, p), (replicates, k))
+    trace = int(np.floor(accuracy * n + 0.5))
+    if sizes == "multinomial" and fixed == "overall" and spread == "hypergeometric":
+        # T of N samples of i.i.d. classes, drawn without replacement, have i.i.d. classes, and so do the others
+        correct = multinomials(rng, trace, p, replicates)
+        wrong = multinomials(rng, n - trace, p, replicates)
     else:
-        class_sizes = rng.multinomial(n, p, size=replicates)
-    if fixed == "classwise":
-        correct = np.floor(accuracy * class_sizes + 0.5).astype(np.int64)
-    elif spread == "hypergeometric":
-        correct = _hypergeometric(rng, class_sizes, int(np.floor(accuracy * n + 0.5)))
-    else:
-        correct = _sequential(rng, np.full(replicates, int(np.floor(accuracy * n + 0.5))), class_sizes)
+        if sizes == "fixed":
+            class_sizes = np.broadcast_to(_apportion(n, p), (replicates, k))
+        else:
+            class_sizes = multinomials(rng, n, p, replicates)
+        if fixed == "classwise":
+            correct = np.floor(accuracy * class_sizes + 0.5).astype(np.int64)
+        elif spread == "hypergeometric":
+            correct = _hypergeometric(rng, class_sizes, trace)
+        else:
+            correct = _sequential(rng, np.full(replicates, trace), class_sizes)
+        wrong = class_sizes - correct
 
-    counts = np.empty((replicates, k, k), dtype=np.int64)
-    wrong = class_sizes - correct
+    counts = np.empty((k, k, replicates), dtype=np.int64)  # each cell's replicates side by side
     for i in range(k):  # one vectorised draw per true class, over all replicates
         others = np.arange(k) != i
         if weights is None:
-            counts[:, i, others] = _sequential(
-                rng, wrong[:, i], np.broadcast_to(wrong[:, i, None], (replicates, k - 1))
-            )
+            counts[i, others] = _sequential(rng, wrong[:, i], np.broadcast_to(wrong[:, i, None], (replicates, k - 1))).T
         else:
-            counts[:, i, :] = rng.multinomial(wrong[:, i], weights[i])
-        counts[:, i, i] = correct[:, i]
+            counts[i] = multinomials(rng, wrong[:, i], weights[i], replicates).T
+        counts[i, i] = correct[:, i]
     classes = np.arange(1, k + 1)
+    counts = np.ascontiguousarray(np.moveaxis(counts, -1, 0))
     return xr.DataArray(counts, dims=(dim, TRUE, PRED), coords={TRUE: classes, PRED: classes}, name="count")
 
 

@@ -11,9 +11,9 @@ from ordframe._bridge.apply import apply_confusion, check_cube, confusion_counts
 from ordframe._core.checks import check_level, dims_list
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, METRIC_DIM
 from ordframe._core.messages import warn
+from ordframe._core.shared import shared_terms
 from ordframe._registry.request import metric_request
 
-_SIDE = "_side"
 _SHARES = ("agree", "disagree", "tie", "undefined")
 
 
@@ -110,27 +110,32 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     request = metric_request(metrics, "confusion", require="confusion")
     ref_name, ref_metric, ref_params = _reference(reference, cost)
 
-    both = xr.concat([a, b], dim=_SIDE)
-    counts = confusion_counts(both)  # validated once for every metric
-    ref = _preference(apply_confusion(ref_metric, both, ref_params, counts), ref_metric.higher_is_better, tol)
-    compared = ref.notnull() & (ref != 0)
-    pairs = compared.sum(pooled)
-    axes = tuple(ref.dims.index(d) for d in pooled)
-    among, reference = compared.values, ref.values
-    parts = []
-    for output, (metric, params) in request.items():
-        pref = _preference(apply_confusion(metric, both, params, counts), metric.higher_is_better, tol).values
-        shares = {
-            "agree": among & (pref == reference),
-            "disagree": among & (pref == -reference),
-            "tie": among & (pref == 0),
-            "undefined": among & np.isnan(pref),
-        }
-        parts.append(
-            xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
-                {METRIC_DIM: [output]}
+    checked = [confusion_counts(cube) for cube in (a, b)]  # validated once for every metric
+
+    def preference(metric, params):
+        values = [apply_confusion(metric, cube, params, c) for cube, c in zip((a, b), checked, strict=True)]
+        return _preference(*values, metric.higher_is_better, tol)
+
+    with shared_terms():  # and the terms that several metrics use computed once
+        ref = preference(ref_metric, ref_params)
+        compared = ref.notnull() & (ref != 0)
+        pairs = compared.sum(pooled)
+        axes = tuple(ref.dims.index(d) for d in pooled)
+        among, reference = compared.values, ref.values
+        parts = []
+        for output, (metric, params) in request.items():
+            pref = preference(metric, params).values
+            shares = {
+                "agree": among & (pref == reference),
+                "disagree": among & (pref == -reference),
+                "tie": among & (pref == 0),
+                "undefined": among & np.isnan(pref),
+            }
+            parts.append(
+                xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
+                    {METRIC_DIM: [output]}
+                )
             )
-        )
     counts = xr.concat(parts, dim=METRIC_DIM)
     if (pairs == 0).any():
         warn(
@@ -167,19 +172,18 @@ def _reference(reference, cost):
     return ("cost" if isinstance(reference, str) and reference == "cost" else label), metric, params
 
 
-def _preference(values: xr.DataArray, higher_is_better: bool, tol: float) -> xr.DataArray:
+def _preference(value_a: xr.DataArray, value_b: xr.DataArray, higher_is_better: bool, tol: float) -> xr.DataArray:
     """+1 where matrix ``a`` is better, -1 where ``b`` is, 0 for a tie within ``tol``, NaN where undefined.
 
-    On the arrays themselves: the two sides share every coordinate, so xarray's alignment of each step would
+    On the arrays themselves: the two cubes share every coordinate, so xarray's alignment of each step would
     only compare (and copy) the replicates' index.
     """
-    side_a = values.isel({_SIDE: 0}, drop=True)
-    a, b = side_a.values, values.isel({_SIDE: 1}, drop=True).values
+    a, b = value_a.values, value_b.values
     difference = a - b if higher_is_better else b - a
     scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     with np.errstate(invalid="ignore"):
         sign = np.where(np.abs(difference) <= tol * scale, 0.0, np.sign(difference))  # NaN stays NaN
-    return xr.DataArray(sign, coords=side_a.coords, dims=side_a.dims)
+    return xr.DataArray(sign, coords=value_a.coords, dims=value_a.dims)
 
 
 def _clopper_pearson(successes: xr.DataArray, trials: xr.DataArray, level: float) -> xr.DataArray:
