@@ -211,6 +211,7 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
     names = [m for m in registry.metric_names("confusion") if any(m == name for name, _ in measured)]
     paths = [m for m in PATH_METRICS if m in names]
     path_methods = [meth for meth in (*METHODS, *EXTRA) if any((m, meth) in measured for m in paths)]
+    oc_methods = [meth for meth in path_methods if ("oc", meth) in measured]
     kinds = sorted({key[0] for key in results}, key=["bal", "imb", "shift"].index)
     ks = sorted({key[1] for key in results})
     ns = sorted({key[2] for key in results})
@@ -243,7 +244,7 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
         if "oc" not in names
         else [
             "",
-            f"Share of OC intervals entirely **below** the truth (the optimistic side; {' / '.join(path_methods)}):",
+            f"Share of OC intervals entirely **below** the truth (the optimistic side; {' / '.join(oc_methods)}):",
             "",
             "| population | " + " | ".join(f"N = {n}" for n in ns) + " |",
             "|---|" + "---|" * len(ns),
@@ -255,11 +256,7 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
             for n in ns:
                 c = results.get((kind, k, n))
                 row.append(
-                    " / ".join(
-                        f"{c[('oc', meth)][2] / c[('oc', meth)][1]:.3f}" for meth in path_methods if ("oc", meth) in c
-                    )
-                    if c
-                    else ""
+                    " / ".join(f"{c[('oc', meth)][2] / c[('oc', meth)][1]:.3f}" for meth in oc_methods) if c else ""
                 )
             out.append(f"| {kind} K={k} | " + " | ".join(row) + " |")
     out += [

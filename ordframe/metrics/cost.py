@@ -185,6 +185,7 @@ def ordframe_metrics():
             description="Total misclassification cost under George's class-size weighted cost (or a given one).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
+            interval="bca",
         ),
         Metric(
             "max_tc",
