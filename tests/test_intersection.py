@@ -159,3 +159,20 @@ def test_the_frame_gets_the_intersection_interval_of_its_cube_and_basic_with_clu
     assert clustered["ms"].attrs["ci_method"] == "basic"
     with pytest.raises(ValueError, match="sample by sample, not cluster by cluster"):
         df.ordinal.ci("y", "yhat", metrics=["ms"], n=300, cluster="subject", method="intersection")
+
+
+def test_every_front_end_and_a_handled_frame_give_the_same_interval():
+    """A shuffled, sorted, re-indexed frame with a dropped missing row, and the same rows in polars: one interval."""
+    polars = pytest.importorskip("polars")
+    df = frame(seed=1)[["y", "yhat"]]
+    expected = df.ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n=300, seed=3)
+    handled = pd.concat([df, pd.DataFrame({"y": [np.nan], "yhat": [1.0]})], ignore_index=True)
+    handled = handled.sample(frac=1, random_state=2).dropna().astype(int).sort_values("yhat")
+    handled.index = handled.index * 7 + 100
+    for other in (
+        handled.ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n=300, seed=3),
+        polars.from_pandas(df).ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n=300, seed=3),
+    ):
+        for metric in ("ms", "mmae"):
+            assert other[metric].attrs["ci_method"] == "intersection"
+            np.testing.assert_allclose(other[metric].values, expected[metric].values, rtol=1e-12)

@@ -251,12 +251,12 @@ def ci(
             low, high = calibrated_bounds(v, shares[name], dim, alpha)
         elif chosen[name] == "jeffreys":
             metric, params, checked = _checked_cube(v, dim, cube, name, "jeffreys")
-            _check_share_metric(metric)
+            _check_kind(metric, "jeffreys")
             estimate = apply_confusion(metric, checked, params)
             low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
         elif chosen[name] == "intersection":
             metric, params, checked = _checked_cube(v, dim, cube, name, "intersection")
-            _check_per_class_metric(metric)
+            _check_kind(metric, "intersection")
             estimates, draws = class_replicates(checked, metric, params, n=v.sizes[dim], seed=seed, progress=progress)
             low, high = intersection_bounds(estimates, draws, checked.sum(CUBE_DIMS), alpha, metric)
         else:
@@ -334,10 +334,7 @@ def frame_ci(
             "with cluster= use method='basic' or 'bca'"
         )
     for name, (metric, _) in request.items():
-        if chosen[name] == "jeffreys":
-            _check_share_metric(metric)
-        if chosen[name] == "intersection":
-            _check_per_class_metric(metric)
+        _check_kind(metric, chosen[name])
     replicates, estimate, jackknife, cube = frame_replicates(
         df,
         true,
@@ -724,16 +721,6 @@ def jeffreys_bounds(values: xr.DataArray, estimate, samples, dim: str, alpha: fl
     return [low, high]
 
 
-def _check_share_metric(metric: Metric) -> None:
-    """The Jeffreys interval is for a share of samples (``Metric.share``)."""
-    if not metric.share:
-        shares = [m for m in registry.metric_names("confusion") if registry.get_metric(m).share]
-        raise ValueError(
-            f"method='jeffreys' is an interval of a share of samples (a metric registered with share=True: "
-            f"{show(shares)}); {metric.name!r} is not one"
-        )
-
-
 def intersection_bounds(
     estimates: xr.DataArray, replicates: xr.DataArray, samples, alpha: float, metric: Metric
 ) -> list[xr.DataArray]:
@@ -782,14 +769,22 @@ def intersection_bounds(
     return [b.clip(*metric.bounds) for b in bounds]
 
 
-def _check_per_class_metric(metric: Metric) -> None:
-    """The intersection interval is for the worst of per-class values (``Metric.per_class``)."""
-    if metric.per_class is None:
-        worst = [m for m in registry.metric_names("confusion") if registry.get_metric(m).per_class is not None]
-        raise ValueError(
-            f"method='intersection' is an interval of the worst of per-class values (a metric registered with "
-            f"per_class=: {show(worst)}); {metric.name!r} is not one"
-        )
+# The methods for one kind of metric: what the metric declares for it, and what that kind is.
+_FOR_KIND = {
+    "jeffreys": ("share", "a share of samples (a metric registered with share=True"),
+    "intersection": ("per_class", "the worst of per-class values (a metric registered with per_class="),
+}
+
+
+def _check_kind(metric: Metric, method: str) -> None:
+    """The Jeffreys interval is for a share of samples (``Metric.share``), the intersection interval for the
+    worst of per-class values (``Metric.per_class``); other methods are for any metric."""
+    if method not in _FOR_KIND:
+        return
+    field, kind = _FOR_KIND[method]
+    if not getattr(metric, field):
+        fitting = [m for m in registry.metric_names("confusion") if getattr(registry.get_metric(m), field)]
+        raise ValueError(f"method={method!r} is an interval of {kind}: {show(fitting)}); {metric.name!r} is not one")
 
 
 def calibrated_bounds(values: xr.DataArray, shares: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:
