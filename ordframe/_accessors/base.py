@@ -22,7 +22,20 @@ GROUPED = (
 def _method(func, metric: Metric, call: str, arguments: str = FRONT_END, returns: str = GROUPED):
     """``func`` named, documented and signed as the accessor method (or function) of ``metric``: its
     ``**params`` become the metric's own keyword parameters with their defaults. ``arguments`` documents
-    the others, ``returns`` the result."""
+    the others, ``returns`` the result. The signature and text are made once per metric and front end."""
+    key = (func.__code__, metric.name, call, arguments, returns)
+    made = _SIGNED.get(key)
+    if made is None or made[0] is not metric:  # a metric registered again under its name is a new object
+        made = _SIGNED[key] = (metric, *_signature_and_doc(func, metric, call, arguments, returns))
+    func.__name__ = func.__qualname__ = metric.name
+    func.__signature__, func.__doc__ = made[1:]
+    return func
+
+
+_SIGNED: dict = {}
+
+
+def _signature_and_doc(func, metric: Metric, call: str, arguments: str, returns: str):
     signature = inspect.signature(func)
     given = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     clash = sorted(set(metric.defaults) & {p.name for p in given})
@@ -32,15 +45,13 @@ def _method(func, metric: Metric, call: str, arguments: str = FRONT_END, returns
             "its plugin must rename them"
         )
     params = "".join(f"\n{k} : default {v!r}\n    A parameter of {metric.name}." for k, v in metric.defaults.items())
-    func.__name__ = func.__qualname__ = metric.name
-    func.__signature__ = signature.replace(parameters=[*given, *metric.parameters])
-    func.__doc__ = (
+    doc = (
         f"{metric.description}\n\n{call}\n\n"
         f"Parameters\n----------\n{arguments}{params}\n\n"
         f"Returns\n-------\n{returns}; {metric.direction}, bounds {metric.bounds}.\n\n"
         f"References\n----------\n{metric.reference or 'none given'}"
     )
-    return func
+    return signature.replace(parameters=[*given, *metric.parameters]), doc
 
 
 class _OrdinalAccessor:

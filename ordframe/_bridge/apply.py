@@ -115,10 +115,10 @@ def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     """
     check_cube(cube)
     cube, classes = cube_classes(cube)
-    counts = cube.transpose(..., *CUBE_DIMS)
+    counts = cube if cube.dims[-2:] == CUBE_DIMS else cube.transpose(..., *CUBE_DIMS)
     if counts.dtype not in (np.int64, np.float64):  # as every kernel gets them (``confusion_kernel``), once
         counts = counts.astype(np.float64)
-    checked = counts.chunks is None and check
+    checked = check and isinstance(counts.data, np.ndarray)  # else checked chunk by chunk in the kernel
     if checked:
         check_counts(counts.values)
     return Counts(counts, classes, checked)

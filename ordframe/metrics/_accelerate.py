@@ -254,33 +254,21 @@ def summary(counts, weights, chance: bool = False) -> dict:
     return {name: out[j].reshape(stack) for j, name in enumerate(names)}
 
 
-def _untied(margin):
-    """sum_{i<j} m_i m_j as sum_i m_i (sum_{j>=i} m_j - m_i), as ``classic._pairs_not_tied``."""
-    total = 0.0
-    suffix = 0.0
-    for i in range(margin.shape[0] - 1, -1, -1):
-        suffix += margin[i]
-        total += margin[i] * (suffix - margin[i])
-    return total
-
-
-def _spread(margin):
-    """sum_i m_i (sum_{j>=i} m_j): r_int's pairs of one margin, over N^2."""
-    suffix = 0.0
-    total = 0.0
-    for i in range(margin.shape[0] - 1, -1, -1):
-        suffix += margin[i]
-        total += margin[i] * suffix
-    return total
-
-
-def _varies(margin):
-    """At least two classes with samples."""
+def _margin_terms(margin):
+    """Of one margin m, in one loop: whether two classes or more have samples; sum_{i<j} m_i m_j, as
+    sum_i m_i (sum_{j>=i} m_j - m_i) (``classic._pairs_not_tied``); and r_int's pairs of the margin,
+    sum_i m_i (sum_{j>=i} m_j), over N^2."""
     used = 0
-    for i in range(margin.shape[0]):
-        if margin[i] > 0:
-            used += 1
-    return used >= 2
+    suffix = 0.0
+    untied = 0.0
+    spread = 0.0
+    for i in range(margin.shape[0] - 1, -1, -1):
+        m = margin[i]
+        suffix += m
+        untied += m * (suffix - m)
+        spread += m * suffix
+        used += m > 0
+    return used >= 2, untied, spread
 
 
 SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
@@ -312,43 +300,93 @@ def _as_read(counts, i, p, rows, cols):
     return total, sound
 
 
+def _stream_pairs(counts, i, rows, above, concord, nested):
+    """One streaming pass over matrix ``i`` of ``counts``: its row sums into ``rows``, its column sums into
+    ``above``, and (N, C - D if ``concord``, r_int's sum over pairs if ``nested``, whether its counts are
+    ``_sound``).
+
+    Row r is read after the rows above it, whose column sums so far are ``above``: a cell x at (r, c) is
+    concordant with the mass above it and to its left, discordant with the mass above and to its right,
+    so C - D = sum_rc x (2 sum_{c' < c} above_c' + above_c - sum above); r_int's sum over pairs
+    (r', c') <= (r, c) in both classes, the cell with itself included, is sum_rc x (the mass above and
+    to the left, its column included, + the row up to and including the cell).
+    """
+    k = counts.shape[1]
+    sound = True
+    for c in range(k):
+        above[c] = 0.0
+    total = 0.0
+    balance = 0.0
+    agree = 0.0
+    for r in range(k):
+        left = 0.0  # sum_{c' < c} above[c']
+        run = 0.0  # the row up to and including the cell
+        cross = 0.0
+        ahead = 0.0
+        for c in range(k):
+            x = counts[i, r, c]
+            sound &= _sound(x)
+            a = above[c]
+            run += x
+            if concord:
+                cross += x * (2.0 * left + a)
+            if nested:
+                ahead += x * (left + a + run)
+            left += a
+            above[c] = a + x
+        rows[r] = run
+        balance += cross - run * total  # total: the mass of the rows above, sum above
+        agree += ahead
+        total += run
+    return total, balance, agree, sound
+
+
+def _bilinear(counts, i, u, v):
+    """sum_rc u_r n_rc v_c of matrix ``i`` of ``counts``."""
+    k = counts.shape[1]
+    s = 0.0
+    for r in range(k):
+        row = 0.0
+        for c in range(k):
+            row += counts[i, r, c] * v[c]
+        s += u[r] * row
+    return s
+
+
 def _pairs_py(counts, wanted, integer, out):
     """Per matrix, the rank statistics flagged in ``wanted`` (indexed by SPEARMAN, KENDALL, SOMERS, RINT,
     RINT_LARGE_SAMPLE) into the same rows of ``out`` ``(5, M)``, each from one sum over pairs of cells:
     ``classic.spearman``, ``kendall_tau_b``, ``somers_d``, ``rint.rint`` or its large-sample form, with the
     same formulas and NaN rules. Rows not wanted are left as they are.
 
-    The sums: Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins; C - D
-    = sum p_ij (sum_{i'>i, j'>j} - sum_{i'>i, j'<j}) p_i'j'; r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j'.
-    Every ratio has the same degree in p above and below, so p is the counts as they are when N is
+    The sums: C - D and r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j' from one streaming read of the matrix
+    (``_stream_pairs``); Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins, read
+    again. Every ratio has the same degree in p above and below, so p is the counts as they are when N is
     in ``SAFE_TOTAL``, else the proportions n / N (as the numpy path; NaN for N = 0). ``integer``:
     the counts' type is an integer one (every matrix gets r_int's exact formula without a look).
     """
     m, k = counts.shape[0], counts.shape[1]
-    p = np.empty((k, k))
     rows = np.empty(k)
     cols = np.empty(k)
-    below = np.empty(k)  # sum_{r' > r} p[r', c]
-    tail = np.empty(k)  # sum_{r' >= r, c' >= c} p[r', c']
     u = np.empty(k)
     v = np.empty(k)
     sound = True
     low, high = SAFE_TOTAL
+    concord = wanted[KENDALL] or wanted[SOMERS]
+    nested = wanted[RINT] or wanted[RINT_LARGE_SAMPLE]
+    p = np.empty((1, k, k))  # a matrix as proportions
     for i in range(m):
-        total, fine = _as_read(counts, i, p, rows, cols)
+        total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested)
         sound &= fine
         unit = total  # N in the units of p: N as it is, or 1 for proportions
-        if not low < total < high:
-            _proportions(counts, i, p, rows)
-            for c in range(k):
-                cols[c] = 0.0
-            for r in range(k):
-                for c in range(k):
-                    cols[c] += p[r, c]
-            unit = total / total if total > 0 else np.nan
-        varies = _varies(rows) and _varies(cols)
+        scaled = not low < total < high
+        if scaled:
+            _proportions(counts, i, p[0], rows)
+            unit, balance, agree, _ = _stream_pairs(p, 0, rows, cols, concord, nested)
+        varies_r, untied_r, spread_r = _margin_terms(rows)
+        varies_c, untied_c, spread_c = _margin_terms(cols)
+        varies = varies_r and varies_c
         if wanted[SPEARMAN]:
-            s = 0.0
             # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
             run_r, run_c = 0.0, 0.0
             var_r, var_c = 0.0, 0.0
@@ -359,64 +397,33 @@ def _pairs_py(counts, wanted, integer, out):
                 v[r] = run_c - cols[r] / 2 - unit / 2
                 var_r += rows[r] * u[r] ** 2
                 var_c += cols[r] * v[r] ** 2
-            for r in range(k):
-                row = 0.0
-                for c in range(k):
-                    row += p[r, c] * v[c]
-                s += u[r] * row
+            s = _bilinear(p, 0, u, v) if scaled else _bilinear(counts, i, u, v)
             out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
         if wanted[KENDALL] or wanted[SOMERS]:
-            s = 0.0
-            for c in range(k):
-                below[c] = 0.0
-            discordant = 0.0  # D, apart from s = C: two chains of additions, not one twice as long
-            for r in range(k - 1, -1, -1):
-                after = 0.0  # sum_{c' > c} below[c']
-                for c in range(k - 1, -1, -1):
-                    s += p[r, c] * after
-                    after += below[c]
-                before = 0.0  # sum_{c' < c} below[c']
-                for c in range(k):
-                    discordant += p[r, c] * before
-                    before += below[c]
-                    below[c] += p[r, c]
-            s -= discordant
-            untied = _untied(rows)
             if wanted[KENDALL]:
-                out[KENDALL, i] = s / np.sqrt(untied * _untied(cols)) if varies else np.nan
+                out[KENDALL, i] = balance / np.sqrt(untied_r * untied_c) if varies else np.nan
             if wanted[SOMERS]:
-                out[SOMERS, i] = s / untied if untied > 0 else np.nan
-        if wanted[RINT] or wanted[RINT_LARGE_SAMPLE]:
-            s = 0.0
-            for c in range(k):
-                tail[c] = 0.0
-            for r in range(k - 1, -1, -1):
-                suffix = 0.0  # sum_{c' >= c} p[r, c']
-                for c in range(k - 1, -1, -1):
-                    suffix += p[r, c]
-                    tail[c] += suffix
-                    s += p[r, c] * tail[c]
-            for want in (RINT, RINT_LARGE_SAMPLE):
-                if not wanted[want]:
-                    continue
-                if not varies:
-                    out[want, i] = np.nan
-                    continue
-                whole = want == RINT
-                if whole and not integer:
-                    for r in range(k):
-                        for c in range(k):
-                            x = float(counts[i, r, c])
-                            whole = whole and x == math.floor(x)
-                self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
-                agree = s - self_pairs
-                s1 = _spread(rows) - self_pairs
-                s2 = _spread(cols) - self_pairs
-                out[want, i] = -1.0 + 2.0 * agree / np.sqrt(s1 * s2)
+                out[SOMERS, i] = balance / untied_r if untied_r > 0 else np.nan
+        for want in (RINT, RINT_LARGE_SAMPLE):
+            if not wanted[want]:
+                continue
+            if not varies:
+                out[want, i] = np.nan
+                continue
+            whole = want == RINT
+            if whole and not integer:
+                for r in range(k):
+                    for c in range(k):
+                        x = float(counts[i, r, c])
+                        whole = whole and x == math.floor(x)
+            self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
+            s1 = spread_r - self_pairs
+            s2 = spread_c - self_pairs
+            out[want, i] = -1.0 + 2.0 * (agree - self_pairs) / np.sqrt(s1 * s2)
     return FINE if sound else UNSOUND
 
 
-_pairs = _compiled(_pairs_py, "_sound", "_as_read", "_proportions", "_untied", "_spread", "_varies")
+_pairs = _compiled(_pairs_py, "_sound", "_stream_pairs", "_proportions", "_margin_terms", "_bilinear")
 
 
 def pairs(counts, want) -> np.ndarray:
@@ -444,6 +451,7 @@ def _george_py(counts, cost, default, accuracy, tc, max_tc):
         highest[t] = 0.0
         for q in range(k):
             highest[t] = max(highest[t], cost[t, q])
+    dist = _distances(k, 1.0)
     sound = True
     for i in range(m):
         total = 0.0
@@ -477,7 +485,7 @@ def _george_py(counts, cost, default, accuracy, tc, max_tc):
                 row = 0.0
                 worst = 0.0
                 for q in range(k):
-                    c = abs(t - q) * inverse[q]
+                    c = dist[t, q] * inverse[q]
                     row += counts[i, t, q] * c
                     worst = max(worst, c)
                 spent += rest * row
@@ -580,7 +588,7 @@ def _cem_ord_py(counts, out):
     return FINE if sound else UNSOUND
 
 
-_george = _compiled(_george_py, "_sound")
+_george = _compiled(_george_py, "_sound", "_distances")
 _gerrity = _compiled(_gerrity_py, "_sound", "_as_read")
 _cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
