@@ -13,7 +13,7 @@ from scipy.optimize import linprog
 import ordframe
 from ordframe._papers import GEORGE_2016_COST_EXAMPLE, GEORGE_2016_TABLES
 from ordframe.metrics.classic import accuracy, amae
-from ordframe.metrics.cost import _terms_numpy, chance_distance, d, george_cost, max_tc, mc, tc
+from ordframe.metrics.cost import _length, _terms_numpy, chance_distance, d, george_cost, max_tc, mc, tc
 
 FAST = settings(max_examples=100, deadline=None)
 # Kernels called directly (not through the accessors) let numpy report 0/0 for undefined matrices.
@@ -297,3 +297,16 @@ def test_shared_terms_tell_arrays_apart():
             tc(counts)[:] = -1  # the caller's copy: the shared value is not changed
             assert np.array_equal(max_tc(counts), expected[2])
             assert np.array_equal(tc(counts), expected[0])
+
+
+@FAST
+@given(
+    arrays(np.float64, st.integers(0, 6), elements=st.floats(0, 1) | st.floats(0, 1e-140) | st.just(np.nan)),
+    st.data(),
+)
+def test_d_takes_the_length_of_numpy_hypot(x, data):
+    """d's sqrt(x^2 + y^2) equals numpy.hypot to rounding, also where the squares would underflow."""
+    y = data.draw(arrays(np.float64, x.shape, elements=st.floats(0, 1) | st.floats(0, 1e-140)))
+    np.testing.assert_allclose(_length(x, y), np.hypot(x, y), rtol=1e-15, atol=0)
+    for a, b in zip(x, y, strict=True):
+        assert _length(np.float64(a), np.float64(b)) == pytest.approx(np.hypot(a, b), rel=1e-15, nan_ok=True)

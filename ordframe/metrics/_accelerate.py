@@ -199,7 +199,7 @@ def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
 def _summary_py(counts, weights, out, want_chance):
     """Per matrix, in one pass: ``out`` = (N, trace, sum n w, chance).
 
-    ``chance`` (with ``want_chance``) is sum_rc w_rc (N_r / N) (N_c / N), on proportions so that no
+    ``chance`` (with ``want_chance``) is sum_r (N_r / N) sum_c w_rc (N_c / N), on proportions so that no
     product of two counts is formed.
     """
     m, k = counts.shape[0], counts.shape[1]
@@ -235,8 +235,10 @@ def _summary_py(counts, weights, out, want_chance):
                 cols[j] *= scale
             expected = 0.0
             for r in range(k):
+                row = 0.0
                 for c in range(k):
-                    expected += weights[r, c] * (rows[r] * cols[c])
+                    row += weights[r, c] * cols[c]
+                expected += rows[r] * row
             out[3, i] = expected
     return FINE if sound else UNSOUND
 

@@ -138,7 +138,21 @@ def mc(counts, cost=None):
 def d(counts, cost=None):
     """Distance to the ideal point: d = sqrt((1 - Acc)^2 + MC^2) (eq. 7), in [0, sqrt(2)]."""
     accuracy, total_cost, most = _terms(counts, cost)
-    return np.hypot(1.0 - accuracy, total_cost / most)
+    return _length(1.0 - accuracy, total_cost / most)
+
+
+def _length(x, y):
+    """sqrt(x^2 + y^2) of arrays in [0, 1] (or NaN); ``numpy.hypot`` where the squares would lose precision
+    (below 1e-290), which elsewhere is an order of magnitude slower for the same value (to rounding)."""
+    squares = x * x + y * y
+    tiny = squares < 1e-290
+    if not np.any(tiny):
+        return np.sqrt(squares)
+    if np.ndim(squares) == 0:
+        return np.hypot(x, y)
+    length = np.sqrt(squares)
+    length[tiny] = np.hypot(x[tiny], y[tiny])
+    return length
 
 
 @_accelerate.checks_counts
