@@ -42,12 +42,12 @@ def _compiled(func, *helpers):
     def build():
         import numba
 
-        def jit(f):
-            return numba.njit(cache=True, nogil=True, error_model="numpy")(f)
+        def jit(f, **options):
+            return numba.njit(cache=True, nogil=True, error_model="numpy", **options)(f)
 
         for name in helpers:
             if not isinstance(globals()[name], numba.core.dispatcher.Dispatcher):
-                globals()[name] = jit(globals()[name])
+                globals()[name] = jit(globals()[name], inline="always")
         return jit(func)
 
     @functools.wraps(func)
@@ -302,10 +302,10 @@ def _as_read(counts, i, p, rows, cols):
     return total, sound
 
 
-def _stream_pairs(counts, i, rows, above, concord, nested):
+def _stream_pairs(counts, i, rows, above, concord, nested, copy, p):
     """One streaming pass over matrix ``i`` of ``counts``: its row sums into ``rows``, its column sums into
-    ``above``, and (N, C - D if ``concord``, r_int's sum over pairs if ``nested``, whether its counts are
-    ``_sound``).
+    ``above``, with ``copy`` the matrix as float64 into ``p``, and (N, C - D if ``concord``, r_int's sum
+    over pairs if ``nested``, whether its counts are ``_sound``).
 
     Row r is read after the rows above it, whose column sums so far are ``above``: a cell x at (r, c) is
     concordant with the mass above it and to its left, discordant with the mass above and to its right,
@@ -336,6 +336,8 @@ def _stream_pairs(counts, i, rows, above, concord, nested):
                 ahead += x * (left + a + run)
             left += a
             above[c] = a + x
+            if copy:
+                p[r, c] = x
         rows[r] = run
         balance += cross - run * total  # total: the mass of the rows above, sum above
         agree += ahead
@@ -343,14 +345,14 @@ def _stream_pairs(counts, i, rows, above, concord, nested):
     return total, balance, agree, sound
 
 
-def _bilinear(counts, i, u, v):
-    """sum_rc u_r n_rc v_c of matrix ``i`` of ``counts``."""
-    k = counts.shape[1]
+def _bilinear(p, u, v):
+    """sum_rc u_r p_rc v_c."""
+    k = p.shape[0]
     s = 0.0
     for r in range(k):
         row = 0.0
         for c in range(k):
-            row += counts[i, r, c] * v[c]
+            row += p[r, c] * v[c]
         s += u[r] * row
     return s
 
@@ -376,19 +378,20 @@ def _pairs_py(counts, wanted, integer, out):
     low, high = SAFE_TOTAL
     concord = wanted[KENDALL] or wanted[SOMERS]
     nested = wanted[RINT] or wanted[RINT_LARGE_SAMPLE]
-    p = np.empty((1, k, k))  # a matrix as proportions
+    spearman = wanted[SPEARMAN]
+    proportions = np.empty((1, k, k))
+    p = proportions[0]  # the matrix as float64 (for Spearman's second read): its counts, or its proportions
     for i in range(m):
-        total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested)
+        total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested, spearman, p)
         sound &= fine
         unit = total  # N in the units of p: N as it is, or 1 for proportions
-        scaled = not low < total < high
-        if scaled:
-            _proportions(counts, i, p[0], rows)
-            unit, balance, agree, _ = _stream_pairs(p, 0, rows, cols, concord, nested)
+        if not low < total < high:
+            _proportions(counts, i, p, rows)
+            unit, balance, agree, _ = _stream_pairs(proportions, 0, rows, cols, concord, nested, False, p)
         varies_r, untied_r, spread_r = _margin_terms(rows)
         varies_c, untied_c, spread_c = _margin_terms(cols)
         varies = varies_r and varies_c
-        if wanted[SPEARMAN]:
+        if spearman:
             # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
             run_r, run_c = 0.0, 0.0
             var_r, var_c = 0.0, 0.0
@@ -399,7 +402,7 @@ def _pairs_py(counts, wanted, integer, out):
                 v[r] = run_c - cols[r] / 2 - unit / 2
                 var_r += rows[r] * u[r] ** 2
                 var_c += cols[r] * v[r] ** 2
-            s = _bilinear(p, 0, u, v) if scaled else _bilinear(counts, i, u, v)
+            s = _bilinear(p, u, v)
             out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
         if wanted[KENDALL] or wanted[SOMERS]:
             if wanted[KENDALL]:
