@@ -116,83 +116,94 @@ def _power(x, e):
     return x**e
 
 
-def _benefits(matrix, dist, beta, gamma, uniform, v):
-    """The benefits ``v`` of one matrix (written in place), its D and mu (see ``_path_index_py``), and
-    whether its counts are ``_sound``."""
-    k = matrix.shape[0]
-    spread = 0.0
-    sound = True
-    if uniform:
-        observed = 0.0
-        for r in range(k):
-            size = 0.0
-            for c in range(k):
-                x = matrix[r, c]
-                size += x
-                sound &= _sound(x)
-            if size > 0:
-                observed += 1.0
-            for c in range(k):
-                v[r, c] = matrix[r, c] / size if size > 0 else 0.0
-                spread += v[r, c] * dist[r, c]
-        return observed + _power(observed, 1 - 1 / gamma) * _power(spread, 1 / gamma), beta / observed, sound
-    n = 0.0
-    for r in range(k):
-        for c in range(k):
-            x = matrix[r, c]
-            sound &= _sound(x)
-            v[r, c] = x
-            n += v[r, c]
-            spread += v[r, c] * dist[r, c]
-    return n + _power(spread, 1 / gamma), beta / (n * _power(float(k - 1), gamma)), sound
-
-
-def _min_cost(v, dist, lam, best):
-    """Minimum over monotone paths of sum_path (lam v d - v), row by row: each cell adds its cost to the
-    smallest of its diagonal, upper and left predecessors (the recurrence, and the additions along a
-    path, of ``oc._min_path``)."""
-    k = v.shape[0]
-    best[0, 0] = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
-    for c in range(1, k):
-        best[0, c] = best[0, c - 1] + (lam * (v[0, c] * dist[0, c]) - v[0, c])
-    for r in range(1, k):
-        best[r, 0] = best[r - 1, 0] + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
-        for c in range(1, k):
-            w = min(min(best[r - 1, c - 1], best[r - 1, c]), best[r, c - 1])
-            best[r, c] = w + (lam * (v[r, c] * dist[r, c]) - v[r, c])
-    return best[k - 1, k - 1]
-
-
-def _path_index_py(counts, beta, gamma, uniform, out):
-    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``.
+def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
+    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
+    ``area`` (``uniform``, gamma = 1), A_UOC instead (``_area``, ``tol``: ``oc.ENVELOPE_TOL``).
 
     OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
     UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
-    mu = beta / K'. The index is 1 + W / D for the minimum W of sum_path (mu D v d - v).
+    mu = beta / K'. The index is 1 + W / D for the minimum W of sum_path (mu D v d - v), by the
+    recurrence of ``oc._min_path`` (each cell adds its cost to the smallest of its diagonal, upper and
+    left predecessors), row by row: ``best`` holds the previous row's minima.
+
+    One read of each matrix into the float scratch ``v``, whose sums run a chain of additions per row
+    (the rows' chains overlap). UOC divides each count by N_r (not a multiplication by 1 / N_r: a
+    diagonal count gives exactly 1, a row scaled by an integer the same quotients, so a diagonal matrix
+    scores exactly 0 and row scaling changes nothing). All of it inline: a call per matrix to a compiled
+    helper costs more than half a read of the cube at K = 5.
     """
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, gamma)
     v = np.empty((k, k))
-    best = np.empty((k, k))
+    vd = np.empty((k, k))
+    best = np.empty(k)
+    pen = np.empty(k)
+    pending = np.empty((16, 6))
+    scale = _power(float(k - 1), gamma)
     sound = True
     for i in range(m):
-        norm, mu, fine = _benefits(counts[i], dist, beta, gamma, uniform, v)
-        sound &= fine
+        mass = 0.0
+        spread = 0.0
+        for r in range(k):
+            size = 0.0
+            far = 0.0
+            for c in range(k):
+                x = counts[i, r, c]
+                sound &= _sound(x)
+                v[r, c] = x
+                size += v[r, c]
+                far += v[r, c] * dist[r, c]
+            if not uniform:
+                mass += size
+                spread += far
+            elif size > 0:
+                mass += 1.0
+                far = 0.0
+                for c in range(k):  # one loop: a vectorised division whose results are read at once stalls
+                    v[r, c] /= size
+                    far += v[r, c] * dist[r, c]
+                spread += far
+        if gamma != 1.0:
+            spread = spread ** (1 / gamma)
+        if uniform:
+            norm = mass + (mass ** (1 - 1 / gamma) * spread if gamma != 1.0 else spread)
+            mu = beta / mass
+        else:
+            norm = mass + spread
+            mu = beta / (mass * scale)
         if not norm > 0:
             out[i] = np.nan
             continue
-        out[i] = 1 + _min_cost(v, dist, mu * norm, best) / norm
+        if area:
+            out[i], pending = _area(v, vd, dist, norm, mu, tol, best, pen, pending)
+            continue
+        lam = mu * norm
+        left = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
+        best[0] = left
+        for c in range(1, k):
+            left = left + (lam * (v[0, c] * dist[0, c]) - v[0, c])
+            best[c] = left
+        for r in range(1, k):
+            diag = best[0]
+            left = diag + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
+            best[0] = left
+            for c in range(1, k):
+                up = best[c]
+                left = min(min(diag, up), left) + (lam * (v[r, c] * dist[r, c]) - v[r, c])
+                best[c] = left
+                diag = up
+        out[i] = 1 + left / norm
     return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power", "_benefits", "_min_cost")
+_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power", "_min_cost_slope", "_line", "_area")
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
     """OC or UOC of every matrix of ``counts`` ``(..., K, K)`` (int64 or float64), shape ``(...)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_path_index, flat, float(beta), float(gamma), uniform, out)
+    _run(_path_index, flat, float(beta), float(gamma), uniform, False, 0.0, out)
     return out.reshape(stack)
 
 
@@ -612,29 +623,36 @@ def cem_ord(counts) -> np.ndarray:
 
 
 def _min_cost_slope(v, vd, lam, best, pen):
-    """``_min_cost`` (``vd`` = v d) and T = sum_path v d along a minimising path, with ``oc._min_path``'s
-    ties: diagonal first, then down, then right (chosen by selects, not branches: the comparisons
-    follow the data and would be mispredicted)."""
+    """The minimum of ``_path_index_py`` (``vd`` = v d, both ``(K, K)``) and T = sum_path v d along a minimising path, with
+    ``oc._min_path``'s ties: diagonal first, then down, then right (chosen by selects, not branches: the
+    comparisons follow the data and would be mispredicted). ``best`` and ``pen`` (K-vectors) hold the
+    previous row's minima and their T."""
     k = v.shape[0]
-    best[0, 0] = lam * vd[0, 0] - v[0, 0]
-    pen[0, 0] = vd[0, 0]
+    left = lam * vd[0, 0] - v[0, 0]
+    left_t = vd[0, 0]
+    best[0], pen[0] = left, left_t
     for c in range(1, k):
-        best[0, c] = best[0, c - 1] + (lam * vd[0, c] - v[0, c])
-        pen[0, c] = pen[0, c - 1] + vd[0, c]
+        left = left + (lam * vd[0, c] - v[0, c])
+        left_t = left_t + vd[0, c]
+        best[c], pen[c] = left, left_t
     for r in range(1, k):
-        best[r, 0] = best[r - 1, 0] + (lam * vd[r, 0] - v[r, 0])
-        pen[r, 0] = pen[r - 1, 0] + vd[r, 0]
+        diag, diag_t = best[0], pen[0]
+        left = diag + (lam * vd[r, 0] - v[r, 0])
+        left_t = diag_t + vd[r, 0]
+        best[0], pen[0] = left, left_t
         for c in range(1, k):
-            w, t = best[r - 1, c - 1], pen[r - 1, c - 1]
-            down = best[r - 1, c] < w
-            w = best[r - 1, c] if down else w
-            t = pen[r - 1, c] if down else t
-            right = best[r, c - 1] < w
-            w = best[r, c - 1] if right else w
-            t = pen[r, c - 1] if right else t
-            best[r, c] = w + (lam * vd[r, c] - v[r, c])
-            pen[r, c] = t + vd[r, c]
-    return best[k - 1, k - 1], pen[k - 1, k - 1]
+            up, up_t = best[c], pen[c]
+            down = up < diag
+            w = up if down else diag
+            t = up_t if down else diag_t
+            right = left < w
+            w = left if right else w
+            t = left_t if right else t
+            left = w + (lam * vd[r, c] - v[r, c])
+            left_t = t + vd[r, c]
+            best[c], pen[c] = left, left_t
+            diag, diag_t = up, up_t
+    return best[k - 1], pen[k - 1]
 
 
 def _line(v, vd, norm, mu, beta, best, pen):
@@ -644,62 +662,45 @@ def _line(v, vd, norm, mu, beta, best, pen):
     return 1 + w / norm - beta * slope, slope
 
 
-def _auoc_py(counts, tol, out):
-    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals
-    (lo, hi, a, b, c, e), grown when full, shared by all the matrices)."""
-    m, k = counts.shape[0], counts.shape[1]
-    dist = _distances(k, 1.0)
-    v = np.empty((k, k))
-    best = np.empty((k, k))
-    pen = np.empty((k, k))
-    vd = np.empty((k, k))
-    pending = np.empty((16, 6))
-    sound = True
-    for i in range(m):
-        norm, mu, fine = _benefits(counts[i], dist, 1.0, 1.0, True, v)
-        sound &= fine
-        if not norm > 0:
-            out[i] = np.nan
-            continue
-        for r in range(k):
-            for c in range(k):
-                vd[r, c] = v[r, c] * dist[r, c]
-        a, b = _line(v, vd, norm, mu, 0.0, best, pen)
-        c, e = _line(v, vd, norm, mu, 1.0, best, pen)
-        pending[0] = (0.0, 1.0, a, b, c, e)
-        top = 1
-        area = 0.0
-        while top:
-            top -= 1
-            lo, hi, a, b, c, e = pending[top]
-            x = (c - a) / (b - e) if b > e else lo
-            x = min(max(x, lo), hi)
-            split = False
-            if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
-                pa, pb = _line(v, vd, norm, mu, x, best, pen)
-                if pa + pb * x < min(a + b * x, c + e * x) - tol:
-                    split = True
-                    if top + 2 > len(pending):
-                        grown = np.empty((2 * len(pending), 6))
-                        grown[:top] = pending[:top]
-                        pending = grown
-                    pending[top] = (lo, x, a, b, pa, pb)
-                    pending[top + 1] = (x, hi, pa, pb, c, e)
-                    top += 2
-            if not split:
-                area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
-        out[i] = area
-    return FINE if sound else UNSOUND
-
-
-_auoc = _compiled(_auoc_py, "_sound", "_distances", "_power", "_benefits", "_min_cost_slope", "_line")
+def _area(v, vd, dist, norm, mu, tol, best, pen, pending):
+    """A_UOC of one matrix (its benefits ``v``, D and mu at beta = 1): ``oc.auoc``'s parametric search, with
+    a stack of intervals (lo, hi, a, b, c, e) in ``pending``, grown when full; returns (A_UOC, ``pending``)."""
+    k = v.shape[0]
+    for r in range(k):
+        for c in range(k):
+            vd[r, c] = v[r, c] * dist[r, c]
+    a, b = _line(v, vd, norm, mu, 0.0, best, pen)
+    c, e = _line(v, vd, norm, mu, 1.0, best, pen)
+    pending[0] = (0.0, 1.0, a, b, c, e)
+    top = 1
+    area = 0.0
+    while top:
+        top -= 1
+        lo, hi, a, b, c, e = pending[top]
+        x = (c - a) / (b - e) if b > e else lo
+        x = min(max(x, lo), hi)
+        split = False
+        if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
+            pa, pb = _line(v, vd, norm, mu, x, best, pen)
+            if pa + pb * x < min(a + b * x, c + e * x) - tol:
+                split = True
+                if top + 2 > len(pending):
+                    grown = np.empty((2 * len(pending), 6))
+                    grown[:top] = pending[:top]
+                    pending = grown
+                pending[top] = (lo, x, a, b, pa, pb)
+                pending[top + 1] = (x, hi, pa, pb, c, e)
+                top += 2
+        if not split:
+            area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
+    return area, pending
 
 
 def auoc(counts, tol) -> np.ndarray:
     """A_UOC of every matrix of ``counts`` ``(..., K, K)`` (``tol``: ``oc.ENVELOPE_TOL``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_auoc, flat, float(tol), out)
+    _run(_path_index, flat, 1.0, 1.0, True, True, float(tol), out)
     return out.reshape(stack)
 
 
