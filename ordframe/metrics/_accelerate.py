@@ -522,21 +522,50 @@ def _proportions(counts, i, p, rows):
 def _gerrity_py(counts, out):
     """Gerrity's (1992) score of every matrix; NaN when the first or last true class is empty.
 
-    The scoring matrix depends on the true margin through the ratios a_j only, so it is built from the
-    counts as they are, and sum_rc n_rc s_rc is divided by N once.
+    With low = min(r, c) and high = max(r, c), s_rc (K - 1) = B_low + A_high - |r - c|, where
+    B_j = sum_{i<j} 1 / a_i and A_j = sum_{j<=i<K} a_i depend on the true margin through the ratios a_i only.
+    So sum_rc n_rc s_rc (K - 1) = sum_j (B_j L_j + A_j H_j) - sum_rc n_rc |r - c|, with L_j the count of the
+    cells whose lower index is j (row j from column j on, and column j below it) and H_j of those whose
+    higher index is j: one read of the matrix gathers the row sums, L, H and sum n |r - c|, and the
+    rest is O(K) per matrix, divided by N once.
     """
     m, k = counts.shape[0], counts.shape[1]
-    p = np.empty((k, k))
+    dist = _distances(k, 1.0)
     rows = np.empty(k)
-    a = np.empty(k)
-    inverse_before = np.empty(k)
-    a_from = np.empty(k)
+    low = np.empty(k)
+    high = np.empty(k)
     above = np.empty(k)
-    cols = np.empty(k)
+    below = np.empty(k)
+    a = np.empty(k)
+    inverse = np.empty(k)
     sound = True
     for i in range(m):
-        total, fine = _as_read(counts, i, p, rows, cols)
-        sound &= fine
+        for j in range(k):
+            low[j] = 0.0
+            high[j] = 0.0
+        total = 0.0
+        far = 0.0
+        for r in range(k):
+            left = 0.0  # the row before the diagonal: into H_r
+            row_far = 0.0  # a chain of additions per row: the rows' chains overlap
+            for c in range(r):
+                x = counts[i, r, c]
+                sound &= _sound(x)
+                left += x
+                low[c] += x
+                row_far += x * dist[r, c]
+            right = 0.0  # the row from the diagonal on: into L_r
+            for c in range(r, k):
+                x = counts[i, r, c]
+                sound &= _sound(x)
+                right += x
+                high[c] += x
+                row_far += x * dist[r, c]
+            low[r] += right
+            high[r] += left
+            rows[r] = left + right
+            total += rows[r]
+            far += row_far
         if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
             out[i] = np.nan
             continue
@@ -544,22 +573,22 @@ def _gerrity_py(counts, out):
         for j in range(k - 1, 0, -1):  # above[j - 1] = N (1 - P_(j-1)), added from the last class down
             run += rows[j]
             above[j - 1] = run
-        below = 0.0
-        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j (N cancels)
-            below += rows[j]
-            a[j] = above[j] / below
-        inverse_before[0] = 0.0
-        for r in range(1, k):
-            inverse_before[r] = inverse_before[r - 1] + 1.0 / a[r - 1]
-        a_from[k - 1] = 0.0
-        for c in range(k - 2, -1, -1):
-            a_from[c] = a_from[c + 1] + a[c]
-        s = 0.0
-        for r in range(k):  # s_rc (K - 1) with low = min(r, c), high = max(r, c): the part c < r, then c >= r
-            for c in range(r):
-                s += p[r, c] * (inverse_before[c] + a_from[r] - (r - c))
-            for c in range(r, k):
-                s += p[r, c] * (inverse_before[r] + a_from[c] - (c - r))
+        run = 0.0
+        for j in range(k - 1):  # below[j] = N P_j, P_j the share of classes <= j
+            run += rows[j]
+            below[j] = run
+        for j in range(k - 1):  # a_j = (1 - P_j) / P_j and 1 / a_j (N cancels): two vectorised divisions
+            a[j] = above[j] / below[j]
+            inverse[j] = below[j] / above[j]
+        s = -far
+        before = 0.0  # B_j
+        after = 0.0  # A_j
+        for j in range(k - 1):
+            s += before * low[j]
+            before += inverse[j]
+            after += a[k - 2 - j]
+            s += after * high[k - 2 - j]
+        s += before * low[k - 1]
         out[i] = s / total / (k - 1)
     return FINE if sound else UNSOUND
 
@@ -592,7 +621,7 @@ def _cem_ord_py(counts, out):
 
 
 _george = _compiled(_george_py, "_sound")
-_gerrity = _compiled(_gerrity_py, "_sound", "_as_read")
+_gerrity = _compiled(_gerrity_py, "_sound", "_distances")
 _cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
 
