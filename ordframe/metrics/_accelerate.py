@@ -174,29 +174,96 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
         if not norm > 0:
             out[i] = np.nan
             continue
-        if area:
-            out[i], pending = _area(v, vd, dist, norm, mu, tol, best, pen, pending)
-            continue
-        lam = mu * norm
-        left = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
-        best[0] = left
-        for c in range(1, k):
-            left = left + (lam * (v[0, c] * dist[0, c]) - v[0, c])
-            best[c] = left
-        for r in range(1, k):
-            diag = best[0]
-            left = diag + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
+        if not area:
+            lam = mu * norm
+            left = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
             best[0] = left
             for c in range(1, k):
-                up = best[c]
-                left = min(min(diag, up), left) + (lam * (v[r, c] * dist[r, c]) - v[r, c])
+                left = left + (lam * (v[0, c] * dist[0, c]) - v[0, c])
                 best[c] = left
-                diag = up
-        out[i] = 1 + left / norm
+            for r in range(1, k):
+                diag = best[0]
+                left = diag + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
+                best[0] = left
+                for c in range(1, k):
+                    up = best[c]
+                    left = min(min(diag, up), left) + (lam * (v[r, c] * dist[r, c]) - v[r, c])
+                    best[c] = left
+                    diag = up
+            out[i] = 1 + left / norm
+            continue
+        # A_UOC: ``oc.auoc``'s parametric search, a stack of intervals (lo, hi, a, b, c, e) in ``pending`` (grown
+        # when full). Its DPs, with T = sum_path v d along a minimising path (``oc._min_path``'s ties: diagonal
+        # first, then down, then right, chosen by selects, not branches: the comparisons follow the data and
+        # would be mispredicted), run at beta = 0, at beta = 1, then at the crossing x of each pending
+        # interval's two lines: one DP in the loop, each round's beta set by the round before.
+        for r in range(k):
+            for c in range(k):
+                vd[r, c] = v[r, c] * dist[r, c]
+        top = -2  # -2, -1: the lines at beta = 0 and 1 are still to come
+        under = 0.0
+        at = 0.0  # the beta of the next DP
+        lo = hi = a = b = c_ = e = 0.0
+        while True:
+            lam = at * mu * norm
+            left = lam * vd[0, 0] - v[0, 0]
+            left_t = vd[0, 0]
+            best[0], pen[0] = left, left_t
+            for c in range(1, k):
+                left = left + (lam * vd[0, c] - v[0, c])
+                left_t = left_t + vd[0, c]
+                best[c], pen[c] = left, left_t
+            for r in range(1, k):
+                diag, diag_t = best[0], pen[0]
+                left = diag + (lam * vd[r, 0] - v[r, 0])
+                left_t = diag_t + vd[r, 0]
+                best[0], pen[0] = left, left_t
+                for c in range(1, k):
+                    up, up_t = best[c], pen[c]
+                    down = up < diag
+                    w = up if down else diag
+                    t = up_t if down else diag_t
+                    right = left < w
+                    w = left if right else w
+                    t = left_t if right else t
+                    left = w + (lam * vd[r, c] - v[r, c])
+                    left_t = t + vd[r, c]
+                    best[c], pen[c] = left, left_t
+                    diag, diag_t = up, up_t
+            pb = mu * left_t  # the line A + B beta of the path found: UOC(beta) = 1 + W / D
+            pa = 1 + left / norm - at * pb
+            if top == -2:
+                a, b, top, at = pa, pb, -1, 1.0
+                continue
+            if top == -1:
+                pending[0] = (0.0, 1.0, a, b, pa, pb)
+                top = 1
+            elif pa + pb * at < min(a + b * at, c_ + e * at) - tol:  # a path below both lines at x = at
+                if top + 2 > len(pending):
+                    grown = np.empty((2 * len(pending), 6))
+                    grown[:top] = pending[:top]
+                    pending = grown
+                pending[top] = (lo, at, a, b, pa, pb)
+                pending[top + 1] = (at, hi, pa, pb, c_, e)
+                top += 2
+            else:  # the envelope on [lo, hi] is min(La, Lb): its integral
+                under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
+            probe = False
+            while top and not probe:
+                top -= 1
+                lo, hi, a, b, c_, e = pending[top]
+                at = (c_ - a) / (b - e) if b > e else lo
+                at = min(max(at, lo), hi)
+                probe = abs(a - c_) + abs(b - e) > tol  # two distinct lines: is there a path below both at x?
+                if not probe:
+                    under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
+            if not probe:
+                break
+        out[i] = under
     return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power", "_min_cost_slope", "_line", "_area")
+_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power")
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
@@ -649,80 +716,6 @@ def cem_ord(counts) -> np.ndarray:
     out = np.empty(len(flat))
     _run(_cem_ord, flat, out)
     return out.reshape(stack)
-
-
-def _min_cost_slope(v, vd, lam, best, pen):
-    """The minimum of ``_path_index_py`` (``vd`` = v d, both ``(K, K)``) and T = sum_path v d along a minimising path, with
-    ``oc._min_path``'s ties: diagonal first, then down, then right (chosen by selects, not branches: the
-    comparisons follow the data and would be mispredicted). ``best`` and ``pen`` (K-vectors) hold the
-    previous row's minima and their T."""
-    k = v.shape[0]
-    left = lam * vd[0, 0] - v[0, 0]
-    left_t = vd[0, 0]
-    best[0], pen[0] = left, left_t
-    for c in range(1, k):
-        left = left + (lam * vd[0, c] - v[0, c])
-        left_t = left_t + vd[0, c]
-        best[c], pen[c] = left, left_t
-    for r in range(1, k):
-        diag, diag_t = best[0], pen[0]
-        left = diag + (lam * vd[r, 0] - v[r, 0])
-        left_t = diag_t + vd[r, 0]
-        best[0], pen[0] = left, left_t
-        for c in range(1, k):
-            up, up_t = best[c], pen[c]
-            down = up < diag
-            w = up if down else diag
-            t = up_t if down else diag_t
-            right = left < w
-            w = left if right else w
-            t = left_t if right else t
-            left = w + (lam * vd[r, c] - v[r, c])
-            left_t = t + vd[r, c]
-            best[c], pen[c] = left, left_t
-            diag, diag_t = up, up_t
-    return best[k - 1], pen[k - 1]
-
-
-def _line(v, vd, norm, mu, beta, best, pen):
-    """(A, B) with UOC(b) = A + B b along the path that is optimal at ``beta``."""
-    w, t = _min_cost_slope(v, vd, beta * mu * norm, best, pen)
-    slope = mu * t
-    return 1 + w / norm - beta * slope, slope
-
-
-def _area(v, vd, dist, norm, mu, tol, best, pen, pending):
-    """A_UOC of one matrix (its benefits ``v``, D and mu at beta = 1): ``oc.auoc``'s parametric search, with
-    a stack of intervals (lo, hi, a, b, c, e) in ``pending``, grown when full; returns (A_UOC, ``pending``)."""
-    k = v.shape[0]
-    for r in range(k):
-        for c in range(k):
-            vd[r, c] = v[r, c] * dist[r, c]
-    a, b = _line(v, vd, norm, mu, 0.0, best, pen)
-    c, e = _line(v, vd, norm, mu, 1.0, best, pen)
-    pending[0] = (0.0, 1.0, a, b, c, e)
-    top = 1
-    area = 0.0
-    while top:
-        top -= 1
-        lo, hi, a, b, c, e = pending[top]
-        x = (c - a) / (b - e) if b > e else lo
-        x = min(max(x, lo), hi)
-        split = False
-        if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
-            pa, pb = _line(v, vd, norm, mu, x, best, pen)
-            if pa + pb * x < min(a + b * x, c + e * x) - tol:
-                split = True
-                if top + 2 > len(pending):
-                    grown = np.empty((2 * len(pending), 6))
-                    grown[:top] = pending[:top]
-                    pending = grown
-                pending[top] = (lo, x, a, b, pa, pb)
-                pending[top + 1] = (x, hi, pa, pb, c, e)
-                top += 2
-        if not split:
-            area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
-    return area, pending
 
 
 def auoc(counts, tol) -> np.ndarray:
