@@ -14,6 +14,8 @@ from hypothesis.extra.numpy import arrays
 from scipy import integrate
 
 import ordframe
+from ordframe.metrics import _accelerate
+from ordframe.metrics.classic import gerrity
 from ordframe.metrics.oc import auoc, oc, uoc
 
 FAST = settings(max_examples=100, deadline=None)
@@ -232,13 +234,13 @@ def test_bounds(counts):
 @FAST
 @given(arrays(np.int64, st.integers(2, 8), elements=st.integers(0, 10**9)), st.sampled_from([0.5, 1.0, 2.0]))
 def test_zero_exactly_on_a_diagonal_matrix(diagonal, gamma):
-    counts = np.diag(diagonal).astype(float)
     if diagonal.sum() == 0:
         return
-    for beta in BETAS:
-        assert oc(counts, beta=beta, gamma=gamma) == 0.0
-        assert uoc(counts, beta=beta, gamma=gamma) == 0.0
-    assert auoc(counts) == 0.0
+    for counts in (np.diag(diagonal), np.diag(diagonal).astype(float)):  # int64 and float64 counts alike
+        for beta in BETAS:
+            assert oc(counts, beta=beta, gamma=gamma) == 0.0
+            assert uoc(counts, beta=beta, gamma=gamma) == 0.0
+        assert auoc(counts) == 0.0
 
 
 @FAST
@@ -246,11 +248,36 @@ def test_zero_exactly_on_a_diagonal_matrix(diagonal, gamma):
 def test_uoc_and_auoc_ignore_class_sizes(counts, data):
     """Scaling a true class's row by a positive integer changes nothing (Silva, Pinto & Cardoso 2018, classifiers D and F)."""
     row = data.draw(st.integers(0, len(counts) - 1))
-    scaled = counts.astype(float)
-    scaled[row] *= data.draw(st.integers(1, 1000))
-    for beta in BETAS:
-        assert close(float(uoc(scaled, beta=beta)), float(uoc(counts.astype(float), beta=beta)), rtol=1e-15)
-    assert close(float(auoc(scaled)), float(auoc(counts.astype(float))), rtol=1e-15)
+    factor = data.draw(st.integers(1, 1000))
+    for dtype in (np.int64, np.float64):
+        scaled = counts.astype(dtype)
+        scaled[row] *= factor
+        for beta in BETAS:
+            assert close(float(uoc(scaled, beta=beta)), float(uoc(counts.astype(dtype), beta=beta)), rtol=1e-15)
+        assert close(float(auoc(scaled)), float(auoc(counts.astype(dtype))), rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        oc,
+        uoc,
+        auoc,
+        pytest.param(
+            gerrity,
+            marks=pytest.mark.xfail(
+                not _accelerate.ENABLED, strict=True, reason="numpy path: classic._proportions sums int64 counts"
+            ),
+        ),
+    ],
+)
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 7), st.integers(1, 4), st.data())
+def test_integer_counts_near_the_int64_limit_score_as_the_same_floats(kernel, k, m, data):
+    """An int64 cube whose totals overflow int64 (K^2 >= 9 counts above 2^61) scores as its counts converted to
+    float64, to the bit: the kernel sums no counts in integers that could wrap."""
+    counts = data.draw(arrays(np.int64, (m, k, k), elements=st.integers(2**61 + 1, 2**62)))
+    np.testing.assert_array_equal(kernel(counts), kernel(counts.astype(np.float64)))
 
 
 def test_silva_2018_classifiers_d_and_f_score_the_same():
