@@ -235,23 +235,28 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
             if top == -2:
                 a, b, top, at = pa, pb, -1, 1.0
                 continue
-            if top == -1:
-                pending[0] = (0.0, 1.0, a, b, pa, pb)
+            if top == -1:  # (element by element below: a row of ``pending`` as a view costs its reference count)
+                first = (0.0, 1.0, a, b, pa, pb)
+                for j in range(6):
+                    pending[0, j] = first[j]
                 top = 1
             elif pa + pb * at < min(a + b * at, c_ + e * at) - tol:  # a path below both lines at x = at
                 if top + 2 > len(pending):
                     grown = np.empty((2 * len(pending), 6))
                     grown[:top] = pending[:top]
                     pending = grown
-                pending[top] = (lo, at, a, b, pa, pb)
-                pending[top + 1] = (at, hi, pa, pb, c_, e)
+                below, above = (lo, at, a, b, pa, pb), (at, hi, pa, pb, c_, e)
+                for j in range(6):
+                    pending[top, j] = below[j]
+                    pending[top + 1, j] = above[j]
                 top += 2
             else:  # the envelope on [lo, hi] is min(La, Lb): its integral
                 under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
             probe = False
             while top and not probe:
                 top -= 1
-                lo, hi, a, b, c_, e = pending[top]
+                lo, hi, a, b = pending[top, 0], pending[top, 1], pending[top, 2], pending[top, 3]
+                c_, e = pending[top, 4], pending[top, 5]
                 at = (c_ - a) / (b - e) if b > e else lo
                 at = min(max(at, lo), hi)
                 probe = abs(a - c_) + abs(b - e) > tol  # two distinct lines: is there a path below both at x?
