@@ -116,6 +116,11 @@ def _power(x, e):
     return x**e
 
 
+# Below this K, UOC's kernel divides a row's counts in the loop that sums v d: the vectorised division
+# loop (and a division more per row) costs more than it saves on rows this short (measured at K = 5).
+SHORT_ROWS = 8
+
+
 def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
     """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
     ``area`` (``uniform``, gamma = 1), A_UOC instead (``_area``, ``tol``: ``oc.ENVELOPE_TOL``).
@@ -129,8 +134,9 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
     One read of each matrix into the float scratch ``v``, whose sums run a chain of additions per row
     (the rows' chains overlap). UOC divides each count by N_r (not a multiplication by 1 / N_r: a
     diagonal count gives exactly 1, a row scaled by an integer the same quotients, so a diagonal matrix
-    scores exactly 0 and row scaling changes nothing). All of it inline: a call per matrix to a compiled
-    helper costs more than half a read of the cube at K = 5.
+    scores exactly 0 and row scaling changes nothing; sum v d too, as sum_c v_rc d_rc or, past
+    ``SHORT_ROWS``, (sum_c n_rc d_rc) / N_r). All of it inline: a call per matrix to a compiled helper
+    (its arrays passed with reference counts) costs more than half a read of the cube at K = 5.
     """
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, gamma)
@@ -158,11 +164,16 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
                 spread += far
             elif size > 0:
                 mass += 1.0
-                far = 0.0
-                for c in range(k):  # one loop: a vectorised division whose results are read at once stalls
-                    v[r, c] /= size
-                    far += v[r, c] * dist[r, c]
-                spread += far
+                if k < SHORT_ROWS:  # the row's sum v d as the quotients are made, one loop
+                    far = 0.0
+                    for c in range(k):
+                        v[r, c] /= size
+                        far += v[r, c] * dist[r, c]
+                    spread += far
+                else:  # the divisions vectorised, alone in their loop; sum v d = (sum_c n_rc d_rc) / N_r
+                    spread += far / size
+                    for c in range(k):
+                        v[r, c] /= size
         if gamma != 1.0:
             spread = spread ** (1 / gamma)
         if uniform:
