@@ -123,7 +123,7 @@ SHORT_ROWS = 8
 
 def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
     """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
-    ``area`` (``uniform``, gamma = 1), A_UOC instead (``_area``, ``tol``: ``oc.ENVELOPE_TOL``).
+    ``area`` (``uniform``, gamma = 1), A_UOC instead (``oc.auoc``'s search, below; ``tol``: ``oc.ENVELOPE_TOL``).
 
     OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
     UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
