@@ -9,8 +9,17 @@ import pytest
 import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
-import ordframe  # noqa: F401
+import ordframe
+from ordframe._registry.manager import BUILTIN_MODULES
+from ordframe.metrics import _accelerate
+
+BUILTIN_CONFUSION = sorted(
+    name
+    for name, kind, plugin in ordframe.list_metrics()[["name", "kind", "plugin"]].itertuples(index=False)
+    if kind == "confusion" and plugin in BUILTIN_MODULES
+)
 
 # label kinds: (values the rows draw from, class order, whether labels= is needed)
 CLASS_POOLS = {
@@ -283,3 +292,23 @@ def test_integer_group_dtypes(dtype, weights):
     assert list(cube.g.values) == sorted(set(g.tolist()))
     expected = naive_cube(list(zip(g.tolist(), df.y, df.p)), [sorted(set(g.tolist()))], [1, 2], weights)
     np.testing.assert_array_equal(cube.values, expected)
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 7), st.integers(1, 3), st.data())
+def test_int64_counts_past_the_int64_sum_score_as_the_same_floats(compiled, k, m, data):
+    """An int64 cube whose totals overflow int64 (counts above 2^61) scores as the same counts in float64, to
+    the bit, for every built-in confusion metric on both paths: no kernel sums counts in integers that wrap."""
+    if compiled and not _accelerate.ENABLED:
+        pytest.skip("numba is not installed or is turned off")
+    counts = data.draw(arrays(np.int64, (m, k, k), elements=st.integers(2**61 + 1, 2**62)))
+    cube, floats = (xr.DataArray(c, dims=("replicate", "true", "pred")) for c in (counts, counts.astype(np.float64)))
+    was, _accelerate.ENABLED = _accelerate.ENABLED, compiled
+    try:
+        for name in BUILTIN_CONFUSION:
+            np.testing.assert_array_equal(
+                getattr(cube.ordinal, name)().values, getattr(floats.ordinal, name)().values, err_msg=name
+            )
+    finally:
+        _accelerate.ENABLED = was

@@ -233,18 +233,19 @@ def confusion_kernel(metric: Metric, params: dict, checked: bool = False):
     """``metric``'s kernel on counts ``(..., K, K)``, its inputs (unless ``checked``, or the kernel
     ``checks_itself``) and output checked (``params`` prepared).
 
-    A plugin's kernel gets float64 counts, as the plugin contract says; a
-    built-in one gets int64 or float64 counts as they are (no copy).
+    A kernel gets float64 counts, as the plugin contract says, except that a
+    compiled built-in one (``checks_itself``) reads int64 counts as they are
+    (no copy): numpy formulations would sum them in integers, which wrap.
     """
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
-    builtin = plugin in BUILTIN_MODULES
-    check = not (checked or checks_itself(metric))
+    compiled = checks_itself(metric)
+    check = not (checked or compiled)
 
     def kernel(counts):
         if check:
             check_counts(counts)
-        if not builtin or counts.dtype not in (np.int64, np.float64):
-            counts = counts.astype(np.float64, copy=False)
+        if counts.dtype != np.float64 and not (compiled and counts.dtype == np.int64):
+            counts = counts.astype(np.float64)
         try:
             out = call_kernel(metric, plugin, counts, **params)
         except ValueError:

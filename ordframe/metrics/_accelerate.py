@@ -116,83 +116,177 @@ def _power(x, e):
     return x**e
 
 
-def _benefits(matrix, dist, beta, gamma, uniform, v):
-    """The benefits ``v`` of one matrix (written in place), its D and mu (see ``_path_index_py``), and
-    whether its counts are ``_sound``."""
-    k = matrix.shape[0]
-    spread = 0.0
-    sound = True
-    if uniform:
-        observed = 0.0
-        for r in range(k):
-            size = 0.0
-            for c in range(k):
-                x = matrix[r, c]
-                size += x
-                sound &= _sound(x)
-            if size > 0:
-                observed += 1.0
-            for c in range(k):
-                v[r, c] = matrix[r, c] / size if size > 0 else 0.0
-                spread += v[r, c] * dist[r, c]
-        return observed + _power(observed, 1 - 1 / gamma) * _power(spread, 1 / gamma), beta / observed, sound
-    n = 0.0
-    for r in range(k):
-        for c in range(k):
-            x = matrix[r, c]
-            sound &= _sound(x)
-            v[r, c] = x
-            n += v[r, c]
-            spread += v[r, c] * dist[r, c]
-    return n + _power(spread, 1 / gamma), beta / (n * _power(float(k - 1), gamma)), sound
+# Below this K, UOC's kernel divides a row's counts in the loop that sums v d: the vectorised division
+# loop (and a division more per row) costs more than it saves on rows this short (measured at K = 5).
+SHORT_ROWS = 8
 
 
-def _min_cost(v, dist, lam, best):
-    """Minimum over monotone paths of sum_path (lam v d - v), row by row: each cell adds its cost to the
-    smallest of its diagonal, upper and left predecessors (the recurrence, and the additions along a
-    path, of ``oc._min_path``)."""
-    k = v.shape[0]
-    best[0, 0] = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
-    for c in range(1, k):
-        best[0, c] = best[0, c - 1] + (lam * (v[0, c] * dist[0, c]) - v[0, c])
-    for r in range(1, k):
-        best[r, 0] = best[r - 1, 0] + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
-        for c in range(1, k):
-            w = min(min(best[r - 1, c - 1], best[r - 1, c]), best[r, c - 1])
-            best[r, c] = w + (lam * (v[r, c] * dist[r, c]) - v[r, c])
-    return best[k - 1, k - 1]
-
-
-def _path_index_py(counts, beta, gamma, uniform, out):
-    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``.
+def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
+    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
+    ``area`` (``uniform``, gamma = 1), A_UOC instead (``oc.auoc``'s search, below; ``tol``: ``oc.ENVELOPE_TOL``).
 
     OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
     UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
-    mu = beta / K'. The index is 1 + W / D for the minimum W of sum_path (mu D v d - v).
+    mu = beta / K'. The index is 1 + W / D for the minimum W of sum_path (mu D v d - v), by the
+    recurrence of ``oc._min_path`` (each cell adds its cost to the smallest of its diagonal, upper and
+    left predecessors), row by row: ``best`` holds the previous row's minima.
+
+    One read of each matrix into the float scratch ``v``, whose sums run a chain of additions per row
+    (the rows' chains overlap). UOC divides each count by N_r (not a multiplication by 1 / N_r: a
+    diagonal count gives exactly 1, a row scaled by an integer the same quotients, so a diagonal matrix
+    scores exactly 0 and row scaling changes nothing; sum v d too, as sum_c v_rc d_rc or, past
+    ``SHORT_ROWS``, (sum_c n_rc d_rc) / N_r). All of it inline: a call per matrix to a compiled helper
+    (its arrays passed with reference counts) costs more than half a read of the cube at K = 5.
     """
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, gamma)
     v = np.empty((k, k))
-    best = np.empty((k, k))
+    vd = np.empty((k, k))
+    best = np.empty(k)
+    pen = np.empty(k)
+    pending = np.empty((16, 6))
+    scale = _power(float(k - 1), gamma)
     sound = True
     for i in range(m):
-        norm, mu, fine = _benefits(counts[i], dist, beta, gamma, uniform, v)
-        sound &= fine
+        mass = 0.0
+        spread = 0.0
+        for r in range(k):
+            size = 0.0
+            far = 0.0
+            for c in range(k):
+                x = counts[i, r, c]
+                sound &= _sound(x)
+                v[r, c] = x
+                size += v[r, c]
+                far += v[r, c] * dist[r, c]
+            if not uniform:
+                mass += size
+                spread += far
+            elif size > 0:
+                mass += 1.0
+                if k < SHORT_ROWS:  # the row's sum v d as the quotients are made, one loop
+                    far = 0.0
+                    for c in range(k):
+                        v[r, c] /= size
+                        far += v[r, c] * dist[r, c]
+                    spread += far
+                else:  # the divisions vectorised, alone in their loop; sum v d = (sum_c n_rc d_rc) / N_r
+                    spread += far / size
+                    for c in range(k):
+                        v[r, c] /= size
+        if gamma != 1.0:
+            spread = spread ** (1 / gamma)
+        if uniform:
+            norm = mass + (mass ** (1 - 1 / gamma) * spread if gamma != 1.0 else spread)
+            mu = beta / mass
+        else:
+            norm = mass + spread
+            mu = beta / (mass * scale)
         if not norm > 0:
             out[i] = np.nan
             continue
-        out[i] = 1 + _min_cost(v, dist, mu * norm, best) / norm
+        if not area:
+            lam = mu * norm
+            left = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
+            best[0] = left
+            for c in range(1, k):
+                left = left + (lam * (v[0, c] * dist[0, c]) - v[0, c])
+                best[c] = left
+            for r in range(1, k):
+                diag = best[0]
+                left = diag + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
+                best[0] = left
+                for c in range(1, k):
+                    up = best[c]
+                    left = min(min(diag, up), left) + (lam * (v[r, c] * dist[r, c]) - v[r, c])
+                    best[c] = left
+                    diag = up
+            out[i] = 1 + left / norm
+            continue
+        # A_UOC: ``oc.auoc``'s parametric search, a stack of intervals (lo, hi, a, b, c, e) in ``pending`` (grown
+        # when full). Its DPs, with T = sum_path v d along a minimising path (``oc._min_path``'s ties: diagonal
+        # first, then down, then right, chosen by selects, not branches: the comparisons follow the data and
+        # would be mispredicted), run at beta = 0, at beta = 1, then at the crossing x of each pending
+        # interval's two lines: one DP in the loop, each round's beta set by the round before.
+        for r in range(k):
+            for c in range(k):
+                vd[r, c] = v[r, c] * dist[r, c]
+        top = -2  # -2, -1: the lines at beta = 0 and 1 are still to come
+        under = 0.0
+        at = 0.0  # the beta of the next DP
+        lo = hi = a = b = c_ = e = 0.0
+        while True:
+            lam = at * mu * norm
+            left = lam * vd[0, 0] - v[0, 0]
+            left_t = vd[0, 0]
+            best[0], pen[0] = left, left_t
+            for c in range(1, k):
+                left = left + (lam * vd[0, c] - v[0, c])
+                left_t = left_t + vd[0, c]
+                best[c], pen[c] = left, left_t
+            for r in range(1, k):
+                diag, diag_t = best[0], pen[0]
+                left = diag + (lam * vd[r, 0] - v[r, 0])
+                left_t = diag_t + vd[r, 0]
+                best[0], pen[0] = left, left_t
+                for c in range(1, k):
+                    up, up_t = best[c], pen[c]
+                    down = up < diag
+                    w = up if down else diag
+                    t = up_t if down else diag_t
+                    right = left < w
+                    w = left if right else w
+                    t = left_t if right else t
+                    left = w + (lam * vd[r, c] - v[r, c])
+                    left_t = t + vd[r, c]
+                    best[c], pen[c] = left, left_t
+                    diag, diag_t = up, up_t
+            pb = mu * left_t  # the line A + B beta of the path found: UOC(beta) = 1 + W / D
+            pa = 1 + left / norm - at * pb
+            if top == -2:
+                a, b, top, at = pa, pb, -1, 1.0
+                continue
+            if top == -1:  # (element by element below: a row of ``pending`` as a view costs its reference count)
+                first = (0.0, 1.0, a, b, pa, pb)
+                for j in range(6):
+                    pending[0, j] = first[j]
+                top = 1
+            elif pa + pb * at < min(a + b * at, c_ + e * at) - tol:  # a path below both lines at x = at
+                if top + 2 > len(pending):
+                    grown = np.empty((2 * len(pending), 6))
+                    grown[:top] = pending[:top]
+                    pending = grown
+                below, above = (lo, at, a, b, pa, pb), (at, hi, pa, pb, c_, e)
+                for j in range(6):
+                    pending[top, j] = below[j]
+                    pending[top + 1, j] = above[j]
+                top += 2
+            else:  # the envelope on [lo, hi] is min(La, Lb): its integral
+                under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
+            probe = False
+            while top and not probe:
+                top -= 1
+                lo, hi, a, b = pending[top, 0], pending[top, 1], pending[top, 2], pending[top, 3]
+                c_, e = pending[top, 4], pending[top, 5]
+                at = (c_ - a) / (b - e) if b > e else lo
+                at = min(max(at, lo), hi)
+                probe = abs(a - c_) + abs(b - e) > tol  # two distinct lines: is there a path below both at x?
+                if not probe:
+                    under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
+            if not probe:
+                break
+        out[i] = under
     return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power", "_benefits", "_min_cost")
+_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power")
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
     """OC or UOC of every matrix of ``counts`` ``(..., K, K)`` (int64 or float64), shape ``(...)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_path_index, flat, float(beta), float(gamma), uniform, out)
+    _run(_path_index, flat, float(beta), float(gamma), uniform, False, 0.0, out)
     return out.reshape(stack)
 
 
@@ -279,27 +373,6 @@ ALL_PAIRS = slice(None)  # every rank statistic of ``pairs``, in that order
 # used as it is (the products of Spearman's variances, of degree 6 in the counts, neither overflow
 # nor underflow), others as proportions.
 SAFE_TOTAL = (1e-40, 1e40)
-
-
-def _as_read(counts, i, p, rows, cols):
-    """Matrix ``i`` of ``counts`` as float64 into ``p``, its row and column sums into ``rows`` and ``cols``;
-    returns (N, whether its counts are ``_sound``)."""
-    k = counts.shape[1]
-    sound = True
-    for c in range(k):
-        cols[c] = 0.0
-    total = 0.0
-    for r in range(k):
-        row = 0.0
-        for c in range(k):
-            x = counts[i, r, c]
-            sound &= _sound(x)
-            p[r, c] = x
-            row += p[r, c]
-            cols[c] += p[r, c]
-        rows[r] = row
-        total += row
-    return total, sound
 
 
 def _stream_pairs(counts, i, rows, above, concord, nested, copy, p):
@@ -524,21 +597,50 @@ def _proportions(counts, i, p, rows):
 def _gerrity_py(counts, out):
     """Gerrity's (1992) score of every matrix; NaN when the first or last true class is empty.
 
-    The scoring matrix depends on the true margin through the ratios a_j only, so it is built from the
-    counts as they are, and sum_rc n_rc s_rc is divided by N once.
+    With low = min(r, c) and high = max(r, c), s_rc (K - 1) = B_low + A_high - |r - c|, where
+    B_j = sum_{i<j} 1 / a_i and A_j = sum_{j<=i<K} a_i depend on the true margin through the ratios a_i only.
+    So sum_rc n_rc s_rc (K - 1) = sum_j (B_j L_j + A_j H_j) - sum_rc n_rc |r - c|, with L_j the count of the
+    cells whose lower index is j (row j from column j on, and column j below it) and H_j of those whose
+    higher index is j: one read of the matrix gathers the row sums, L, H and sum n |r - c|, and the
+    rest is O(K) per matrix, divided by N once.
     """
     m, k = counts.shape[0], counts.shape[1]
-    p = np.empty((k, k))
+    dist = _distances(k, 1.0)
     rows = np.empty(k)
-    a = np.empty(k)
-    inverse_before = np.empty(k)
-    a_from = np.empty(k)
+    low = np.empty(k)
+    high = np.empty(k)
     above = np.empty(k)
-    cols = np.empty(k)
+    below = np.empty(k)
+    a = np.empty(k)
+    inverse = np.empty(k)
     sound = True
     for i in range(m):
-        total, fine = _as_read(counts, i, p, rows, cols)
-        sound &= fine
+        for j in range(k):
+            low[j] = 0.0
+            high[j] = 0.0
+        total = 0.0
+        far = 0.0
+        for r in range(k):
+            left = 0.0  # the row before the diagonal: into H_r
+            row_far = 0.0  # a chain of additions per row: the rows' chains overlap
+            for c in range(r):
+                x = counts[i, r, c]
+                sound &= _sound(x)
+                left += x
+                low[c] += x
+                row_far += x * dist[r, c]
+            right = 0.0  # the row from the diagonal on: into L_r
+            for c in range(r, k):
+                x = counts[i, r, c]
+                sound &= _sound(x)
+                right += x
+                high[c] += x
+                row_far += x * dist[r, c]
+            low[r] += right
+            high[r] += left
+            rows[r] = left + right
+            total += rows[r]
+            far += row_far
         if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
             out[i] = np.nan
             continue
@@ -546,22 +648,22 @@ def _gerrity_py(counts, out):
         for j in range(k - 1, 0, -1):  # above[j - 1] = N (1 - P_(j-1)), added from the last class down
             run += rows[j]
             above[j - 1] = run
-        below = 0.0
-        for j in range(k - 1):  # a_j = (1 - P_j) / P_j, P_j the share of classes <= j (N cancels)
-            below += rows[j]
-            a[j] = above[j] / below
-        inverse_before[0] = 0.0
-        for r in range(1, k):
-            inverse_before[r] = inverse_before[r - 1] + 1.0 / a[r - 1]
-        a_from[k - 1] = 0.0
-        for c in range(k - 2, -1, -1):
-            a_from[c] = a_from[c + 1] + a[c]
-        s = 0.0
-        for r in range(k):  # s_rc (K - 1) with low = min(r, c), high = max(r, c): the part c < r, then c >= r
-            for c in range(r):
-                s += p[r, c] * (inverse_before[c] + a_from[r] - (r - c))
-            for c in range(r, k):
-                s += p[r, c] * (inverse_before[r] + a_from[c] - (c - r))
+        run = 0.0
+        for j in range(k - 1):  # below[j] = N P_j, P_j the share of classes <= j
+            run += rows[j]
+            below[j] = run
+        for j in range(k - 1):  # a_j = (1 - P_j) / P_j and 1 / a_j (N cancels): two vectorised divisions
+            a[j] = above[j] / below[j]
+            inverse[j] = below[j] / above[j]
+        s = -far
+        before = 0.0  # B_j
+        after = 0.0  # A_j
+        for j in range(k - 1):
+            s += before * low[j]
+            before += inverse[j]
+            after += a[k - 2 - j]
+            s += after * high[k - 2 - j]
+        s += before * low[k - 1]
         out[i] = s / total / (k - 1)
     return FINE if sound else UNSOUND
 
@@ -594,7 +696,7 @@ def _cem_ord_py(counts, out):
 
 
 _george = _compiled(_george_py, "_sound", "_distances")
-_gerrity = _compiled(_gerrity_py, "_sound", "_as_read")
+_gerrity = _compiled(_gerrity_py, "_sound", "_distances")
 _cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
 
@@ -624,95 +726,11 @@ def cem_ord(counts) -> np.ndarray:
     return out.reshape(stack)
 
 
-def _min_cost_slope(v, vd, lam, best, pen):
-    """``_min_cost`` (``vd`` = v d) and T = sum_path v d along a minimising path, with ``oc._min_path``'s
-    ties: diagonal first, then down, then right (chosen by selects, not branches: the comparisons
-    follow the data and would be mispredicted)."""
-    k = v.shape[0]
-    best[0, 0] = lam * vd[0, 0] - v[0, 0]
-    pen[0, 0] = vd[0, 0]
-    for c in range(1, k):
-        best[0, c] = best[0, c - 1] + (lam * vd[0, c] - v[0, c])
-        pen[0, c] = pen[0, c - 1] + vd[0, c]
-    for r in range(1, k):
-        best[r, 0] = best[r - 1, 0] + (lam * vd[r, 0] - v[r, 0])
-        pen[r, 0] = pen[r - 1, 0] + vd[r, 0]
-        for c in range(1, k):
-            w, t = best[r - 1, c - 1], pen[r - 1, c - 1]
-            down = best[r - 1, c] < w
-            w = best[r - 1, c] if down else w
-            t = pen[r - 1, c] if down else t
-            right = best[r, c - 1] < w
-            w = best[r, c - 1] if right else w
-            t = pen[r, c - 1] if right else t
-            best[r, c] = w + (lam * vd[r, c] - v[r, c])
-            pen[r, c] = t + vd[r, c]
-    return best[k - 1, k - 1], pen[k - 1, k - 1]
-
-
-def _line(v, vd, norm, mu, beta, best, pen):
-    """(A, B) with UOC(b) = A + B b along the path that is optimal at ``beta``."""
-    w, t = _min_cost_slope(v, vd, beta * mu * norm, best, pen)
-    slope = mu * t
-    return 1 + w / norm - beta * slope, slope
-
-
-def _auoc_py(counts, tol, out):
-    """A_UOC of every matrix: ``oc.auoc``'s parametric search, one matrix at a time (a stack of intervals
-    (lo, hi, a, b, c, e), grown when full, shared by all the matrices)."""
-    m, k = counts.shape[0], counts.shape[1]
-    dist = _distances(k, 1.0)
-    v = np.empty((k, k))
-    best = np.empty((k, k))
-    pen = np.empty((k, k))
-    vd = np.empty((k, k))
-    pending = np.empty((16, 6))
-    sound = True
-    for i in range(m):
-        norm, mu, fine = _benefits(counts[i], dist, 1.0, 1.0, True, v)
-        sound &= fine
-        if not norm > 0:
-            out[i] = np.nan
-            continue
-        for r in range(k):
-            for c in range(k):
-                vd[r, c] = v[r, c] * dist[r, c]
-        a, b = _line(v, vd, norm, mu, 0.0, best, pen)
-        c, e = _line(v, vd, norm, mu, 1.0, best, pen)
-        pending[0] = (0.0, 1.0, a, b, c, e)
-        top = 1
-        area = 0.0
-        while top:
-            top -= 1
-            lo, hi, a, b, c, e = pending[top]
-            x = (c - a) / (b - e) if b > e else lo
-            x = min(max(x, lo), hi)
-            split = False
-            if abs(a - c) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
-                pa, pb = _line(v, vd, norm, mu, x, best, pen)
-                if pa + pb * x < min(a + b * x, c + e * x) - tol:
-                    split = True
-                    if top + 2 > len(pending):
-                        grown = np.empty((2 * len(pending), 6))
-                        grown[:top] = pending[:top]
-                        pending = grown
-                    pending[top] = (lo, x, a, b, pa, pb)
-                    pending[top + 1] = (x, hi, pa, pb, c, e)
-                    top += 2
-            if not split:
-                area += a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
-        out[i] = area
-    return FINE if sound else UNSOUND
-
-
-_auoc = _compiled(_auoc_py, "_sound", "_distances", "_power", "_benefits", "_min_cost_slope", "_line")
-
-
 def auoc(counts, tol) -> np.ndarray:
     """A_UOC of every matrix of ``counts`` ``(..., K, K)`` (``tol``: ``oc.ENVELOPE_TOL``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_auoc, flat, float(tol), out)
+    _run(_path_index, flat, 1.0, 1.0, True, True, float(tol), out)
     return out.reshape(stack)
 
 
