@@ -375,10 +375,10 @@ ALL_PAIRS = slice(None)  # every rank statistic of ``pairs``, in that order
 SAFE_TOTAL = (1e-40, 1e40)
 
 
-def _stream_pairs(counts, i, rows, above, concord, nested, copy, p):
+def _stream_pairs(counts, i, rows, above, concord, nested):
     """One streaming pass over matrix ``i`` of ``counts``: its row sums into ``rows``, its column sums into
-    ``above``, with ``copy`` the matrix as float64 into ``p``, and (N, C - D if ``concord``, r_int's sum
-    over pairs if ``nested``, whether its counts are ``_sound``).
+    ``above``, and (N, C - D if ``concord``, r_int's sum over pairs if ``nested``, whether its counts are
+    ``_sound``).
 
     Row r is read after the rows above it, whose column sums so far are ``above``: a cell x at (r, c) is
     concordant with the mass above it and to its left, discordant with the mass above and to its right,
@@ -409,8 +409,6 @@ def _stream_pairs(counts, i, rows, above, concord, nested, copy, p):
                 ahead += x * (left + a + run)
             left += a
             above[c] = a + x
-            if copy:
-                p[r, c] = x
         rows[r] = run
         balance += cross - run * total  # total: the mass of the rows above, sum above
         agree += ahead
@@ -418,14 +416,14 @@ def _stream_pairs(counts, i, rows, above, concord, nested, copy, p):
     return total, balance, agree, sound
 
 
-def _bilinear(p, u, v):
-    """sum_rc u_r p_rc v_c."""
-    k = p.shape[0]
+def _bilinear(counts, i, u, v):
+    """sum_rc u_r n_rc v_c of matrix ``i`` of ``counts``."""
+    k = counts.shape[1]
     s = 0.0
     for r in range(k):
         row = 0.0
         for c in range(k):
-            row += p[r, c] * v[c]
+            row += counts[i, r, c] * v[c]
         s += u[r] * row
     return s
 
@@ -452,15 +450,16 @@ def _pairs_py(counts, wanted, integer, out):
     concord = wanted[KENDALL] or wanted[SOMERS]
     nested = wanted[RINT] or wanted[RINT_LARGE_SAMPLE]
     spearman = wanted[SPEARMAN]
-    proportions = np.empty((1, k, k))
-    p = proportions[0]  # the matrix as float64 (for Spearman's second read): its counts, or its proportions
+    proportions = np.empty((1, k, k))  # a matrix whose N is outside SAFE_TOTAL, as proportions
+    p = proportions[0]
     for i in range(m):
-        total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested, spearman, p)
+        total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested)
         sound &= fine
         unit = total  # N in the units of p: N as it is, or 1 for proportions
-        if not low < total < high:
+        scaled = not low < total < high
+        if scaled:
             _proportions(counts, i, p, rows)
-            unit, balance, agree, _ = _stream_pairs(proportions, 0, rows, cols, concord, nested, False, p)
+            unit, balance, agree, _ = _stream_pairs(proportions, 0, rows, cols, concord, nested)
         varies_r, untied_r, spread_r = _margin_terms(rows)
         varies_c, untied_c, spread_c = _margin_terms(cols)
         varies = varies_r and varies_c
@@ -475,7 +474,7 @@ def _pairs_py(counts, wanted, integer, out):
                 v[r] = run_c - cols[r] / 2 - unit / 2
                 var_r += rows[r] * u[r] ** 2
                 var_c += cols[r] * v[r] ** 2
-            s = _bilinear(p, u, v)
+            s = _bilinear(proportions, 0, u, v) if scaled else _bilinear(counts, i, u, v)
             out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
         if wanted[KENDALL] or wanted[SOMERS]:
             if wanted[KENDALL]:
