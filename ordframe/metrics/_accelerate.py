@@ -771,7 +771,8 @@ def _per_class_py(counts, weights, want, missing_zero, out):
                 x = counts[i, r, c]
                 sound &= _sound(x)
                 row += x
-                row_w += x * weights[r, c]
+                if want <= CLASS_MAX:
+                    row_w += x * weights[r, c]
             total += row
             if row > 0:
                 value = row_w / row if want <= CLASS_MAX else counts[i, r, r] / row
