@@ -14,7 +14,6 @@ from hypothesis.extra.numpy import arrays
 from scipy import integrate
 
 import ordframe
-from ordframe.metrics import _accelerate
 from ordframe.metrics.oc import auoc, oc, uoc
 
 FAST = settings(max_examples=100, deadline=None)
