@@ -18,11 +18,15 @@ variant once (a change of the machine's load hits all alike).
 ``git archive 25188fd | tar -x -C DIR``), in a subprocess with ``PYTHONPATH=DIR``,
 on the same matrices, and reports its times beside these; every metric's values
 must agree with the baseline's to 1e-12 (relative), or the script fails.
+``--rounds N`` times this tree and the baseline in turn, each in a fresh
+process, N times, and keeps each cell's minimum: on a shared machine a slow
+spell of a minute otherwise lands on one of the two only.
 Without a numba install, or with ``ORDFRAME_NUMBA=0``, the kernels run in numpy;
 ``--smoke`` checks that both paths agree where numba is installed.
 
     python benchmarks/bench_kernels.py                          # print the report
     python benchmarks/bench_kernels.py --baseline DIR --out FILE.md
+    python benchmarks/bench_kernels.py --baseline DIR --rounds 3   # alternated, fresh processes
     python benchmarks/bench_kernels.py --smoke                  # tiny sizes, the checks only (seconds)
 """
 
@@ -132,13 +136,20 @@ def run_elsewhere(env_update, ks, cells, repeat, values_dir):
     return result["names"], {int(k): v for k, v in result["times"].items()}, result["source"]
 
 
+def fastest(times, more):
+    """The minimum per K and label of two measurements (``None``: none yet)."""
+    if times is None:
+        return more
+    return {k: {label: min(t, more[k][label]) for label, t in times[k].items()} for k in times}
+
+
 def numba_state() -> str:
     from ordframe.metrics import _accelerate
 
     return "numba " + _accelerate.numba_version() if _accelerate.ENABLED else "numpy only"
 
 
-def report(ks, cells, names, after, before, before_source, numpy_only, load) -> str:
+def report(ks, cells, names, after, before, before_source, numpy_only, load, rounds=1) -> str:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from machine_info import machine
 
@@ -149,7 +160,13 @@ def report(ks, cells, names, after, before, before_source, numpy_only, load) -> 
     lines.append(
         f"Stacks of {cells:,} int64 cells: "
         + ", ".join(f"K = {k}: {max(1, cells // (k * k)):,} matrices" for k in ks)
-        + ". Process CPU time, minimum over the repeats; ratio = time / one pass in the same run."
+        + ". Process CPU time, minimum over the repeats"
+        + (
+            f" and over {rounds} rounds (this tree and the baseline in turn, each in a fresh process)"
+            if rounds > 1
+            else ""
+        )
+        + "; ratio = time / one pass in the same run."
     )
     lines.append("")
     head = "| metric |"
@@ -206,6 +223,13 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--baseline", help="an ordframe source tree to time on the same matrices (before)")
     parser.add_argument("--out", help="also write the report to this file")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with more than 1, time this tree and the baseline in turn, each in a fresh process, this many times: "
+        "the minimum per cell over the rounds (a shared machine's slow spells then hit both alike)",
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny stacks, one repeat: the checks only (seconds)")
     parser.add_argument("--json", help=argparse.SUPPRESS)
     parser.add_argument("--values", help=argparse.SUPPRESS)
@@ -223,16 +247,22 @@ def main(argv=None) -> int:
         dirs = {w: os.path.join(tmp, w) for w in ("after", "before", "numpy")}
         for path in dirs.values():
             os.mkdir(path)
-        before = before_source = numpy_only = None
+        before = before_source = numpy_only = after = None
         failed = []
-        if args.baseline:
-            path = os.path.abspath(args.baseline)
-            _, before, before_source = run_elsewhere({"PYTHONPATH": path}, ks, cells, repeat, dirs["before"])
         from ordframe.metrics import _accelerate
 
         if _accelerate.ENABLED:
             _, numpy_only, _ = run_elsewhere({"ORDFRAME_NUMBA": "0"}, ks, cells, repeat, dirs["numpy"])
-        names, after = measure(ks, cells, repeat, dirs["after"])
+        for _ in range(args.rounds):
+            if args.baseline:
+                path = os.path.abspath(args.baseline)
+                _, times, before_source = run_elsewhere({"PYTHONPATH": path}, ks, cells, repeat, dirs["before"])
+                before = fastest(before, times)
+            if args.rounds > 1:
+                names, times, _ = run_elsewhere({}, ks, cells, repeat, dirs["after"])
+            else:
+                names, times = measure(ks, cells, repeat, dirs["after"])
+            after = fastest(after, times)
         for k in ks:
             values = np.load(os.path.join(dirs["after"], f"values_{k}.npz"))
             failed += [
@@ -244,7 +274,8 @@ def main(argv=None) -> int:
             failed += check_values(ks, names, dirs["after"], dirs["before"], "the baseline")
         if numpy_only is not None:
             failed += check_values(ks, names, dirs["after"], dirs["numpy"], "the numpy-only path")
-    text = report(ks, cells, names, after, before, before_source, numpy_only, f"{load_before} / {load_average()}")
+    load = f"{load_before} / {load_average()}"
+    text = report(ks, cells, names, after, before, before_source, numpy_only, load, args.rounds)
     print(text)
     if args.out:
         with open(args.out, "w") as f:
