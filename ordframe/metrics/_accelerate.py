@@ -416,16 +416,54 @@ def _stream_pairs(counts, i, rows, above, concord, nested):
     return total, balance, agree, sound
 
 
-def _bilinear(counts, i, u, v):
-    """sum_rc u_r n_rc v_c of matrix ``i`` of ``counts``."""
+def _column_sums(counts, i, cols):
+    """Matrix ``i``'s column sums into ``cols``; returns (N, whether its counts are ``_sound``)."""
     k = counts.shape[1]
-    s = 0.0
+    sound = True
+    for c in range(k):
+        cols[c] = 0.0
+    total = 0.0
     for r in range(k):
         row = 0.0
         for c in range(k):
-            row += counts[i, r, c] * v[c]
-        s += u[r] * row
-    return s
+            x = counts[i, r, c]
+            sound &= _sound(x)
+            row += x
+            cols[c] += x
+        total += row
+    return total, sound
+
+
+def _spearman_sums(counts, i, cols, total, v):
+    """Spearman's sums of matrix ``i`` given its column sums ``cols`` and N: (sum_rc u_r n_rc v_c,
+    sum_r N_r u_r^2, sum_c N_c v_c^2, whether both margins use two classes or more), with u, v the centred
+    mid-ranks (cumsum_{<r} + m_r / 2 - N / 2); the rows' sums are taken in the same read as the products."""
+    k = counts.shape[1]
+    run = 0.0
+    var_c = 0.0
+    used_c = 0
+    for c in range(k):
+        v[c] = run + cols[c] / 2 - total / 2
+        run += cols[c]
+        var_c += cols[c] * v[c] ** 2
+        used_c += cols[c] > 0
+    s = 0.0
+    var_r = 0.0
+    before = 0.0
+    used_r = 0
+    for r in range(k):
+        row = 0.0
+        dot = 0.0
+        for c in range(k):
+            x = counts[i, r, c]
+            row += x
+            dot += x * v[c]
+        u = before + row / 2 - total / 2
+        before += row
+        s += u * dot
+        var_r += row * u**2
+        used_r += row > 0
+    return s, var_r, var_c, used_r >= 2 and used_c >= 2
 
 
 def _pairs_py(counts, wanted, integer, out):
@@ -435,15 +473,15 @@ def _pairs_py(counts, wanted, integer, out):
     same formulas and NaN rules. Rows not wanted are left as they are.
 
     The sums: C - D and r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j' from one streaming read of the matrix
-    (``_stream_pairs``); Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins, read
-    again. Every ratio has the same degree in p above and below, so p is the counts as they are when N is
-    in ``SAFE_TOTAL``, else the proportions n / N (as the numpy path; NaN for N = 0). ``integer``:
-    the counts' type is an integer one (every matrix gets r_int's exact formula without a look).
+    (``_stream_pairs``); Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins from
+    the column sums (that read, or ``_column_sums``) and one more read (``_spearman_sums``). Every ratio
+    has the same degree in p above and below, so p is the counts as they are when N is in
+    ``SAFE_TOTAL``, else the proportions n / N (as the numpy path; NaN for N = 0). ``integer``: the
+    counts' type is an integer one (every matrix gets r_int's exact formula without a look).
     """
     m, k = counts.shape[0], counts.shape[1]
     rows = np.empty(k)
     cols = np.empty(k)
-    u = np.empty(k)
     v = np.empty(k)
     sound = True
     low, high = SAFE_TOTAL
@@ -452,35 +490,36 @@ def _pairs_py(counts, wanted, integer, out):
     spearman = wanted[SPEARMAN]
     proportions = np.empty((1, k, k))  # a matrix whose N is outside SAFE_TOTAL, as proportions
     p = proportions[0]
+    balance = agree = 0.0
     for i in range(m):
-        total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested)
+        if concord or nested:
+            total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested)
+        else:
+            total, fine = _column_sums(counts, i, cols)
         sound &= fine
         unit = total  # N in the units of p: N as it is, or 1 for proportions
         scaled = not low < total < high
         if scaled:
             _proportions(counts, i, p, rows)
-            unit, balance, agree, _ = _stream_pairs(proportions, 0, rows, cols, concord, nested)
+            if concord or nested:
+                unit, balance, agree, _ = _stream_pairs(proportions, 0, rows, cols, concord, nested)
+            else:
+                unit, _ = _column_sums(proportions, 0, cols)
+        if spearman:
+            if scaled:
+                s, var_r, var_c, varies = _spearman_sums(proportions, 0, cols, unit, v)
+            else:
+                s, var_r, var_c, varies = _spearman_sums(counts, i, cols, unit, v)
+            out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
+        if not (concord or nested):
+            continue
         varies_r, untied_r, spread_r = _margin_terms(rows)
         varies_c, untied_c, spread_c = _margin_terms(cols)
         varies = varies_r and varies_c
-        if spearman:
-            # centred mid-ranks: cumsum_{<=r} - m_r / 2 - (sum m) / 2
-            run_r, run_c = 0.0, 0.0
-            var_r, var_c = 0.0, 0.0
-            for r in range(k):
-                run_r += rows[r]
-                run_c += cols[r]
-                u[r] = run_r - rows[r] / 2 - unit / 2
-                v[r] = run_c - cols[r] / 2 - unit / 2
-                var_r += rows[r] * u[r] ** 2
-                var_c += cols[r] * v[r] ** 2
-            s = _bilinear(proportions, 0, u, v) if scaled else _bilinear(counts, i, u, v)
-            out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
-        if wanted[KENDALL] or wanted[SOMERS]:
-            if wanted[KENDALL]:
-                out[KENDALL, i] = balance / np.sqrt(untied_r * untied_c) if varies else np.nan
-            if wanted[SOMERS]:
-                out[SOMERS, i] = balance / untied_r if untied_r > 0 else np.nan
+        if wanted[KENDALL]:
+            out[KENDALL, i] = balance / np.sqrt(untied_r * untied_c) if varies else np.nan
+        if wanted[SOMERS]:
+            out[SOMERS, i] = balance / untied_r if untied_r > 0 else np.nan
         for want in (RINT, RINT_LARGE_SAMPLE):
             if not wanted[want]:
                 continue
@@ -500,7 +539,9 @@ def _pairs_py(counts, wanted, integer, out):
     return FINE if sound else UNSOUND
 
 
-_pairs = _compiled(_pairs_py, "_sound", "_stream_pairs", "_proportions", "_margin_terms", "_bilinear")
+_pairs = _compiled(
+    _pairs_py, "_sound", "_stream_pairs", "_column_sums", "_proportions", "_spearman_sums", "_margin_terms"
+)
 
 
 def pairs(counts, want) -> np.ndarray:
