@@ -118,7 +118,7 @@ def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     counts = cube if cube.dims[-2:] == CUBE_DIMS else cube.transpose(..., *CUBE_DIMS)
     if counts.dtype not in (np.int64, np.float64):  # as every kernel gets them (``confusion_kernel``), once
         counts = counts.astype(np.float64)
-    checked = check and isinstance(counts.data, np.ndarray)  # else checked chunk by chunk in the kernel
+    checked = check and getattr(counts.data, "chunks", None) is None  # lazy: checked chunk by chunk in the kernel
     if checked:
         check_counts(counts.values)
     return Counts(counts, classes, checked)
