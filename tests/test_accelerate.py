@@ -95,6 +95,50 @@ def test_large_stack_and_layouts():
                 assert_same(fast, slow, f"{name}, K = {k}, dtype {stack.dtype}")
 
 
+BY_BLOCKS = [
+    ("oc", {}),
+    ("oc", {"gamma": 2.0}),
+    ("uoc", {}),
+    ("uoc", {"beta": 0.5, "gamma": 0.5}),
+    ("auoc", {}),
+    ("gerrity", {}),
+    ("spearman", {}),
+    ("kendall_tau_b", {}),
+    ("somers_d", {}),
+    ("rint", {}),
+]
+
+
+@pytest.mark.parametrize("m", [_accelerate.LANES - 1, _accelerate.LANES, 2 * _accelerate.LANES + 3])
+def test_kernels_by_blocks_score_each_matrix_as_alone_whatever_its_lane(m):
+    """The path indices, Gerrity and the rank statistics read ``LANES`` matrices at a time: a matrix scores bit
+    for bit as it does alone, in a full block or the last, short one, beside empty matrices and rows at the
+    blocks' edges, and (float counts) beside a matrix whose N is outside ``SAFE_TOTAL``."""
+    rng = np.random.default_rng(m)
+    counts = rng.poisson(3.0, size=(m, 5, 5))
+    lanes = _accelerate.LANES
+    edges = [i for i in (0, lanes - 1, m - 1) if i < m]
+    counts[edges] = 0
+    counts[lanes - 2, 0] = 0
+    counts[-2, :, 4] = 0
+    weights = counts * 0.5
+    weights[1] *= 1e-45
+    for stack in (counts, weights):
+        for name, params in BY_BLOCKS:
+            func = get_metric(name).func
+            with np.errstate(all="ignore"):
+                stacked = func(stack, **params)
+                alone = np.array([func(matrix, **params) for matrix in stack])
+            np.testing.assert_array_equal(stacked, alone, err_msg=f"{name}{params}, {stack.dtype}")
+            assert np.isnan(stacked[edges]).all()
+            fast, slow = both(name, stack, **params)
+            assert_same(fast, slow, f"{name}{params}, {m} matrices of {stack.dtype}")
+        with np.errstate(all="ignore"):  # the five rank statistics of one pass, r_int's large-sample form with them
+            stacked = _accelerate.pairs(stack, _accelerate.ALL_PAIRS)
+            alone = np.stack([_accelerate.pairs(matrix, _accelerate.ALL_PAIRS) for matrix in stack], axis=-1)
+        np.testing.assert_array_equal(stacked, alone)
+
+
 def test_switch_reads_the_environment():
     """``ORDFRAME_NUMBA=0`` turns the numba kernels off in a fresh interpreter."""
     import os

@@ -244,8 +244,7 @@ def test_zero_exactly_on_a_diagonal_matrix(diagonal, gamma):
 @FAST
 @given(count_matrices(max_k=10), st.data())
 def test_uoc_and_auoc_ignore_class_sizes(counts, data):
-    """Scaling a true class's row by a positive integer changes nothing (Silva, Pinto & Cardoso 2018, classifiers D and F);
-    K up to 10 takes both of the compiled kernel's ways to divide a row (``_accelerate.SHORT_ROWS``)."""
+    """Scaling a true class's row by a positive integer changes nothing (Silva, Pinto & Cardoso 2018, classifiers D and F)."""
     row = data.draw(st.integers(0, len(counts) - 1))
     factor = data.draw(st.integers(1, 1000))
     for dtype in (np.int64, np.float64):

@@ -117,106 +117,58 @@ def _power(x, e):
     return x**e
 
 
-# Below this K, UOC's kernel divides a row's counts in the loop that sums v d: the vectorised division
-# loop (and a division more per row) costs more than it saves on rows this short (measured at K = 5).
-SHORT_ROWS = 8
+# Matrices per block of the kernels that read a stack block by block, each block held as (K, K, LANES)
+# floats (``_read_block``): 32 measured best at K = 5, 10, 30 (64 spills the cache at K = 30). Passed to
+# a kernel as an argument: a constant trip count has LLVM unroll the loops over the lanes, and the
+# unrolled code measured 1.1-1.25x slower.
+LANES = 32
 
 
-def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
-    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
-    ``area`` (``uniform``, gamma = 1), A_UOC instead (``oc.auoc``'s search, below; ``tol``: ``oc.ENVELOPE_TOL``).
+def _read_block(counts, start, n, v):
+    """Matrices ``start`` to ``start + n`` of ``counts`` into the lanes of ``v`` (K, K, lanes) as floats, the lanes
+    past ``n`` (the stack's last, short block) zero; whether every count read is ``_sound``.
 
-    OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
-    UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
-    mu = beta / K'. The index is 1 + W / D for the minimum W of sum_path (mu D v d - v), by the
-    recurrence of ``oc._min_path`` (each cell adds its cost to the smallest of its diagonal, upper and
-    left predecessors), row by row: ``best`` holds the previous row's minima.
-
-    One read of each matrix into the float scratch ``v``, whose sums run a chain of additions per row
-    (the rows' chains overlap). UOC divides each count by N_r (not a multiplication by 1 / N_r: a
-    diagonal count gives exactly 1, a row scaled by an integer the same quotients, so a diagonal matrix
-    scores exactly 0 and row scaling changes nothing; sum v d too, as sum_c v_rc d_rc or, past
-    ``SHORT_ROWS``, (sum_c n_rc d_rc) / N_r). All of it inline: a call per matrix to a compiled helper
-    (its arrays passed with reference counts) costs more than half a read of the cube at K = 5.
+    A kernel then runs each step on the vector of lanes, one matrix each: per matrix, its sums and
+    recurrences are chains of dependent steps over a few cells, and K = 5 gives no loop to vectorise.
     """
-    m, k = counts.shape[0], counts.shape[1]
-    dist = _distances(k, gamma)
-    v = np.empty((k, k))
-    vd = np.empty((k, k))
-    best = np.empty(k)
-    pen = np.empty(k)
-    pending = np.empty((16, 6))
-    scale = _power(float(k - 1), gamma)
+    k, lanes = v.shape[0], v.shape[2]
+    if n < lanes:
+        v[:] = 0.0
     sound = True
-    for i in range(m):
-        mass = 0.0
-        spread = 0.0
+    for b in range(n):
         for r in range(k):
-            size = 0.0
-            far = 0.0
             for c in range(k):
-                x = counts[i, r, c]
+                x = counts[start + b, r, c]
                 sound &= _sound(x)
-                v[r, c] = x
-                size += v[r, c]
-                far += v[r, c] * dist[r, c]
-            if not uniform:
-                mass += size
-                spread += far
-            elif size > 0:
-                mass += 1.0
-                if k < SHORT_ROWS:  # the row's sum v d as the quotients are made, one loop
-                    far = 0.0
-                    for c in range(k):
-                        v[r, c] /= size
-                        far += v[r, c] * dist[r, c]
-                    spread += far
-                else:  # the divisions vectorised, alone in their loop; sum v d = (sum_c n_rc d_rc) / N_r
-                    spread += far / size
-                    for c in range(k):
-                        v[r, c] /= size
-        if gamma != 1.0:
-            spread = spread ** (1 / gamma)
-        if uniform:
-            norm = mass + (mass ** (1 - 1 / gamma) * spread if gamma != 1.0 else spread)
-            mu = beta / mass
-        else:
-            norm = mass + spread
-            mu = beta / (mass * scale)
-        if not norm > 0:
-            out[i] = np.nan
-            continue
-        if not area:
-            lam = mu * norm
-            left = lam * (v[0, 0] * dist[0, 0]) - v[0, 0]
-            best[0] = left
-            for c in range(1, k):
-                left = left + (lam * (v[0, c] * dist[0, c]) - v[0, c])
-                best[c] = left
-            for r in range(1, k):
-                diag = best[0]
-                left = diag + (lam * (v[r, 0] * dist[r, 0]) - v[r, 0])
-                best[0] = left
-                for c in range(1, k):
-                    up = best[c]
-                    left = min(min(diag, up), left) + (lam * (v[r, c] * dist[r, c]) - v[r, c])
-                    best[c] = left
-                    diag = up
-            out[i] = 1 + left / norm
-            continue
-        # A_UOC: ``oc.auoc``'s parametric search, a stack of intervals (lo, hi, a, b, c, e) in ``pending`` (grown
-        # when full). Its DPs, with T = sum_path v d along a minimising path (``oc._min_path``'s ties: diagonal
-        # first, then down, then right, chosen by selects, not branches: the comparisons follow the data and
-        # would be mispredicted), run at beta = 0, at beta = 1, then at the crossing x of each pending
-        # interval's two lines: one DP in the loop, each round's beta set by the round before.
-        for r in range(k):
-            for c in range(k):
-                vd[r, c] = v[r, c] * dist[r, c]
-        top = -2  # -2, -1: the lines at beta = 0 and 1 are still to come
-        under = 0.0
-        at = 0.0  # the beta of the next DP
-        lo = hi = a = b = c_ = e = 0.0
-        while True:
+                v[r, c, b] = x
+    return sound
+
+
+def _auoc_search(v, vd, dist, mu, norm, tol, lines, best, pen, pending):
+    """A_UOC of one matrix ``v`` (UOC's quotients; ``mu``, ``norm``: its mu at beta = 1 and D) from ``lines``
+    (a, b, c, e): the lines a + b beta and c + e beta of its minimising paths at beta = 0 and 1.
+
+    ``oc.auoc``'s parametric search: a stack of intervals (lo, hi, a, b, c, e) in ``pending`` (returned,
+    grown when full); for each, a DP at the crossing x of its two lines (``oc._min_path``'s recurrence and
+    ties, by selects: the comparisons follow the data and would be mispredicted), with T = sum_path v d
+    along the path found. ``vd``, ``best``, ``pen``: scratch.
+    """
+    k = v.shape[0]
+    for r in range(k):
+        for c in range(k):
+            vd[r, c] = v[r, c] * dist[r, c]
+    first = (0.0, 1.0, lines[0], lines[1], lines[2], lines[3])
+    for j in range(6):  # (element by element: a row of ``pending`` as a view costs its reference count)
+        pending[0, j] = first[j]
+    top = 1
+    under = 0.0
+    while top:
+        top -= 1
+        lo, hi, a, b = pending[top, 0], pending[top, 1], pending[top, 2], pending[top, 3]
+        c_, e = pending[top, 4], pending[top, 5]
+        at = (c_ - a) / (b - e) if b > e else lo
+        at = min(max(at, lo), hi)
+        if abs(a - c_) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
             lam = at * mu * norm
             left = lam * vd[0, 0] - v[0, 0]
             left_t = vd[0, 0]
@@ -242,17 +194,9 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
                     left_t = t + vd[r, c]
                     best[c], pen[c] = left, left_t
                     diag, diag_t = up, up_t
-            pb = mu * left_t  # the line A + B beta of the path found: UOC(beta) = 1 + W / D
+            pb = mu * left_t
             pa = 1 + left / norm - at * pb
-            if top == -2:
-                a, b, top, at = pa, pb, -1, 1.0
-                continue
-            if top == -1:  # (element by element below: a row of ``pending`` as a view costs its reference count)
-                first = (0.0, 1.0, a, b, pa, pb)
-                for j in range(6):
-                    pending[0, j] = first[j]
-                top = 1
-            elif pa + pb * at < min(a + b * at, c_ + e * at) - tol:  # a path below both lines at x = at
+            if pa + pb * at < min(a + b * at, c_ + e * at) - tol:  # split [lo, hi] at x
                 if top + 2 > len(pending):
                     grown = np.empty((2 * len(pending), 6))
                     grown[:top] = pending[:top]
@@ -262,32 +206,162 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, out):
                     pending[top, j] = below[j]
                     pending[top + 1, j] = above[j]
                 top += 2
-            else:  # the envelope on [lo, hi] is min(La, Lb): its integral
-                under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
-            probe = False
-            while top and not probe:
-                top -= 1
-                lo, hi, a, b = pending[top, 0], pending[top, 1], pending[top, 2], pending[top, 3]
-                c_, e = pending[top, 4], pending[top, 5]
-                at = (c_ - a) / (b - e) if b > e else lo
-                at = min(max(at, lo), hi)
-                probe = abs(a - c_) + abs(b - e) > tol  # two distinct lines: is there a path below both at x?
-                if not probe:
-                    under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
-            if not probe:
-                break
-        out[i] = under
+                continue
+        # the envelope on [lo, hi] is min(La, Lb): its integral
+        under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
+    return under, pending
+
+
+def _lane_path(v, dist, lam, best, pen, left, left_t):
+    """The minimum W of sum_path (lam v d - v) of each lane of ``v`` (K, K, lanes) into ``left``, and T = sum_path
+    v d along the path found into ``left_t``: ``oc._min_path``'s recurrence and ties (diagonal first, then
+    down, then right, by selects), each step on the vector of lanes. ``best``, ``pen``: (K, lanes) scratch.
+    """
+    k, lanes = v.shape[0], v.shape[2]
+    for b in range(lanes):
+        left_t[b] = v[0, 0, b] * dist[0, 0]
+        left[b] = lam[b] * left_t[b] - v[0, 0, b]
+        best[0, b], pen[0, b] = left[b], left_t[b]
+    for c in range(1, k):
+        d = dist[0, c]
+        for b in range(lanes):
+            vd = v[0, c, b] * d
+            left[b] = left[b] + (lam[b] * vd - v[0, c, b])
+            left_t[b] = left_t[b] + vd
+            best[c, b], pen[c, b] = left[b], left_t[b]
+    for r in range(1, k):
+        d = dist[r, 0]
+        for b in range(lanes):
+            vd = v[r, 0, b] * d
+            left[b] = best[0, b] + (lam[b] * vd - v[r, 0, b])
+            left_t[b] = pen[0, b] + vd
+        for c in range(1, k):
+            d = dist[r, c]
+            for b in range(lanes):
+                diag, diag_t, up, up_t = best[c - 1, b], pen[c - 1, b], best[c, b], pen[c, b]
+                down = up < diag
+                w = up if down else diag
+                t = up_t if down else diag_t
+                right = left[b] < w
+                w = left[b] if right else w
+                t = left_t[b] if right else t
+                best[c - 1, b], pen[c - 1, b] = left[b], left_t[b]
+                vd = v[r, c, b] * d
+                left[b] = w + (lam[b] * vd - v[r, c, b])
+                left_t[b] = t + vd
+        for b in range(lanes):
+            best[k - 1, b], pen[k - 1, b] = left[b], left_t[b]
+
+
+def _path_index_py(counts, beta, gamma, uniform, area, tol, lanes, out):
+    """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
+    ``area`` (``uniform``, gamma = 1), A_UOC instead (``oc.auoc``'s search, below; ``tol``: ``oc.ENVELOPE_TOL``).
+
+    OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
+    UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
+    mu = beta / K', with sum v d = sum_r (sum_c n_rc d_rc) / N_r. The index is 1 + W / D for the minimum W
+    of sum_path (mu D v d - v), by the recurrence of ``oc._min_path`` (each cell adds its cost to the
+    smallest of its diagonal, upper and left predecessors), row by row: ``best`` holds the previous row's
+    minima.
+
+    ``lanes`` matrices at a time (``_read_block``): the sums, the divisions and the recurrence run on
+    vectors of lanes; A_UOC's search past its first two DPs, matrix by matrix. UOC divides each count by N_r (not a multiplication by
+    1 / N_r: a diagonal count gives exactly 1, a row scaled by an integer the same quotients, so a diagonal
+    matrix scores exactly 0 and row scaling changes nothing).
+    """
+    m, k = counts.shape[0], counts.shape[1]
+    dist = _distances(k, gamma)
+    v = np.zeros((k, k, lanes))
+    best = np.empty((k, lanes))
+    size = np.empty(lanes)
+    far = np.empty(lanes)
+    mass = np.empty(lanes)
+    spread = np.empty(lanes)
+    norm = np.empty(lanes)
+    mu = np.empty(lanes)
+    lam = np.empty(lanes)
+    left = np.empty(lanes)
+    left_t = np.empty(lanes)
+    pen = np.empty((k, lanes))
+    low_a = np.empty(lanes)
+    low_b = np.empty(lanes)
+    w = np.empty((k, k))
+    vd = np.empty((k, k))
+    row = np.empty(k)
+    pen_row = np.empty(k)
+    pending = np.empty((16, 6))
+    scale = _power(float(k - 1), gamma)
+    sound = True
+    for start in range(0, m, lanes):
+        n = min(lanes, m - start)
+        sound &= _read_block(counts, start, n, v)
+        for b in range(lanes):
+            mass[b] = 0.0
+            spread[b] = 0.0
+        for r in range(k):
+            for b in range(lanes):
+                size[b] = 0.0
+                far[b] = 0.0
+            for c in range(k):
+                d = dist[r, c]
+                for b in range(lanes):
+                    size[b] += v[r, c, b]
+                    far[b] += v[r, c, b] * d
+            if not uniform:
+                for b in range(lanes):
+                    mass[b] += size[b]
+                    spread[b] += far[b]
+                continue
+            for b in range(lanes):
+                used = size[b] > 0
+                mass[b] += 1.0 if used else 0.0
+                spread[b] += far[b] / size[b] if used else 0.0
+                size[b] = size[b] if used else 1.0  # an empty row's zeros stay zeros
+            for c in range(k):
+                for b in range(lanes):
+                    v[r, c, b] /= size[b]
+        for b in range(lanes):
+            if gamma != 1.0:
+                spread[b] = spread[b] ** (1 / gamma)
+            if uniform:
+                norm[b] = mass[b] + (mass[b] ** (1 - 1 / gamma) * spread[b] if gamma != 1.0 else spread[b])
+                mu[b] = beta / mass[b]
+            else:
+                norm[b] = mass[b] + spread[b]
+                mu[b] = beta / (mass[b] * scale)
+        for b in range(lanes):
+            lam[b] = (0.0 if area else 1.0) * mu[b] * norm[b]
+        _lane_path(v, dist, lam, best, pen, left, left_t)
+        if not area:
+            for b in range(n):
+                out[start + b] = 1 + left[b] / norm[b] if norm[b] > 0 else np.nan
+            continue
+        for b in range(lanes):  # the lines A + B beta of the paths found at beta = 0 and 1: UOC(beta) = 1 + W / D
+            low_b[b] = mu[b] * left_t[b]
+            low_a[b] = 1 + left[b] / norm[b]
+            lam[b] = mu[b] * norm[b]
+        _lane_path(v, dist, lam, best, pen, left, left_t)
+        for b in range(n):
+            if not norm[b] > 0:
+                out[start + b] = np.nan
+                continue
+            for r in range(k):
+                for c in range(k):
+                    w[r, c] = v[r, c, b]
+            high_b = mu[b] * left_t[b]
+            line = (low_a[b], low_b[b], 1 + left[b] / norm[b] - high_b, high_b)
+            out[start + b], pending = _auoc_search(w, vd, dist, mu[b], norm[b], tol, line, row, pen_row, pending)
     return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_sound", "_distances", "_power")
+_path_index = _compiled(_path_index_py, "_sound", "_distances", "_read_block", "_power", "_lane_path", "_auoc_search")
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
     """OC or UOC of every matrix of ``counts`` ``(..., K, K)`` (int64 or float64), shape ``(...)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_path_index, flat, float(beta), float(gamma), uniform, False, 0.0, out)
+    _run(_path_index, flat, float(beta), float(gamma), uniform, False, 0.0, LANES, out)
     return out.reshape(stack)
 
 
@@ -351,21 +425,23 @@ def summary(counts, weights, chance: bool = False) -> dict:
     return {name: out[j].reshape(stack) for j, name in enumerate(names)}
 
 
-def _margin_terms(margin):
-    """Of one margin m, in one loop: whether two classes or more have samples; sum_{i<j} m_i m_j, as
-    sum_i m_i (sum_{j>=i} m_j - m_i) (``classic._pairs_not_tied``); and r_int's pairs of the margin,
-    sum_i m_i (sum_{j>=i} m_j), over N^2."""
-    used = 0
-    suffix = 0.0
-    untied = 0.0
-    spread = 0.0
-    for i in range(margin.shape[0] - 1, -1, -1):
-        m = margin[i]
-        suffix += m
-        untied += m * (suffix - m)
-        spread += m * suffix
-        used += m > 0
-    return used >= 2, untied, spread
+def _margin_lanes(margin, suffix, used, untied, spread):
+    """Of one margin m (K, lanes), per lane: the classes with samples into ``used``; sum_{i<j} m_i m_j, as
+    sum_i m_i (sum_{j>=i} m_j - m_i) (``classic._pairs_not_tied``), into ``untied``; r_int's pairs of the
+    margin, sum_i m_i (sum_{j>=i} m_j), into ``spread``. ``suffix``: scratch."""
+    k, lanes = margin.shape
+    for b in range(lanes):
+        suffix[b] = 0.0
+        used[b] = 0.0
+        untied[b] = 0.0
+        spread[b] = 0.0
+    for i in range(k - 1, -1, -1):
+        for b in range(lanes):
+            m = margin[i, b]
+            suffix[b] += m
+            untied[b] += m * (suffix[b] - m)
+            spread[b] += m * suffix[b]
+            used[b] += 1.0 if m > 0 else 0.0
 
 
 SPEARMAN, KENDALL, SOMERS, RINT, RINT_LARGE_SAMPLE = range(5)
@@ -376,10 +452,10 @@ ALL_PAIRS = slice(None)  # every rank statistic of ``pairs``, in that order
 SAFE_TOTAL = (1e-40, 1e40)
 
 
-def _stream_pairs(counts, i, rows, above, concord, nested):
-    """One streaming pass over matrix ``i`` of ``counts``: its row sums into ``rows``, its column sums into
-    ``above``, and (N, C - D if ``concord``, r_int's sum over pairs if ``nested``, whether its counts are
-    ``_sound``).
+def _stream_lanes(v, concord, nested, rows, above, total, balance, agree, run):
+    """One streaming pass over each lane of ``v`` (K, K, lanes): row sums into ``rows``, column sums into
+    ``above``, N into ``total``, C - D (if ``concord``) into ``balance``, r_int's sum over pairs (if ``nested``)
+    into ``agree``. ``run``: (4, lanes) scratch.
 
     Row r is read after the rows above it, whose column sums so far are ``above``: a cell x at (r, c) is
     concordant with the mass above it and to its left, discordant with the mass above and to its right,
@@ -387,161 +463,189 @@ def _stream_pairs(counts, i, rows, above, concord, nested):
     (r', c') <= (r, c) in both classes, the cell with itself included, is sum_rc x (the mass above and
     to the left, its column included, + the row up to and including the cell).
     """
-    k = counts.shape[1]
-    sound = True
+    k, lanes = v.shape[0], v.shape[2]
+    left, row, cross, ahead = run[0], run[1], run[2], run[3]  # left: sum_{c' < c} above[c']
+    for b in range(lanes):
+        total[b] = 0.0
+        balance[b] = 0.0
+        agree[b] = 0.0
     for c in range(k):
-        above[c] = 0.0
-    total = 0.0
-    balance = 0.0
-    agree = 0.0
+        for b in range(lanes):
+            above[c, b] = 0.0
     for r in range(k):
-        left = 0.0  # sum_{c' < c} above[c']
-        run = 0.0  # the row up to and including the cell
-        cross = 0.0
-        ahead = 0.0
+        for b in range(lanes):
+            left[b] = 0.0
+            row[b] = 0.0
+            cross[b] = 0.0
+            ahead[b] = 0.0
         for c in range(k):
-            x = counts[i, r, c]
-            sound &= _sound(x)
-            a = above[c]
-            run += x
-            if concord:
-                cross += x * (2.0 * left + a)
-            if nested:
-                ahead += x * (left + a + run)
-            left += a
-            above[c] = a + x
-        rows[r] = run
-        balance += cross - run * total  # total: the mass of the rows above, sum above
-        agree += ahead
-        total += run
-    return total, balance, agree, sound
+            for b in range(lanes):
+                x = v[r, c, b]
+                a = above[c, b]
+                row[b] += x
+                if concord:
+                    cross[b] += x * (2.0 * left[b] + a)
+                if nested:
+                    ahead[b] += x * (left[b] + a + row[b])
+                left[b] += a
+                above[c, b] = a + x
+        for b in range(lanes):
+            rows[r, b] = row[b]
+            balance[b] += cross[b] - row[b] * total[b]  # total: the mass of the rows above
+            agree[b] += ahead[b]
+            total[b] += row[b]
 
 
-def _column_sums(counts, i, cols):
-    """Matrix ``i``'s column sums into ``cols``; returns (N, whether its counts are ``_sound``)."""
-    k = counts.shape[1]
-    sound = True
+def _column_lanes(v, cols, total, row):
+    """Each lane's column sums into ``cols`` and N into ``total``; ``row``: scratch."""
+    k, lanes = v.shape[0], v.shape[2]
+    for b in range(lanes):
+        total[b] = 0.0
     for c in range(k):
-        cols[c] = 0.0
-    total = 0.0
+        for b in range(lanes):
+            cols[c, b] = 0.0
     for r in range(k):
-        row = 0.0
+        for b in range(lanes):
+            row[b] = 0.0
         for c in range(k):
-            x = counts[i, r, c]
-            sound &= _sound(x)
-            row += x
-            cols[c] += x
-        total += row
-    return total, sound
+            for b in range(lanes):
+                x = v[r, c, b]
+                row[b] += x
+                cols[c, b] += x
+        for b in range(lanes):
+            total[b] += row[b]
 
 
-def _spearman_sums(counts, i, cols, total, v):
-    """Spearman's sums of matrix ``i`` given its column sums ``cols`` and N: (sum_rc u_r n_rc v_c,
-    sum_r N_r u_r^2, sum_c N_c v_c^2, whether both margins use two classes or more), with u, v the centred
-    mid-ranks (cumsum_{<r} + m_r / 2 - N / 2); the rows' sums are taken in the same read as the products."""
-    k = counts.shape[1]
-    run = 0.0
-    var_c = 0.0
-    used_c = 0
+def _spearman_lanes(v, cols, total, mid, sums, run):
+    """Spearman's sums of each lane given its column sums ``cols`` and N: sum_rc u_r n_rc v_c, sum_r N_r u_r^2,
+    sum_c N_c v_c^2 and the classes used by each margin, into the rows of ``sums`` (6, lanes), with u, v the
+    centred mid-ranks (cumsum_{<r} + m_r / 2 - N / 2, v into ``mid``); the rows' sums are taken in the same
+    read as the products. ``run``: (3, lanes) scratch."""
+    k, lanes = v.shape[0], v.shape[2]
+    s, var_r, var_c, used_r, used_c = sums[0], sums[1], sums[2], sums[3], sums[4]
+    before, row, dot = run[0], run[1], run[2]
+    for b in range(lanes):
+        before[b] = 0.0
+        var_c[b] = 0.0
+        used_c[b] = 0.0
     for c in range(k):
-        v[c] = run + cols[c] / 2 - total / 2
-        run += cols[c]
-        var_c += cols[c] * v[c] ** 2
-        used_c += cols[c] > 0
-    s = 0.0
-    var_r = 0.0
-    before = 0.0
-    used_r = 0
+        for b in range(lanes):
+            mid[c, b] = before[b] + cols[c, b] / 2 - total[b] / 2
+            before[b] += cols[c, b]
+            var_c[b] += cols[c, b] * mid[c, b] ** 2
+            used_c[b] += 1.0 if cols[c, b] > 0 else 0.0
+    for b in range(lanes):
+        s[b] = 0.0
+        var_r[b] = 0.0
+        before[b] = 0.0
+        used_r[b] = 0.0
     for r in range(k):
-        row = 0.0
-        dot = 0.0
+        for b in range(lanes):
+            row[b] = 0.0
+            dot[b] = 0.0
         for c in range(k):
-            x = counts[i, r, c]
-            row += x
-            dot += x * v[c]
-        u = before + row / 2 - total / 2
-        before += row
-        s += u * dot
-        var_r += row * u**2
-        used_r += row > 0
-    return s, var_r, var_c, used_r >= 2 and used_c >= 2
+            for b in range(lanes):
+                x = v[r, c, b]
+                row[b] += x
+                dot[b] += x * mid[c, b]
+        for b in range(lanes):
+            u = before[b] + row[b] / 2 - total[b] / 2
+            before[b] += row[b]
+            s[b] += u * dot[b]
+            var_r[b] += row[b] * u**2
+            used_r[b] += 1.0 if row[b] > 0 else 0.0
 
 
-def _pairs_py(counts, wanted, integer, out):
+def _pairs_py(counts, wanted, integer, lanes, out):
     """Per matrix, the rank statistics flagged in ``wanted`` (indexed by SPEARMAN, KENDALL, SOMERS, RINT,
     RINT_LARGE_SAMPLE) into the same rows of ``out`` ``(5, M)``, each from one sum over pairs of cells:
     ``classic.spearman``, ``kendall_tau_b``, ``somers_d``, ``rint.rint`` or its large-sample form, with the
     same formulas and NaN rules. Rows not wanted are left as they are.
 
-    The sums: C - D and r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j' from one streaming read of the matrix
-    (``_stream_pairs``); Spearman's sum p_rc u_r v_c with u, v the centred mid-ranks of the margins from
-    the column sums (that read, or ``_column_sums``) and one more read (``_spearman_sums``). Every ratio
-    has the same degree in p above and below, so p is the counts as they are when N is in
-    ``SAFE_TOTAL``, else the proportions n / N (as the numpy path; NaN for N = 0). ``integer``: the
-    counts' type is an integer one (every matrix gets r_int's exact formula without a look).
+    ``lanes`` matrices at a time, each step on the vector of lanes (``_read_block``). The sums: C - D and
+    r_int's sum p_ij sum_{i'>=i, j'>=j} p_i'j' from one streaming pass (``_stream_lanes``); Spearman's sum
+    p_rc u_r v_c with u, v the centred mid-ranks of the margins from the column sums (that pass, or
+    ``_column_lanes``) and one more (``_spearman_lanes``). Every ratio has the same degree in p above and
+    below, so p is the counts as they are when N is in ``SAFE_TOTAL``, else the proportions n / N (as the
+    numpy path; NaN for N = 0): a block with such a matrix has it scaled and its sums taken again.
+    ``integer``: the counts' type is an integer one (every matrix gets r_int's exact formula without a look).
     """
     m, k = counts.shape[0], counts.shape[1]
-    rows = np.empty(k)
-    cols = np.empty(k)
-    v = np.empty(k)
+    v = np.zeros((k, k, lanes))
+    rows = np.empty((k, lanes))
+    cols = np.empty((k, lanes))
+    mid = np.empty((k, lanes))
+    total = np.empty(lanes)  # N in the units of p: N as it is, or 1 for proportions
+    counted = np.empty(lanes)  # N
+    balance = np.empty(lanes)
+    agree = np.empty(lanes)
+    run = np.empty((4, lanes))
+    sums = np.empty((6, lanes))
+    margins = np.empty((2, 4, lanes))  # per margin: used, untied, spread, scratch
     sound = True
     low, high = SAFE_TOTAL
     concord = wanted[KENDALL] or wanted[SOMERS]
     nested = wanted[RINT] or wanted[RINT_LARGE_SAMPLE]
-    spearman = wanted[SPEARMAN]
-    proportions = np.empty((1, k, k))  # a matrix whose N is outside SAFE_TOTAL, as proportions
-    p = proportions[0]
-    balance = agree = 0.0
-    for i in range(m):
-        if concord or nested:
-            total, balance, agree, fine = _stream_pairs(counts, i, rows, cols, concord, nested)
-        else:
-            total, fine = _column_sums(counts, i, cols)
-        sound &= fine
-        unit = total  # N in the units of p: N as it is, or 1 for proportions
-        scaled = not low < total < high
-        if scaled:
-            _proportions(counts, i, p, rows)
+    for start in range(0, m, lanes):
+        n = min(lanes, m - start)
+        sound &= _read_block(counts, start, n, v)
+        scaled = False
+        while True:
             if concord or nested:
-                unit, balance, agree, _ = _stream_pairs(proportions, 0, rows, cols, concord, nested)
+                _stream_lanes(v, concord, nested, rows, cols, total, balance, agree, run)
             else:
-                unit, _ = _column_sums(proportions, 0, cols)
-        if spearman:
+                _column_lanes(v, cols, total, run[0])
             if scaled:
-                s, var_r, var_c, varies = _spearman_sums(proportions, 0, cols, unit, v)
-            else:
-                s, var_r, var_c, varies = _spearman_sums(counts, i, cols, unit, v)
-            out[SPEARMAN, i] = s / np.sqrt(var_r * var_c) if varies else np.nan
+                break
+            for b in range(lanes):
+                counted[b] = total[b]
+            for b in range(n):
+                if not low < total[b] < high:
+                    scale = 1.0 / total[b] if total[b] > 0 else np.nan
+                    for r in range(k):
+                        for c in range(k):
+                            v[r, c, b] *= scale
+                    scaled = True
+            if not scaled:
+                break
+        if wanted[SPEARMAN]:
+            _spearman_lanes(v, cols, total, mid, sums, run)
+            for b in range(n):
+                varies = sums[3, b] >= 2 and sums[4, b] >= 2
+                out[SPEARMAN, start + b] = sums[0, b] / np.sqrt(sums[1, b] * sums[2, b]) if varies else np.nan
         if not (concord or nested):
             continue
-        varies_r, untied_r, spread_r = _margin_terms(rows)
-        varies_c, untied_c, spread_c = _margin_terms(cols)
-        varies = varies_r and varies_c
-        if wanted[KENDALL]:
-            out[KENDALL, i] = balance / np.sqrt(untied_r * untied_c) if varies else np.nan
-        if wanted[SOMERS]:
-            out[SOMERS, i] = balance / untied_r if untied_r > 0 else np.nan
-        for want in (RINT, RINT_LARGE_SAMPLE):
-            if not wanted[want]:
-                continue
-            if not varies:
-                out[want, i] = np.nan
-                continue
-            whole = want == RINT
-            if whole and not integer:
-                for r in range(k):
-                    for c in range(k):
-                        x = float(counts[i, r, c])
-                        whole = whole and x == math.floor(x)
-            self_pairs = unit * (unit / total) if whole else 0.0  # the N pairs (a, a), in the units of p^2
-            s1 = spread_r - self_pairs
-            s2 = spread_c - self_pairs
-            out[want, i] = -1.0 + 2.0 * (agree - self_pairs) / np.sqrt(s1 * s2)
+        _margin_lanes(rows, margins[0, 3], margins[0, 0], margins[0, 1], margins[0, 2])
+        _margin_lanes(cols, margins[1, 3], margins[1, 0], margins[1, 1], margins[1, 2])
+        for b in range(n):
+            varies = margins[0, 0, b] >= 2 and margins[1, 0, b] >= 2
+            untied_r, untied_c = margins[0, 1, b], margins[1, 1, b]
+            if wanted[KENDALL]:
+                out[KENDALL, start + b] = balance[b] / np.sqrt(untied_r * untied_c) if varies else np.nan
+            if wanted[SOMERS]:
+                out[SOMERS, start + b] = balance[b] / untied_r if untied_r > 0 else np.nan
+            for want in (RINT, RINT_LARGE_SAMPLE):
+                if not wanted[want]:
+                    continue
+                if not varies:
+                    out[want, start + b] = np.nan
+                    continue
+                whole = want == RINT
+                if whole and not integer:
+                    for r in range(k):
+                        for c in range(k):
+                            x = float(counts[start + b, r, c])
+                            whole = whole and x == math.floor(x)
+                unit = total[b]
+                self_pairs = unit * (unit / counted[b]) if whole else 0.0  # the N pairs (a, a), in the units of p^2
+                s1 = margins[0, 2, b] - self_pairs
+                s2 = margins[1, 2, b] - self_pairs
+                out[want, start + b] = -1.0 + 2.0 * (agree[b] - self_pairs) / np.sqrt(s1 * s2)
     return FINE if sound else UNSOUND
 
 
 _pairs = _compiled(
-    _pairs_py, "_sound", "_stream_pairs", "_column_sums", "_proportions", "_spearman_sums", "_margin_terms"
+    _pairs_py, "_sound", "_read_block", "_stream_lanes", "_column_lanes", "_spearman_lanes", "_margin_lanes"
 )
 
 
@@ -552,7 +656,7 @@ def pairs(counts, want) -> np.ndarray:
     wanted = np.zeros(5, np.bool_)
     wanted[want] = True
     out = np.empty((5, len(flat)))
-    _run(_pairs, flat, wanted, flat.dtype.kind in "iub", out)
+    _run(_pairs, flat, wanted, flat.dtype.kind in "iub", LANES, out)
     return out[want].reshape(out[want].shape[:-1] + stack)
 
 
@@ -635,77 +739,75 @@ def _proportions(counts, i, p, rows):
     return total, sound
 
 
-def _gerrity_py(counts, out):
+def _gerrity_py(counts, lanes, out):
     """Gerrity's (1992) score of every matrix; NaN when the first or last true class is empty.
 
     With low = min(r, c) and high = max(r, c), s_rc (K - 1) = B_low + A_high - |r - c|, where
     B_j = sum_{i<j} 1 / a_i and A_j = sum_{j<=i<K} a_i depend on the true margin through the ratios a_i only.
     So sum_rc n_rc s_rc (K - 1) = sum_j (B_j L_j + A_j H_j) - sum_rc n_rc |r - c|, with L_j the count of the
     cells whose lower index is j (row j from column j on, and column j below it) and H_j of those whose
-    higher index is j: one read of the matrix gathers the row sums, L, H and sum n |r - c|, and the
-    rest is O(K) per matrix, divided by N once.
+    higher index is j: the row sums, L, H and sum n |r - c| of a matrix, then O(K) steps, divided by N once;
+    ``lanes`` matrices at a time, each step on the vector of lanes (``_read_block``).
     """
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, 1.0)
-    rows = np.empty(k)
-    low = np.empty(k)
-    high = np.empty(k)
-    above = np.empty(k)
-    below = np.empty(k)
-    a = np.empty(k)
-    inverse = np.empty(k)
+    v = np.zeros((k, k, lanes))
+    rows = np.empty((k, lanes))
+    low = np.empty((k, lanes))
+    high = np.empty((k, lanes))
+    ratio = np.empty((k, lanes))  # a_j = (1 - P_j) / P_j
+    inverse = np.empty((k, lanes))
+    total = np.empty(lanes)
+    s = np.empty(lanes)
+    before = np.empty(lanes)
+    after = np.empty(lanes)
     sound = True
-    for i in range(m):
+    for start in range(0, m, lanes):
+        n = min(lanes, m - start)
+        sound &= _read_block(counts, start, n, v)
         for j in range(k):
-            low[j] = 0.0
-            high[j] = 0.0
-        total = 0.0
-        far = 0.0
+            for b in range(lanes):
+                rows[j, b] = 0.0
+                low[j, b] = 0.0
+                high[j, b] = 0.0
+        for b in range(lanes):
+            s[b] = 0.0
         for r in range(k):
-            left = 0.0  # the row before the diagonal: into H_r
-            row_far = 0.0  # a chain of additions per row: the rows' chains overlap
-            for c in range(r):
-                x = counts[i, r, c]
-                sound &= _sound(x)
-                left += x
-                low[c] += x
-                row_far += x * dist[r, c]
-            right = 0.0  # the row from the diagonal on: into L_r
-            for c in range(r, k):
-                x = counts[i, r, c]
-                sound &= _sound(x)
-                right += x
-                high[c] += x
-                row_far += x * dist[r, c]
-            low[r] += right
-            high[r] += left
-            rows[r] = left + right
-            total += rows[r]
-            far += row_far
-        if not (rows[0] > 0 and rows[k - 1] > 0 and k > 1):
-            out[i] = np.nan
-            continue
-        run = 0.0
-        for j in range(k - 1, 0, -1):  # above[j - 1] = N (1 - P_(j-1)), added from the last class down
-            run += rows[j]
-            above[j - 1] = run
-        run = 0.0
-        for j in range(k - 1):  # below[j] = N P_j, P_j the share of classes <= j
-            run += rows[j]
-            below[j] = run
-        for j in range(k - 1):  # a_j = (1 - P_j) / P_j and 1 / a_j (N cancels): two vectorised divisions
-            a[j] = above[j] / below[j]
-            inverse[j] = below[j] / above[j]
-        s = -far
-        before = 0.0  # B_j
-        after = 0.0  # A_j
+            for c in range(k):
+                d = dist[r, c]
+                j, h = min(r, c), max(r, c)
+                for b in range(lanes):
+                    x = v[r, c, b]
+                    rows[r, b] += x
+                    low[j, b] += x
+                    high[h, b] += x
+                    s[b] -= x * d
+        for b in range(lanes):  # N (1 - P_j) into ratio, added from the last class down
+            ratio[k - 2, b] = rows[k - 1, b]
+        for j in range(k - 3, -1, -1):
+            for b in range(lanes):
+                ratio[j, b] = ratio[j + 1, b] + rows[j + 1, b]
+        for b in range(lanes):
+            total[b] = rows[0, b]
+        for j in range(k - 1):  # total: N P_j; then a_j and 1 / a_j (N cancels)
+            for b in range(lanes):
+                if j:
+                    total[b] += rows[j, b]
+                inverse[j, b] = total[b] / ratio[j, b]
+                ratio[j, b] = ratio[j, b] / total[b]
+        for b in range(lanes):
+            total[b] += rows[k - 1, b]
+            before[b] = 0.0  # B_j
+            after[b] = 0.0  # A_j
         for j in range(k - 1):
-            s += before * low[j]
-            before += inverse[j]
-            after += a[k - 2 - j]
-            s += after * high[k - 2 - j]
-        s += before * low[k - 1]
-        out[i] = s / total / (k - 1)
+            for b in range(lanes):
+                s[b] += before[b] * low[j, b]
+                before[b] += inverse[j, b]
+                after[b] += ratio[k - 2 - j, b]
+                s[b] += after[b] * high[k - 2 - j, b]
+        for b in range(n):
+            defined = rows[0, b] > 0 and rows[k - 1, b] > 0 and k > 1
+            out[start + b] = (s[b] + before[b] * low[k - 1, b]) / total[b] / (k - 1) if defined else np.nan
     return FINE if sound else UNSOUND
 
 
@@ -737,7 +839,7 @@ def _cem_ord_py(counts, out):
 
 
 _george = _compiled(_george_py, "_sound", "_distances")
-_gerrity = _compiled(_gerrity_py, "_sound", "_distances")
+_gerrity = _compiled(_gerrity_py, "_sound", "_distances", "_read_block")
 _cem_ord = _compiled(_cem_ord_py, "_sound", "_proportions")
 
 
@@ -755,7 +857,7 @@ def gerrity(counts) -> np.ndarray:
     """Gerrity's score of every matrix of ``counts`` ``(..., K, K)``."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_gerrity, flat, out)
+    _run(_gerrity, flat, LANES, out)
     return out.reshape(stack)
 
 
@@ -771,7 +873,7 @@ def auoc(counts, tol) -> np.ndarray:
     """A_UOC of every matrix of ``counts`` ``(..., K, K)`` (``tol``: ``oc.ENVELOPE_TOL``)."""
     flat, stack = _flat(counts)
     out = np.empty(len(flat))
-    _run(_path_index, flat, 1.0, 1.0, True, True, float(tol), out)
+    _run(_path_index, flat, 1.0, 1.0, True, True, float(tol), LANES, out)
     return out.reshape(stack)
 
 
