@@ -518,7 +518,7 @@ def _column_lanes(v, cols, total, row):
 
 def _spearman_lanes(v, cols, total, mid, sums, run):
     """Spearman's sums of each lane given its column sums ``cols`` and N: sum_rc u_r n_rc v_c, sum_r N_r u_r^2,
-    sum_c N_c v_c^2 and the classes used by each margin, into the rows of ``sums`` (6, lanes), with u, v the
+    sum_c N_c v_c^2 and the classes used by each margin, into the rows of ``sums`` (5, lanes), with u, v the
     centred mid-ranks (cumsum_{<r} + m_r / 2 - N / 2, v into ``mid``); the rows' sums are taken in the same
     read as the products. ``run``: (3, lanes) scratch."""
     k, lanes = v.shape[0], v.shape[2]
@@ -580,7 +580,7 @@ def _pairs_py(counts, wanted, integer, lanes, out):
     balance = np.empty(lanes)
     agree = np.empty(lanes)
     run = np.empty((4, lanes))
-    sums = np.empty((6, lanes))
+    sums = np.empty((5, lanes))
     margins = np.empty((2, 4, lanes))  # per margin: used, untied, spread, scratch
     sound = True
     low, high = SAFE_TOTAL
