@@ -36,7 +36,16 @@ def __getattr__(name: str):
         from ordframe._accessors.functions import metric_function
 
         return metric_function(manager.get_metric(name))
-    raise AttributeError(f"module 'ordframe' has no attribute {name!r}")
+    hint = ""
+    if not name.startswith("_"):
+        from ordframe._accessors.pandas import OrdinalFrameAccessor
+
+        if hasattr(OrdinalFrameAccessor, name):
+            hint = (
+                f"; {name} is a method of the .ordinal accessor: df.ordinal.{name}(...) on a DataFrame of labels "
+                "(ordframe.Accumulator gathers them batch by batch)"
+            )
+    raise AttributeError(f"module 'ordframe' has no attribute {name!r}{hint}")
 
 
 def __dir__() -> list[str]:

@@ -41,6 +41,7 @@ from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.messages import MAX_SHOWN, show
 from ordframe._inputs.classes import declared_order, encode, labels_of
+from ordframe._inputs.estimators import predict_proba
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.probability import SUM_TOL, array_inputs
 from ordframe._registry.manager import get_metric
@@ -103,7 +104,13 @@ class OrdinalScorer:
                 raise
             value = as_scalar(apply_confusion(metric, rows.cube(), self.params), metric, rows.empty)
         else:
-            given = self._proba(estimator, X)
+            given = predict_proba(
+                estimator,
+                X,
+                self.labels,
+                needed_by=f"metric {self.metric!r} scores",
+                instead="use a confusion metric (e.g. 'oc', 'mae') or an estimator that predicts probabilities",
+            )
             proba = xr.DataArray(given, dims=("sample", "class"), coords={"class": self.labels})
             try:
                 inputs = array_inputs(proba, xr.DataArray(true, dims="sample"), labels=self.labels)
@@ -149,33 +156,6 @@ class OrdinalScorer:
                 f"{what} {'gave' if predicted else 'has'} {int(counts.sum())} value(s) that are not among "
                 f"labels={self.labels}: {shown}{more}; " + advice
             ) from None
-
-    def _proba(self, estimator: Any, X: Any) -> np.ndarray:
-        """``estimator.predict_proba(X)`` with one column per class of ``labels``, in order (0 for unseen classes)."""
-        name = type(estimator).__name__
-        if not hasattr(estimator, "predict_proba"):
-            raise TypeError(
-                f"metric {self.metric!r} scores class probabilities, but {name} has no predict_proba; "
-                "use a confusion metric (e.g. 'oc', 'mae') or an estimator that predicts probabilities"
-            )
-        given = np.asarray(estimator.predict_proba(X), dtype=float)
-        classes = getattr(estimator, "classes_", None)
-        if classes is None:
-            raise TypeError(f"{name} has no classes_, so its predict_proba columns cannot be matched to labels=")
-        classes = np.asarray(classes)
-        if given.ndim != 2 or given.shape[1] != len(classes):
-            raise ValueError(
-                f"{name}.predict_proba gave shape {given.shape}, expected (n_samples, {len(classes)}) for classes_"
-            )
-        where = pd.Index(self.labels).get_indexer(pd.Index(classes))
-        if (where < 0).any():
-            outside = classes[where < 0].tolist()
-            raise ValueError(
-                f"{name}.classes_ has {outside}, not in labels={self.labels}; add them to labels= (in order)"
-            )
-        proba = np.zeros((given.shape[0], len(self.labels)))
-        proba[:, where] = given
-        return proba
 
 
 def _check_probabilities(proba: np.ndarray, what: str) -> None:

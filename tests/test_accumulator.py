@@ -161,3 +161,68 @@ def test_tensors_are_taken_as_numpy_takes_them():
     acc = ordframe.Accumulator(LABELS)
     acc.update(torch.tensor([0, 1, 2]), torch.tensor([0, 2, 2]), y_proba=torch.full((3, 4), 0.25))
     assert int(acc.cube().sum()) == 3
+
+
+def test_merged_workers_give_the_probability_scores_and_weights_of_all_rows():
+    df = data()
+    metrics = ["mae", "rps", "brier"]
+    a, b = ordframe.Accumulator(LABELS, metrics=metrics), ordframe.Accumulator(LABELS, metrics=metrics)
+    fed(df.iloc[:250], a, weights=True, proba=True)
+    fed(df.iloc[250:], b, weights=True, proba=True)
+    whole = fed(df, ordframe.Accumulator(LABELS, metrics=metrics), weights=True, proba=True)
+    for merged in (a + b, sum([a, b]), a.merge(b)):
+        xr.testing.assert_allclose(merged.evaluate(), whole.evaluate(), rtol=1e-12)
+    with pytest.raises(TypeError):
+        1 + a  # noqa: B018
+
+
+class Scalar:
+    """A 0-d array-like that hashes by identity, as a 0-d torch tensor does."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.value, dtype=dtype)
+
+
+def test_a_zero_dimensional_group_value_is_its_number():
+    acc = ordframe.Accumulator(LABELS, metrics=["accuracy"])
+    for step in (0, 0, 1):
+        acc.update([0, 1], [0, 1], step=Scalar(step), epoch=np.int64(step))
+    cube = acc.cube()
+    assert cube.sizes["step"] == 2 and cube["step"].values.tolist() == [0, 1]
+    np.testing.assert_array_equal(cube.sum(["true", "pred"]).values, [[4, 0], [0, 2]])
+
+
+def test_zero_dimensional_tensors_as_group_values():
+    torch = pytest.importorskip("torch")
+    acc = ordframe.Accumulator(LABELS, metrics=["accuracy"])
+    for _ in range(3):
+        acc.update(torch.tensor([0, 1]), torch.tensor([0, 1]), step=torch.tensor(0))
+    assert acc.cube().sizes["step"] == 1 and int(acc.cube().sum()) == 6
+
+
+@pytest.mark.parametrize("name", ["labels", "weights", "by", "proba", "observed"])
+def test_an_accessor_argument_is_not_taken_for_a_group(name):
+    acc = ordframe.Accumulator(LABELS)
+    with pytest.raises(TypeError, match=rf"update\(\) got \['{name}'\].*Accumulator\(labels=...\)"):
+        acc.update([0, 1, 2], [0, 1, 1], **{name: [0, 1, 2]})
+    assert "no batch yet" in repr(acc)
+
+
+def test_dropna_and_renormalize_as_the_accessors_take_them():
+    acc = ordframe.Accumulator(LABELS, metrics=["accuracy", "rps"])
+    proba = np.tile(np.array([0.1, 0.2, 0.3, 0.4], dtype=np.float16), (4, 1))  # rows sum to 0.99988
+    with pytest.raises(ValueError, match="renormalize=True"):
+        acc.update([0, 1, 2, 3], y_proba=proba)
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 1 of 4"):
+        acc.update([0, 1, 2, None], y_proba=proba, renormalize=True, dropna=True)
+    expected = pd.DataFrame(proba[:3].astype(float), columns=PROBA).assign(y=[0, 1, 2])
+    reference = expected.ordinal.rps("y", PROBA, labels=LABELS, renormalize=True)
+    assert float(acc.evaluate().rps) == pytest.approx(reference, abs=1e-12)
+
+
+def test_a_cube_before_any_batch_is_an_error():
+    with pytest.raises(ValueError, match="no batch has been added yet"):
+        ordframe.Accumulator(LABELS).cube()

@@ -196,3 +196,32 @@ def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="module 'ordframe' has no attribute 'not_a_metric'"):
         ordframe.not_a_metric  # noqa: B018
     assert not hasattr(ordframe, "_private")
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"weights": [1, 1, 1, 1]}, r"takes the weights as sample_weight="),
+        ({"by": "y_true"}, r"gives one number and takes no \['by'\]; .*df.ordinal.mae\(..., by=\[...\]\)"),
+        ({"observed": True}, r"takes no \['observed'\]"),
+        ({"gamma": 2}, r"metric 'mae' got unknown parameter\(s\) \['gamma'\]"),
+    ],
+)
+def test_only_the_metrics_own_parameters_are_taken(kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        ordframe.mae([0, 1, 2, 1], [0, 2, 2, 1], **kwargs)
+    with pytest.raises(TypeError, match=match.replace("mae", "rps")):
+        ordframe.rps([0, 1, 2, 1], np.full((4, 3), 1 / 3), **kwargs)
+
+
+def test_a_function_is_one_object_that_pickles():
+    import pickle
+
+    assert ordframe.oc is ordframe.oc
+    assert pickle.loads(pickle.dumps(ordframe.oc)) is ordframe.oc
+    assert ordframe.oc.__module__ == "ordframe"
+
+
+def test_an_accessor_method_asked_of_the_module_says_where_it_is():
+    with pytest.raises(AttributeError, match=r"evaluate is a method of the .ordinal accessor: df.ordinal.evaluate"):
+        ordframe.evaluate  # noqa: B018

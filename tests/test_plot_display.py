@@ -238,6 +238,15 @@ def test_from_estimator(data):
         ConfusionDisplay.from_estimator(object(), X, y, labels=LABELS)
 
 
+def test_a_regressor_is_refused_as_scikit_learn_does(data):
+    from sklearn.linear_model import LinearRegression
+
+    X, y = data
+    codes = np.searchsorted(["high", "low", "mid"], y)
+    with pytest.raises(ValueError, match=r"LinearRegression.predict gave numbers that are not classes"):
+        ConfusionDisplay.from_estimator(LinearRegression().fit(X, codes), X, codes)
+
+
 @pytest.mark.parametrize("frame", [False, True])
 def test_from_cv_results_pools_the_test_folds(data, frame):
     from sklearn.linear_model import LogisticRegression
@@ -294,6 +303,16 @@ def test_from_cv_results_errors(results, match):
         ConfusionDisplay.from_cv_results(results, np.zeros((2, 1)), [0, 1])
     with pytest.raises(TypeError, match="cross_validate"):
         ConfusionDisplay.from_cv_results([1], np.zeros((2, 1)), [0, 1])
+
+
+def test_from_cv_results_with_other_samples_is_an_error(data):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_validate
+
+    X, y = data
+    results = cross_validate(LogisticRegression(max_iter=500), X, y, cv=3, return_estimator=True, return_indices=True)
+    with pytest.raises(ValueError, match=r"positions 0 to 149, and X has 100 samples, y 100: give the X and y"):
+        ConfusionDisplay.from_cv_results(results, X[:100], y[:100], labels=LABELS)
 
 
 def test_importing_the_plots_does_not_import_matplotlib():

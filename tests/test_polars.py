@@ -179,3 +179,35 @@ def test_an_enum_of_any_size_gives_the_pandas_cube_and_small_ones_are_not_copied
     physical = frame["y"].to_physical().to_numpy()
     same_width = categories < 127 or physical.dtype == np.uint16  # pandas' int8 below 127 categories, then int16
     assert np.shares_memory(pandas_series(frame["y"]).array.codes, physical) == same_width
+
+
+def test_a_lazy_frame_is_collected_once_per_call():
+    computed = []
+
+    def seen(value):
+        computed.append(value)
+        return value
+
+    lazy = pl.LazyFrame({"y0": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]}).with_columns(
+        y=pl.col("y0").map_elements(seen, return_dtype=pl.Int64)
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # polars' advice against map_elements
+        result = lazy.ordinal.evaluate("y", "yhat", metrics=["accuracy", "oc", "mae"])
+    assert float(result.accuracy) == 0.5
+    assert len(computed) == 4  # each row once: one collect
+
+
+def test_integers_with_nulls_stay_integer_classes():
+    frame = pl.DataFrame({"y": [0, 1, None, 2, 0, 2], "yhat": [0, 2, 1, None, 1, 2]})
+    with pytest.warns(ordframe.DroppedRowsWarning):
+        cube = frame.ordinal.confusion("y", "yhat", dropna=True)
+    assert cube["true"].values.tolist() == [0, 1, 2] and cube["true"].dtype.kind == "i"
+
+
+def test_a_polars_object_that_is_not_a_series_is_refused_by_name():
+    frame = pl.DataFrame({"y": [0, 1, 2], "yhat": [0, 2, 2]})
+    with pytest.raises(TypeError, match=r"argument 1 must be one value per row .* got a polars Expr; pass the column"):
+        frame.ordinal.mae(pl.col("y"), "yhat")
+    with pytest.raises(TypeError, match=r"y_true must be one value per row .* got a polars DataFrame"):
+        ordframe.mae(frame, [0, 1, 2])

@@ -79,11 +79,23 @@ class Accumulator:
         self._scores = np.zeros((0, len(self._prepared)))
         self._weights = np.zeros(0)
 
-    def update(self, y_true, y_pred=None, *, y_proba=None, sample_weight=None, **groups) -> None:
+    def update(
+        self,
+        y_true,
+        y_pred=None,
+        *,
+        y_proba=None,
+        sample_weight=None,
+        dropna: bool = False,
+        renormalize: bool = False,
+        **groups,
+    ) -> None:
         """Add one batch: true labels, predicted labels and/or class probabilities ``(samples, classes)``.
 
-        Without ``y_pred`` the predicted class is the most probable one. Keywords
-        name group dims: one value for the whole batch, or one per sample.
+        Without ``y_pred`` the predicted class is the most probable one. ``dropna=True`` leaves out samples
+        with a missing label (with a warning), ``renormalize=True`` divides each row of ``y_proba`` by its
+        sum (float16 softmax rows may miss 1 by more than 1e-5). Other keywords name group dims: one value
+        for the whole batch, or one per sample.
         """
         layout = self._checked_layout(groups, y_proba is not None)
         frame, proba = vectors_frame(y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups)
@@ -95,6 +107,8 @@ class Accumulator:
             by=list(groups),
             labels=self.classes,
             weights=WEIGHTS if sample_weight is not None else None,
+            dropna=dropna,
+            renormalize=renormalize,
             observed=True,
         )
         self._dims, self._probabilities = layout  # the batch is valid: its layout is the accumulator's
@@ -136,6 +150,11 @@ class Accumulator:
     def __add__(self, other: Accumulator) -> Accumulator:
         return copy.deepcopy(self).merge(other)
 
+    def __radd__(self, other) -> Accumulator:
+        if isinstance(other, int) and other == 0:  # sum(accumulators) starts from 0
+            return copy.deepcopy(self)
+        return NotImplemented
+
     def __repr__(self) -> str:
         dims = "no batch yet" if self._dims is None else f"dims {self._dims}, {len(self._slots)} group(s)"
         return f"Accumulator(labels={list(self.classes)}, {dims})"
@@ -147,6 +166,7 @@ class Accumulator:
         ``group``; otherwise every combination of the dims' values is there
         (zeros where none was seen), values sorted.
         """
+        self._check_started()
         counts = self._counts[: len(self._slots)]
         return self._laid_out(counts, CUBE_DIMS, observed, fill=0).rename("count")
 
@@ -155,8 +175,7 @@ class Accumulator:
 
         A probability metric is the weighted mean of its per-sample scores.
         """
-        if self._dims is None:
-            raise ValueError("no batch has been added yet: call update(...) first")
+        self._check_started()
         variables = {}
         cube = None
         for out, (metric, params) in self._request.items():
@@ -175,9 +194,20 @@ class Accumulator:
                 raise ValueError(f"{out!r} needs class probabilities, and no batch gave y_proba")
         return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
 
+    def _check_started(self) -> None:
+        if self._dims is None:
+            raise ValueError("no batch has been added yet: call update(...) first")
+
     def _checked_layout(self, groups: dict, probabilities: bool) -> tuple[tuple[str, ...], bool]:
         """The group dims and whether there are probabilities: those of the first batch, which later ones keep."""
         dims = tuple(groups)
+        arguments = [d for d in dims if d in _ACCESSOR_ARGUMENTS]
+        if arguments:
+            raise TypeError(
+                f"update() got {arguments}, which the accessors take but update() does not: its keywords name "
+                "group dims. The classes are given once, Accumulator(labels=...); weights are "
+                "update(..., sample_weight=...); groups are keywords, update(..., epoch=3)"
+            )
         clash = [d for d in dims if d in (TRUE, PRED, OBSERVED_DIM, TRUE_COLUMN, PRED_COLUMN, WEIGHTS)]
         if clash:
             raise ValueError(f"group dim(s) {clash} would clash with ordframe's own names; rename them")
@@ -222,6 +252,10 @@ class Accumulator:
             return stacked.sortby(OBSERVED_DIM)
         dense = stacked.unstack(OBSERVED_DIM, fill_value=fill)
         return dense.transpose(*self._dims, *dims)
+
+
+# The accessors' argument names: as group dims they would be a mistake (update(..., labels=[...]) is not a group).
+_ACCESSOR_ARGUMENTS = frozenset({"labels", "weights", "by", "proba", "observed", "metrics"})
 
 
 def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:

@@ -8,6 +8,8 @@ messages are those of ``df.ordinal``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ordframe._accessors.base import _method
 from ordframe._accessors.pandas import OrdinalFrameAccessor
 from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
@@ -38,24 +40,55 @@ _RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric i
 
 
 def metric_function(metric: Metric):
-    """The function ``ordframe.<metric.name>`` of a registered metric: the DataFrame accessor's method on the
-    vectors laid out as columns."""
+    """The function ``ordframe.<metric.name>`` of a registered metric, the same object while the metric stays
+    registered (so that pickle finds it as ``ordframe.<name>``)."""
+    made = _MADE.get(metric.name)
+    if made is None or made[0] is not metric:  # a metric registered again under its name is a new object
+        made = _MADE[metric.name] = (metric, _function(metric))
+    return made[1]
+
+
+_MADE: dict[str, tuple[Metric, Callable]] = {}
+
+
+def _function(metric: Metric) -> Callable:
+    """The DataFrame accessor's method of ``metric`` on the vectors laid out as columns."""
     if metric.kind == "confusion":
 
         def function(y_true, y_pred, *, labels=None, sample_weight=None, dropna=False, **params):
+            _check_params(metric, params)
             frame, _ = vectors_frame(y_true, y_pred, sample_weight=sample_weight)
             method = getattr(OrdinalFrameAccessor(frame), metric.name)
             weights = None if sample_weight is None else WEIGHTS
             return method(TRUE, PRED, labels=labels, weights=weights, dropna=dropna, **params)
 
         call = f"ordframe.{metric.name}(y_true, y_pred, *, labels=None, sample_weight=None, ...)"
-        return _method(function, metric, call, _LABEL_ARGUMENTS, _RETURNS)
+        made = _method(function, metric, call, _LABEL_ARGUMENTS, _RETURNS)
+    else:
 
-    def proba_function(y_true, y_proba, *, labels=None, sample_weight=None, dropna=False, renormalize=False, **params):
-        frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
-        method = getattr(OrdinalFrameAccessor(frame), metric.name)
-        weights = None if sample_weight is None else WEIGHTS
-        return method(TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params)
+        def proba_function(
+            y_true, y_proba, *, labels=None, sample_weight=None, dropna=False, renormalize=False, **params
+        ):
+            _check_params(metric, params)
+            frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
+            method = getattr(OrdinalFrameAccessor(frame), metric.name)
+            weights = None if sample_weight is None else WEIGHTS
+            return method(TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params)
 
-    call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
-    return _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)
+        call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
+        made = _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)
+    made.__module__ = "ordframe"
+    return made
+
+
+def _check_params(metric: Metric, params: dict) -> None:
+    """The metric's own parameters only: the accessors' ``weights=``, ``by=``, ``observed=`` are not taken."""
+    if "weights" in params:
+        raise TypeError(f"ordframe.{metric.name}() takes the weights as sample_weight=, as scikit-learn does")
+    grouping = sorted({"by", "observed"} & set(params))
+    if grouping:
+        raise TypeError(
+            f"ordframe.{metric.name}() gives one number and takes no {grouping}; for one value per group use "
+            f"df.ordinal.{metric.name}(..., by=[...]) or df.ordinal.evaluate(..., by=[...])"
+        )
+    metric.params(params)  # the registry's error for a name the metric does not take

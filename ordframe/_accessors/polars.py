@@ -63,8 +63,8 @@ class OrdinalPolarsAccessor(_OrdinalAccessor):
             columns = column_names(self._frame)
             named = named_columns([*args, *kwargs.values(), *defaults], set(columns))  # by="model" by default too
             df = pandas_frame(self._frame, named)
-            args = tuple(pandas_series(a) if is_polars(a) else a for a in args)
-            kwargs = {k: pandas_series(v) if is_polars(v) else v for k, v in kwargs.items()}
+            args = tuple(pandas_series(a, f"argument {i + 1}") if is_polars(a) else a for i, a in enumerate(args))
+            kwargs = {k: pandas_series(v, f"{k}=") if is_polars(v) else v for k, v in kwargs.items()}
             try:
                 return getattr(OrdinalFrameAccessor(df), name)(*args, **kwargs)
             except KeyError as exc:  # name every column of the polars frame, not only those taken

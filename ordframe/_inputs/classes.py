@@ -212,7 +212,7 @@ def check_orderable(columns: list[Labels]) -> None:
         kinds = ", ".join(f"{c.name!r} ({_kind(c)})" for c in columns)
         raise TypeError(
             f"cannot tell the class order of {kinds}: the labels are not numeric. Pass labels=[...] "
-            "in order (lowest first), or make the columns pandas ordered Categoricals"
+            "in order (lowest first), or make the columns pandas ordered Categoricals (polars: an Enum)"
         )
 
 

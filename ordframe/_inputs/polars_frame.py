@@ -18,11 +18,17 @@ def is_polars(value) -> bool:
     return type(value).__module__.split(".")[0] == "polars"
 
 
-def pandas_series(series) -> pd.Series:
+def pandas_series(series, what: str = "the argument") -> pd.Series:
     """A polars Series as a pandas one: an ``Enum`` becomes an ordered Categorical, a ``Categorical`` (no order
-    of its own) its labels as strings, other values go through numpy (a missing value becomes NaN or None)."""
+    of its own) its labels as strings, integers with nulls a nullable integer array, other values go through
+    numpy (a missing value becomes NaN or None). Another polars object is an error naming ``what``."""
     import polars as pl
 
+    if not isinstance(series, pl.Series):
+        raise TypeError(
+            f"{what} must be one value per row (a polars Series), got a polars "
+            f"{type(series).__name__}" + ("; pass the column's name, e.g. 'y'" if isinstance(series, pl.Expr) else "")
+        )
     if isinstance(series.dtype, pl.Enum):
         codes = series.to_physical().to_numpy()  # without a copy where there is no missing value
         order = pd.CategoricalDtype(series.dtype.categories.to_list(), ordered=True)
@@ -34,6 +40,9 @@ def pandas_series(series) -> pd.Series:
         return pd.Series(categorical, name=series.name, copy=False)
     if series.dtype == pl.Categorical:
         series = series.cast(pl.String)
+    if series.dtype.is_integer() and series.null_count():  # integers stay integers, as in pandas' Int64
+        values = series.fill_null(0).to_numpy()
+        return pd.Series(pd.arrays.IntegerArray(values, series.is_null().to_numpy()), name=series.name, copy=False)
     return pd.Series(series.to_numpy(), name=series.name, copy=False)  # pandas copies arrays by default
 
 

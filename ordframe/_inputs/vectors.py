@@ -41,7 +41,9 @@ def vectors_frame(
         columns[WEIGHTS] = _vector(sample_weight, WEIGHTS)
     n = len(columns[TRUE])
     for name, value in (groups or {}).items():
-        columns[name] = pd.Series(value, index=pd.RangeIndex(n)) if np.ndim(value) == 0 else _vector(value, name)
+        columns[name] = (
+            pd.Series(_scalar(value), index=pd.RangeIndex(n)) if np.ndim(value) == 0 else _vector(value, name)
+        )
     lengths = {name: len(values) for name, values in columns.items() if not name.startswith("y_proba")}
     if y_proba is not None:
         lengths["y_proba"] = len(table)
@@ -52,10 +54,17 @@ def vectors_frame(
     return frame, proba
 
 
+def _scalar(value):
+    """One value for every sample; a 0-d array or tensor becomes its number (a tensor hashes by identity)."""
+    if hasattr(value, "__array__") and not isinstance(value, np.generic):
+        return np.asarray(value)[()]
+    return value
+
+
 def _vector(values, name: str) -> pd.Series:
     """One value per sample as a pandas Series (positional), from a list, array, pandas or polars Series."""
     if is_polars(values):
-        values = pandas_series(values)
+        values = pandas_series(values, name)
     if isinstance(values, xr.DataArray):
         values = values.values
     if isinstance(values, pd.Series):

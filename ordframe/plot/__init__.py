@@ -15,6 +15,8 @@ Every function returns the matplotlib ``Figure`` and draws on new axes unless
 - [`critical_difference`][ordframe.plot.critical_difference]: Demšar (2006)'s critical-difference diagram.
 - [`reliability`][ordframe.plot.reliability]: reliability diagrams of ordinal probabilities, one panel per
   cumulative threshold, with consistency bands (Dimitriadis, Gneiting & Jordan 2021).
+- [`ReliabilityDisplay`][ordframe.plot.ReliabilityDisplay]: the same diagrams from probabilities, a fitted
+  estimator or a cross-validation, like scikit-learn's displays.
 - [`posterior`][ordframe.plot.posterior]: the posterior of a Bayesian comparison (density with the rope, or
   the simplex of the three regions).
 """
@@ -26,11 +28,12 @@ from ordframe.plot._critical_difference import critical_difference
 from ordframe.plot._display import ConfusionDisplay
 from ordframe.plot._distribution import distribution
 from ordframe.plot._posterior import posterior
-from ordframe.plot._reliability import reliability
+from ordframe.plot._reliability import ReliabilityDisplay, reliability
 from ordframe.plot._retention import retention
 
 __all__ = [
     "ConfusionDisplay",
+    "ReliabilityDisplay",
     "beta_profile",
     "confusion",
     "cost_plane",

@@ -1,19 +1,25 @@
-"""Reliability diagrams of ordinal probabilities: one panel per cumulative threshold, with consistency bands."""
+"""Reliability diagrams of ordinal probabilities: one panel per cumulative threshold, with consistency bands;
+``ReliabilityDisplay``, the same figure the way scikit-learn's displays work."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import xarray as xr
 
 from ordframe._core.dims import COMPONENT_DIM, POINT_DIM, THRESHOLD_DIM
+from ordframe._diagnostics.calibration import reliability as reliability_curves
+from ordframe._inputs.estimators import cv_folds, predict_proba
 from ordframe.plot._figures import legend_outside, new_axes
+from ordframe.plot._predictions import cv_predictions, prediction_samples
 from ordframe.plot._stacks import label_text, line_labels
 from ordframe.plot._styles import line_styles
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
 
 _CURVE = ("forecast", "observed", "lower", "upper")
 _SHORT = {
@@ -57,11 +63,26 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
     >>> len(fig.axes)
     2
     """
+    return _draw(curves, axes).figure
+
+
+def _check_curves(curves) -> None:
     if not isinstance(curves, xr.Dataset) or any(v not in curves for v in (*_CURVE, "brier")):
         raise TypeError(
             "reliability plots the Dataset of df.ordinal.reliability(...) or proba.ordinal.reliability(...) "
             f"(variables {list(_CURVE)} and 'brier'), got {type(curves).__name__}"
         )
+
+
+class _Drawn(NamedTuple):
+    figure: Figure
+    axes: np.ndarray  # one Axes per threshold
+    lines: np.ndarray  # (threshold, curve) Line2D
+
+
+def _draw(curves: xr.Dataset, axes, title_end: str = "") -> _Drawn:
+    """Draw the diagrams; the figure, its panels and the curve of every threshold and group."""
+    _check_curves(curves)
     forecast = curves["forecast"]
     others = [d for d in forecast.dims if d not in (THRESHOLD_DIM, POINT_DIM)]
     stacked = {name: line_labels(curves[name].transpose(..., THRESHOLD_DIM, POINT_DIM), others)[0] for name in _CURVE}
@@ -70,10 +91,11 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
     fig, panels = new_axes(len(thresholds), axes, width=4.2, height=4.2)
     styles = line_styles([forecast.sizes[d] for d in others])
     steps = curves.attrs.get("method", "corp") == "corp"
+    drawn: list[list[Line2D]] = []
     components = [str(c) for c in curves[COMPONENT_DIM].values]
     for k, (threshold, ax) in enumerate(zip(thresholds, panels)):
         ax.plot([0, 1], [0, 1], color="0.55", lw=0.9, ls=(0, (4, 3)), zorder=1)
-        lines = []
+        lines: list[Line2D] = []
         for i, label in enumerate(labels):
             x, y, lo, hi = (stacked[name].values[i, k] for name in _CURVE)
             keep = ~np.isnan(x)
@@ -85,6 +107,7 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
             (line,) = draw(x, y, lw=1.8, zorder=3, gid=label or "curve", **kwargs, **styles[i])
             lines.append(line)
             ax.plot(x, np.full(len(x), -0.025 - 0.02 * i), "|", color=colour, ms=4, mew=0.6, alpha=0.25, clip_on=False)
+        drawn.append(lines)
         if len(labels) == 1:
             values = brier.values[0, k]
             text = "\n".join(
@@ -102,5 +125,276 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
             legend_outside(ax, lines, labels, fontsize=8, handlelength=3.0)
     level = curves.attrs.get("level")
     if level is not None:
-        fig.suptitle(f"Reliability per threshold ({level:.0%} consistency bands)", fontsize=11)
-    return fig
+        fig.suptitle(f"Reliability per threshold ({level:.0%} consistency bands){title_end}", fontsize=11)
+    axes_ = np.empty(len(panels), dtype=object)
+    axes_[:] = panels
+    lines_ = np.empty((len(panels), len(labels)), dtype=object)
+    lines_[:] = drawn
+    return _Drawn(fig, axes_, lines_)
+
+
+def _labels_of(estimators: list, labels: Any) -> list:
+    """``labels``, or the numeric classes of the fitted estimators in order; text classes need ``labels=``."""
+    if labels is not None:
+        return list(labels)
+    seen = [np.asarray(getattr(estimator, "classes_", [])) for estimator in estimators]
+    classes = np.unique(np.concatenate(seen)) if seen else np.array([])
+    if not all(np.issubdtype(c.dtype, np.number) for c in seen) or classes.dtype.kind not in "biuf":
+        raise TypeError(
+            "pass labels=[...], every class in order (lowest first): the estimator's classes_ are not numbers, "
+            "and scikit-learn sorts text classes alphabetically, which is not their order"
+        )
+    return classes.tolist()
+
+
+def _proba_of(labels: list) -> Any:
+    """``predict_proba`` with its columns matched to ``labels``, as the displays ask for it."""
+
+    def predicted(estimator: Any, X: Any) -> np.ndarray:
+        return predict_proba(
+            estimator,
+            X,
+            labels,
+            needed_by="ReliabilityDisplay draws",
+            instead="use a classifier that predicts probabilities, or from_predictions(y_true, y_proba)",
+        )
+
+    return predicted
+
+
+class ReliabilityDisplay:
+    """Reliability diagrams of ordinal class probabilities, one panel per cumulative threshold, like scikit-learn's
+    ``CalibrationDisplay``.
+
+    Make one with [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions],
+    [`from_estimator`][ordframe.plot.ReliabilityDisplay.from_estimator] or
+    [`from_cv_results`][ordframe.plot.ReliabilityDisplay.from_cv_results], which compute the curves as
+    `df.ordinal.reliability` does and draw them; or from that Dataset, then call
+    [`plot`][ordframe.plot.ReliabilityDisplay.plot]. The panels are those of
+    [`ordframe.plot.reliability`][ordframe.plot.reliability]: for each threshold ``k``, the forecast
+    ``P(Y <= k)`` against its recalibrated value, with a consistency band (Dimitriadis, Gneiting & Jordan 2021)
+    and the Brier score's decomposition. Unlike ``CalibrationDisplay``, nothing is binned by default: the
+    recalibration is isotonic (CORP), and the classes are ordinal, so there are K - 1 binary events, not one.
+
+    Parameters
+    ----------
+    curves : xarray.Dataset
+        The result of `df.ordinal.reliability(...)` or `proba.ordinal.reliability(...)`.
+
+    Attributes
+    ----------
+    curves : xarray.Dataset
+        The curves, the bands and the decomposition (``brier``, ``ece``) that are drawn.
+    n_folds : int or None
+        After `from_cv_results`: the number of test folds pooled.
+    figure_ : matplotlib Figure
+        Where [`plot`][ordframe.plot.ReliabilityDisplay.plot] drew.
+    ax_ : numpy.ndarray of matplotlib Axes
+        One panel per threshold.
+    lines_ : numpy.ndarray of matplotlib Line2D
+        The curves, shape (threshold, curve): one curve per group of the Dataset (one from the class methods).
+
+    Examples
+    --------
+    >>> from ordframe.plot import ReliabilityDisplay
+    >>> y_true = [0, 1, 2, 2, 1, 0, 1, 2]
+    >>> y_proba = [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.2, 0.2, 0.6],
+    ...            [0.3, 0.4, 0.3], [0.5, 0.3, 0.2], [0.1, 0.6, 0.3], [0.1, 0.3, 0.6]]
+    >>> display = ReliabilityDisplay.from_predictions(y_true, y_proba, seed=0)
+    >>> display.ax_.shape, display.lines_.shape  # K - 1 = 2 thresholds, one curve each
+    ((2,), (2, 1))
+    >>> display.ax_[0].get_xlabel()
+    'forecast P(Y ≤ 0)'
+    """
+
+    def __init__(self, curves: xr.Dataset) -> None:
+        _check_curves(curves)
+        self.curves = curves
+        self.n_folds: int | None = None
+        self.figure_: Figure | None = None
+        self.ax_: np.ndarray | None = None
+        self.lines_: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self.curves.sizes[THRESHOLD_DIM]} thresholds>"
+
+    def plot(self, *, ax: Any = None) -> ReliabilityDisplay:
+        """Draw the panels; returns the display itself.
+
+        Parameters
+        ----------
+        ax : sequence of matplotlib Axes, optional
+            One per threshold (K - 1); default: a new figure.
+
+        Returns
+        -------
+        ReliabilityDisplay
+        """
+        pooled = "" if self.n_folds is None else f", pooled over {self.n_folds} test folds"
+        self.figure_, self.ax_, self.lines_ = _draw(self.curves, ax, pooled)
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_proba: Any,
+        *,
+        labels: Any = None,
+        sample_weight: Any = None,
+        dropna: bool = False,
+        method: str = "corp",
+        n_boot: int = 100,
+        level: float = 0.9,
+        seed: Any = None,
+        ax: Any = None,
+    ) -> ReliabilityDisplay:
+        """Compute and draw the reliability diagrams of true labels and class probabilities.
+
+        Parameters
+        ----------
+        y_true : array-like
+            One label per sample: a list, numpy array, pandas or polars Series.
+        y_proba : array-like of shape (n_samples, K)
+            The class probabilities, one column per class in the class order (lowest first).
+        labels : list, optional
+            The classes in order, one per column of ``y_proba``. Without it, the order is that of an ordered
+            Categorical (or polars Enum) or the sorted numbers seen; text labels need ``labels=``.
+        sample_weight : array-like, optional
+            One weight per sample (finite, >= 0).
+        dropna : bool
+            Drop samples with a missing label (default: an error that counts them).
+        method : {"corp", "binned"}
+            Isotonic recalibration (CORP, the default) or the observed frequency of every distinct forecast.
+        n_boot : int
+            Sets of outcomes drawn from the forecasts for the consistency bands.
+        level : float
+            The share of those curves inside the band.
+        seed : None, int or numpy.random.Generator
+            The same seed gives the same bands.
+        ax : sequence of matplotlib Axes, optional
+            One per threshold (K - 1).
+
+        Returns
+        -------
+        ReliabilityDisplay
+
+        Raises
+        ------
+        ValueError, TypeError
+            As `df.ordinal.reliability`: probabilities that are NaN, outside [0, 1] or do not sum to 1, labels
+            outside ``labels=``, missing labels, text labels without ``labels=``; and arguments of different
+            lengths.
+        """
+        samples = prediction_samples(y_true, y_proba, labels=labels, sample_weight=sample_weight, dropna=dropna)
+        curves = reliability_curves(samples, method=method, n_boot=n_boot, level=level, seed=seed)
+        return cls(curves).plot(ax=ax)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: Any,
+        y: Any,
+        *,
+        labels: Any = None,
+        sample_weight: Any = None,
+        dropna: bool = False,
+        method: str = "corp",
+        n_boot: int = 100,
+        level: float = 0.9,
+        seed: Any = None,
+        ax: Any = None,
+    ) -> ReliabilityDisplay:
+        """Draw the reliability diagrams of a fitted classifier's ``predict_proba(X)`` against ``y``.
+
+        The columns of ``predict_proba`` follow ``estimator.classes_`` and are matched to ``labels`` by value
+        (a class the estimator never saw gets probability 0), as `ordframe.sklearn.make_scorer` does.
+
+        Parameters
+        ----------
+        estimator : fitted classifier
+            Anything with ``predict_proba`` and ``classes_`` (a scikit-learn classifier or pipeline).
+        X : array-like or DataFrame
+            The samples to predict.
+        y : array-like
+            Their true labels.
+        labels : list, optional
+            The classes in order (lowest first). Without it, the estimator's ``classes_`` if they are numbers;
+            text classes need ``labels=`` (``classes_`` is sorted as text).
+        sample_weight, dropna, method, n_boot, level, seed, ax
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+
+        Returns
+        -------
+        ReliabilityDisplay
+        """
+        labels = _labels_of([estimator], labels)
+        return cls.from_predictions(
+            y,
+            _proba_of(labels)(estimator, X),
+            labels=labels,
+            sample_weight=sample_weight,
+            dropna=dropna,
+            method=method,
+            n_boot=n_boot,
+            level=level,
+            seed=seed,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results: Mapping,
+        X: Any,
+        y: Any,
+        *,
+        labels: Any = None,
+        sample_weight: Any = None,
+        dropna: bool = False,
+        method: str = "corp",
+        n_boot: int = 100,
+        level: float = 0.9,
+        seed: Any = None,
+        ax: Any = None,
+    ) -> ReliabilityDisplay:
+        """Draw the reliability diagrams of a cross-validation, its test folds pooled.
+
+        Each fold's fitted estimator gives the probabilities of that fold's test samples (nothing is refitted),
+        as `ConfusionDisplay.from_cv_results` does: with a k-fold split these are the probabilities of
+        ``cross_val_predict(..., method="predict_proba")``.
+
+        Parameters
+        ----------
+        cv_results : dict
+            The output of ``sklearn.model_selection.cross_validate(estimator, X, y, return_estimator=True,
+            return_indices=True)``.
+        X : array-like or DataFrame
+            The samples given to ``cross_validate``; each fold's rows are taken by position.
+        y : array-like
+            Their true labels.
+        labels : list, optional
+            As in [`from_estimator`][ordframe.plot.ReliabilityDisplay.from_estimator], over every fold's
+            ``classes_``.
+        sample_weight : array-like, optional
+            One weight per sample of ``X``.
+        dropna, method, n_boot, level, seed, ax
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+
+        Returns
+        -------
+        ReliabilityDisplay
+
+        Raises
+        ------
+        ValueError
+            If ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (the two ``return_`` options).
+        """
+        estimators, tests = cv_folds(cv_results)
+        labels = _labels_of(estimators, labels)
+        true, proba, weights, fold = cv_predictions(cv_results, X, y, sample_weight, _proba_of(labels))
+        samples = prediction_samples(true, proba, labels=labels, sample_weight=weights, dropna=dropna)
+        display = cls(reliability_curves(samples, method=method, n_boot=n_boot, level=level, seed=seed))
+        display.n_folds = len(tests)
+        return display.plot(ax=ax)
