@@ -18,7 +18,8 @@ import re
 # library sentences -> command-line sentences
 PHRASES = [
     (
-        r"Pass labels=\[\.\.\.\] in order \(lowest first\), or make the columns pandas ordered Categoricals",
+        r"Pass labels=\[\.\.\.\] in order \(lowest first\), or make the columns pandas ordered Categoricals "
+        r"\(polars: an Enum\)",
         "Pass --labels with the classes in order, lowest first",
     ),
     (

@@ -322,7 +322,19 @@ class ReliabilityDisplay:
         labels : list, optional
             The classes in order (lowest first). Without it, the estimator's ``classes_`` if they are numbers;
             text classes need ``labels=`` (``classes_`` is sorted as text).
-        sample_weight, dropna, method, n_boot, level, seed, ax
+        sample_weight : array-like, optional
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        dropna : bool
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        method : {"corp", "binned"}
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        n_boot : int
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        level : float
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        seed : None, int or numpy.random.Generator
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        ax : sequence of matplotlib Axes, optional
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
 
         Returns
@@ -379,7 +391,17 @@ class ReliabilityDisplay:
             ``classes_``.
         sample_weight : array-like, optional
             One weight per sample of ``X``.
-        dropna, method, n_boot, level, seed, ax
+        dropna : bool
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        method : {"corp", "binned"}
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        n_boot : int
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        level : float
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        seed : None, int or numpy.random.Generator
+            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        ax : sequence of matplotlib Axes, optional
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
 
         Returns
