@@ -371,6 +371,43 @@ def test_demo_checks_its_folder_before_it_trains(capsys, tmp_path, monkeypatch):
     assert code == 2 and out == "" and "is a file" in one_line(err)
     code, _, err = run(capsys, "demo", "--reps", 1)
     assert code == 2 and "--reps must be at least 2" in one_line(err)
+    (tmp_path / "folder" / "results.nc").mkdir(parents=True)
+    code, out, err = run(capsys, "demo", "--out", tmp_path / "folder")
+    assert code == 2 and "results.nc there is a folder, and the demo writes a file of that name" in one_line(err)
+
+
+def test_a_file_that_cannot_be_written_is_one_line(capsys, monkeypatch, tmp_path):
+    from ordframe._cli import score
+
+    def unwritable(result, fmt, path):
+        raise IsADirectoryError(21, "Is a directory", str(path))
+
+    monkeypatch.setattr(score, "write_file", unwritable)
+    pd.DataFrame({"y": [0, 1, 2], "yhat": [0, 1, 1]}).to_csv(tmp_path / "p.csv", index=False)
+    code, _, err = run(
+        capsys, "score", tmp_path / "p.csv", "--true", "y", "--pred", "yhat", "--out", tmp_path / "r.csv"
+    )
+    assert code == 2 and one_line(err).strip() == f"ordframe score: error: cannot write {tmp_path / 'r.csv'}: Is a directory"
+
+
+def test_a_metric_parameter_error_names_the_metric(capsys, tmp_path):
+    pd.DataFrame({"y": [0, 1, 2], "yhat": [0, 1, 1]}).to_csv(tmp_path / "p.csv", index=False)
+    argv = ("score", tmp_path / "p.csv", "--true", "y", "--pred", "yhat", "--metrics", "oc[beta=0.5]", "uoc[beta=-1]")
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "metric 'uoc': beta must be a finite number >= 0, got -1" in one_line(err)
+    (tmp_path / "cost.json").write_text('{"cost": [[0, 1, 2], [1, 0, 1], [2, 1, 0]]}')
+    code, out, _ = run(
+        capsys,
+        "score",
+        tmp_path / "p.csv",
+        "--true",
+        "y",
+        "--pred",
+        "yhat",
+        "--metrics",
+        "d[cost=@" + str(tmp_path / "cost.json") + "]",
+    )
+    assert code == 0 and out.split()[0].startswith("d[cost=@")
 
 
 def test_demo_training_shows_progress_on_standard_error(capsys):
@@ -414,6 +451,35 @@ def test_an_ascii_console_gets_plain_text(tmp_path):
     assert done.returncode == 0 and json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))[0]["modèle"] == "ß"
     done = command("metrics", env=ASCII)  # a plugin's description may hold any character
     assert done.returncode == 0 and done.stderr == b"" and done.stdout.decode("ascii")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
+def test_data_on_an_ascii_console_keeps_every_character(tmp_path, fmt):
+    frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "model": ["grade ≤ 3", "grade ≤ 3", "ß", "ß"]})
+    frame.to_csv(tmp_path / "p.csv", index=False)
+    argv = ("score", tmp_path / "p.csv", "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "mae")
+    done = command(*argv, "--format", fmt, env=ASCII)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode("utf-8")  # what a program reads: UTF-8, as --out writes it
+    assert "grade ≤ 3" in text and "ß" in text
+    if fmt == "csv":
+        pd.testing.assert_frame_equal(
+            pd.read_csv(io.BytesIO(done.stdout)), pd.DataFrame({"model": ["grade ≤ 3", "ß"], "mae": [0.0, 0.5]})
+        )
+
+
+def test_old_mac_line_ends_are_read_and_a_gzip_file_is_named(tmp_path):
+    (tmp_path / "cr.csv").write_bytes(b"y;yhat\r0;1\r1;1\r2;2\r")
+    done = command("score", tmp_path / "cr.csv", "--true", "y", "--pred", "yhat", "--metrics", "mae")
+    assert done.returncode == 0 and done.stdout.split() == [b"mae", b"0.3333"], done.stderr
+    import gzip
+
+    packed = gzip.compress(b"y,yhat\n0,1\n1,1\n")
+    (tmp_path / "p.csv.gz").write_bytes(packed)
+    for source, stdin, name in ((tmp_path / "p.csv.gz", None, "p.csv.gz"), ("-", packed, "standard input")):
+        done = command("score", source, "--true", "y", "--pred", "yhat", stdin=stdin)
+        assert done.returncode == 2 and b"Traceback" not in done.stderr
+        assert f"{name} is gzip-compressed: decompress it first (zcat FILE" in done.stderr.decode()
 
 
 def test_the_demo_s_arrows_on_an_ascii_console():

@@ -157,10 +157,15 @@ def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = N
     """The kernel's parameters: defaults updated with ``given``, labelled ones aligned, all checked by a probe run."""
     params = metric.params(dict(given))
     params = {name: _align_param(name, value, classes, metric) for name, value in params.items()}
-    if metric.kind == "confusion":
-        confusion_kernel(metric, params)(np.ones((1, k, k)))
-    else:
-        proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
+    try:
+        if metric.kind == "confusion":
+            confusion_kernel(metric, params)(np.ones((1, k, k)))
+        else:
+            proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
+    except (ValueError, TypeError) as exc:  # a parameter's error names its metric: several may take `beta`
+        if type(exc) in (ValueError, TypeError) and metric.name not in str(exc):
+            raise type(exc)(f"metric {metric.name!r}: {exc}") from None
+        raise
     return params
 
 

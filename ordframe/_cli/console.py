@@ -3,8 +3,9 @@
 Every line the command prints goes through ``for_console``, which alone
 decides how a character the console cannot encode (an ASCII console,
 ``PYTHONIOENCODING=ascii``) is shown: the arrows as ``^`` and ``v``, accented
-letters without their accents, anything else as a ``\\u`` escape. Files
-written with ``--out`` are UTF-8 whatever the console.
+letters without their accents, anything else as a ``\\u`` escape. Data for
+a program (CSV, JSON, Markdown) is never altered: it goes out as UTF-8, as
+files written with ``--out`` do, whatever the console.
 """
 
 from __future__ import annotations
@@ -76,6 +77,20 @@ class Output:
 
     def write(self, text: str) -> int:
         return self._do(self.stream.write, for_console(text, getattr(self.stream, "encoding", None)))
+
+    def write_data(self, text: str) -> int:
+        """``text`` for a program to read (CSV, JSON, Markdown): never altered, so UTF-8 bytes when the console's
+        encoding cannot hold it (as ``--out`` files are)."""
+        if for_console(text, getattr(self.stream, "encoding", None)) == text:
+            return self._do(self.stream.write, text)
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is None:
+            raise OutputError(
+                "standard output cannot hold every character of the result in its encoding: write it to a file "
+                "with --out FILE (UTF-8), or set PYTHONIOENCODING=utf-8"
+            )
+        self._do(self.stream.flush)
+        return self._do(buffer.write, text.encode("utf-8"))
 
     def flush(self) -> None:
         self._do(self.stream.flush)

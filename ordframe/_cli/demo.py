@@ -197,6 +197,9 @@ def summary(results: xr.Dataset) -> str:
     return "\n".join(lines)
 
 
+RESULT_FILES = ("results.nc", "results.csv")
+
+
 def results_folder(out: str) -> Path:
     """The ``--out`` folder, created and checked for writing before anything is trained."""
     folder = Path(out)
@@ -211,6 +214,12 @@ def results_folder(out: str) -> Path:
             pass
     except OSError as exc:
         raise UsageError(f"--out {out}: cannot write the results there: {exc.strerror or exc}") from None
+    taken = [name for name in RESULT_FILES if (folder / name).is_dir()]
+    if taken:
+        raise UsageError(
+            f"--out {out}: {', '.join(taken)} there is a folder, and the demo writes a file of that name: "
+            "remove it, or name another folder"
+        )
     return folder
 
 
@@ -232,9 +241,10 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
     results = evaluate_all(tables)
     print(f"... done in {time.perf_counter() - start:.0f} s.\n", file=stream)
     print(summary(results), file=stream)
-    results.to_netcdf(folder / "results.nc")
-    results.to_dataframe().to_csv(folder / "results.csv")
-    written = ["results.nc", "results.csv", *plots(tables, results, folder)]
+    netcdf, table = RESULT_FILES
+    results.to_netcdf(folder / netcdf)
+    results.to_dataframe().to_csv(folder / table)
+    written = [netcdf, table, *plots(tables, results, folder)]
     print(
         f"\nResults written to {folder.resolve()}/:", *textwrap.wrap(", ".join(written), WIDTH), sep="\n  ", file=stream
     )

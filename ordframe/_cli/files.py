@@ -23,6 +23,7 @@ from ordframe._cli.wording import UsageError
 
 STDIN = "-"
 PARQUET_MAGIC = b"PAR1"
+GZIP_MAGIC = b"\x1f\x8b"
 PARQUET_EXTENSIONS = (".parquet", ".pq")
 PARQUET_HINT = 'pip install "ordframe[parquet]"'
 #: The separators found without ``--sep``, with their names in messages.
@@ -105,6 +106,8 @@ def _parse(source: IO[bytes] | Path, name: str, start: bytes, parquet: bool, opt
     """The file as a DataFrame; ``start``, its first bytes, tells the CSV separator when ``options`` has none."""
     if not start.strip():
         raise UsageError(f"{name} is empty: there is nothing to score")
+    if start.startswith(GZIP_MAGIC):
+        raise UsageError(f"{name} is gzip-compressed: decompress it first (zcat FILE | ordframe score - ...)")
     if parquet:
         given = [f"--{option}" for option, default in (("sep", None), ("decimal", ".")) if options[option] != default]
         if given:
@@ -174,19 +177,23 @@ def detect_separator(start: bytes, name: str, columns: tuple = (), *, whole: boo
 def _sample_rows(text: str, sep: str) -> list[list[str]]:
     """The non-blank rows of the sample split at ``sep`` (quotes respected, as pandas reads them)."""
     rows = []
-    for row in csv.reader(io.StringIO(text), delimiter=sep):
-        if row:
-            rows.append(row)
-            if len(rows) == SAMPLE_ROWS:
-                break
+    try:
+        for row in csv.reader(io.StringIO(text, newline=None), delimiter=sep):  # \n, \r\n and \r end lines
+            if row:
+                rows.append(row)
+                if len(rows) == SAMPLE_ROWS:
+                    break
+    except csv.Error:  # not text that splits into rows at sep (a binary file): the reader says what it is
+        return []
     return rows
 
 
 def read_parameter(path: str, parameter: str) -> Any:
     """A metric parameter's value from a file (``d[cost=@costs.json]``).
 
-    A ``.json`` file holds the value itself (a cost matrix: ``[[0, 1], [1, 0]]``);
-    a ``.toml`` file gives it under the parameter's name (``cost = [[0, 1], [1, 0]]``).
+    A ``.json`` file holds the value itself (a cost matrix: ``[[0, 1], [1, 0]]``) or an object with the
+    parameter's name as its one key (``{"cost": [[0, 1], [1, 0]]}``); a ``.toml`` file gives it under the
+    parameter's name (``cost = [[0, 1], [1, 0]]``).
     """
     file = Path(path)
     suffix = file.suffix.lower()
@@ -201,9 +208,12 @@ def read_parameter(path: str, parameter: str) -> Any:
         raise UsageError(f"cannot read @{path}: {getattr(exc, 'strerror', None) or exc}") from None
     if suffix == ".json":
         try:
-            return json.loads(text)
+            value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"cannot read @{path} as JSON: {exc}") from None
+        if isinstance(value, dict) and list(value) == [parameter]:  # {"cost": [[...]]}, as a TOML file gives it
+            return value[parameter]
+        return value
     toml = _toml(path)
     try:
         table = toml.loads(text)

@@ -194,6 +194,9 @@ def main(argv=None) -> int:
         error(str(exc))
         discard_stdout()
         return 2
+    except OSError as exc:  # a file the command writes (the demo's results) cannot be written
+        error(f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else f"cannot write: {exc}")
+        return 2
     except (UsageError, KeyError, ValueError, TypeError, MemoryError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         error(for_the_command_line(str(message)))

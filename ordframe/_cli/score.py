@@ -311,7 +311,11 @@ def score(args, out) -> int:
         say(f"wrote {args.out}")
     else:
         width = shutil.get_terminal_size().columns if out.isatty() else None
-        out.write(render(to_table(result), fmt, width=width))
+        text = render(to_table(result), fmt, width=width)
+        if fmt == "table":
+            out.write(text)
+        else:
+            out.write_data(text)
     if not args.by:
         _hint_groups(df, [args.true, args.pred, *(args.proba or [])])
     return 0
