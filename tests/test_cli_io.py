@@ -387,7 +387,10 @@ def test_a_file_that_cannot_be_written_is_one_line(capsys, monkeypatch, tmp_path
     code, _, err = run(
         capsys, "score", tmp_path / "p.csv", "--true", "y", "--pred", "yhat", "--out", tmp_path / "r.csv"
     )
-    assert code == 2 and one_line(err).strip() == f"ordframe score: error: cannot write {tmp_path / 'r.csv'}: Is a directory"
+    assert (
+        code == 2
+        and one_line(err).strip() == f"ordframe score: error: cannot write {tmp_path / 'r.csv'}: Is a directory"
+    )
 
 
 def test_a_metric_parameter_error_names_the_metric(capsys, tmp_path):

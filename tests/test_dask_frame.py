@@ -274,6 +274,15 @@ def test_metrics_and_evaluate_equal_pandas(frame):
     assert ddf.ordinal.uoc("y", "yhat", by="fold").dims == ("fold",)
 
 
+def test_report_equals_pandas_on_a_filtered_sorted_frame(frame):
+    shuffled = frame[frame["fold"] != 0].sort_values("yhat").set_index(np.arange(len(frame[frame["fold"] != 0])) * 7)
+    ddf = dd.from_pandas(shuffled, npartitions=3)
+    xr.testing.assert_identical(
+        ddf.ordinal.report("y", "yhat", by="model", metrics=["oc", "mae"]),
+        shuffled.ordinal.report("y", "yhat", by="model", metrics=["oc", "mae"]),
+    )
+
+
 def test_categorical_and_string_labels(frame):
     grades = ["low", "mid", "high", "top", "max"]
     named = frame.assign(y=np.array(grades)[frame["y"]], yhat=np.array(grades)[frame["yhat"]])

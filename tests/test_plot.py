@@ -284,9 +284,27 @@ def drawn_lines(ax):
     return [line for line in ax.get_lines() if line.get_gid()]
 
 
+@pytest.mark.parametrize("sizes", [(55,), (11, 5), (80,)])
+def test_styles_stay_distinct_up_to_80_curves_and_then_say_so(sizes):
+    from ordframe.plot._styles import line_styles, marker_styles
+
+    styles = line_styles(sizes)
+    assert len({(s["color"], s["linestyle"]) for s in styles}) == len(styles)
+    assert len({(s["color"], s["marker"]) for s in marker_styles(len(styles))}) == len(styles)
+    with pytest.warns(UserWarning, match="81 curves or points but 80 distinct styles"):
+        line_styles((81,))
+
+
 @pytest.mark.parametrize(
     "models, scores",
-    [(4, ["rps", "brier", "log_score"]), (12, "rps"), (20, "rps"), (10, ["rps", "brier", "log_score", "sarps"])],
+    [
+        (4, ["rps", "brier", "log_score"]),
+        (12, "rps"),
+        (20, "rps"),
+        (10, ["rps", "brier", "log_score", "sarps"]),
+        (12, ["rps", "brier"]),
+        (12, ["rps", "brier", "log_score", "sarps"]),
+    ],
 )
 def test_retention_curves_never_share_colour_and_line_style(models, scores):
     curves = many_curves(models, scores)
@@ -297,9 +315,12 @@ def test_retention_curves_never_share_colour_and_line_style(models, scores):
     pairs = [(matplotlib.colors.to_hex(line.get_color()), line.get_linestyle()) for line in lines]
     assert len(set(pairs)) == len(pairs)
     if not isinstance(scores, str):  # a model keeps its colour across scores, a score its line style
+
+        def model(line):
+            return dict(part.split("=") for part in line.get_gid().split(", "))["model"]
+
         for line in lines:
-            parts = dict(part.split("=") for part in line.get_gid().split(", "))
-            same_model = [other for other in lines if f"model={parts['model']}" in other.get_gid()]
+            same_model = [other for other in lines if model(other) == model(line)]
             assert {other.get_color() for other in same_model} == {line.get_color()}
 
 
@@ -386,6 +407,21 @@ def test_distribution_bad_dims(cube):
         oplot.distribution(values.expand_dims(metric=["x", "y"]))
     with pytest.raises(TypeError, match="DataArray"):
         oplot.distribution(values.to_dataset())
+
+
+def test_distribution_pools_several_dims_into_each_box():
+    rng = np.random.default_rng(2)
+    values = xr.DataArray(rng.random((3, 4, 2)), dims=("repeat", "fold", "model"), coords={"model": ["a", "b"]})
+    fig = oplot.distribution(values.rename("mae"), dim=["repeat", "fold"])
+    (ax,) = fig.axes
+    assert ax.get_title() == "mae over 12 repeat x fold values per model"
+    for name in ["a", "b"]:
+        (median,) = by_gid(ax, f"median-{name}")
+        assert median.get_ydata()[0] == pytest.approx(float(values.sel(model=name).median()))
+        (points,) = [a for a in ax.get_children() if a.get_gid() == f"points-{name}"]
+        np.testing.assert_allclose(np.sort(points.get_ydata()), np.sort(values.sel(model=name).values.ravel()))
+    with pytest.raises(ValueError, match=r"or pool them into each box: dim=\['fold', 'repeat'\]"):
+        oplot.distribution(values, dim="fold")
 
 
 # --- critical difference --------------------------------------------------------------------------------------------

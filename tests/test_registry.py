@@ -12,6 +12,7 @@ from importlib.metadata import EntryPoint, distributions
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import xarray as xr
 
@@ -885,3 +886,12 @@ def test_parse_metric(text, name, params, label):
 def test_a_metric_named_with_parameters_that_cannot_be_read(metrics, error, message):
     with pytest.raises(error, match=message):
         CUBE.ordinal.evaluate(metrics=metrics)
+
+
+def test_all_names_every_metric_as_the_command_line_does():
+    df = pd.DataFrame({"y": [0, 1, 2, 2, 1], "yhat": [0, 1, 1, 2, 2], "p0": 0.2, "p1": 0.3, "p2": 0.5})
+    xr.testing.assert_identical(df.ordinal.evaluate("y", "yhat", metrics="all"), df.ordinal.evaluate("y", "yhat"))
+    both = df.ordinal.evaluate("y", "yhat", proba=["p0", "p1", "p2"], metrics="all")
+    xr.testing.assert_identical(both, df.ordinal.evaluate("y", "yhat", proba=["p0", "p1", "p2"]))
+    cube = df.ordinal.confusion("y", "yhat")
+    assert list(cube.ordinal.evaluate(metrics="all")) == registry.metric_names("confusion")

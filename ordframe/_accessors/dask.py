@@ -17,6 +17,7 @@ from ordframe._bridge.evaluate import evaluate_cube
 from ordframe._core.checks import by_names
 from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec
+from ordframe._diagnostics.report import report_cube
 from ordframe._inputs.dask_frame import dask_cube
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired_dask import dask_bootstrap
@@ -83,6 +84,56 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         [[0, 0, 0], [0, 0, 0], [0, 1, 1]]
         """
         return dask_cube(self._ddf, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+
+    def report(
+        self,
+        true: Column,
+        pred: Column,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        weights: Hashable | None = None,
+        dropna: bool = False,
+        metrics: MetricSpec = None,
+    ) -> xr.Dataset:
+        """Per true class ``support``, ``recall``, ``precision``, ``f1`` and ``class_mae``, their averages and the
+        overall indices, as [`df.ordinal.report`][ordframe._accessors.pandas.OrdinalFrameAccessor.report].
+
+        Computed from [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion] by
+        [`ordframe.report_cube`][ordframe.report_cube], so it equals ``ddf.compute().ordinal.report(...)``;
+        a report is small, so it is computed now.
+
+        Parameters
+        ----------
+        true : column name
+            The true labels.
+        pred : column name
+            The predicted labels.
+        by : column name or list of column names, optional
+            As in [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion].
+        labels : list, optional
+            As in [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion].
+        weights : column name, optional
+            A column of weights, one per row.
+        dropna : bool
+            As in [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion].
+        metrics : str, list or dict, optional
+            The overall indices (default ``ordframe.METRIC_SETS["report"]``).
+
+        Returns
+        -------
+        xarray.Dataset
+            As [`df.ordinal.report`][ordframe._accessors.pandas.OrdinalFrameAccessor.report].
+
+        Examples
+        --------
+        >>> import dask.dataframe as dd
+        >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "yhat": [0, 2, 2, 1]})
+        >>> dd.from_pandas(df, npartitions=2).ordinal.report("y", "yhat", metrics=["mae"])["f1"].values.tolist()
+        [1.0, 0.0, 0.5]
+        """
+        cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna)
+        return report_cube(cube.compute(), metrics)
 
     def evaluate(
         self,

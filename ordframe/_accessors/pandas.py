@@ -120,8 +120,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             row (a model that predicts labels only) keeps its label metrics and
             gets NaN probability metrics.
         metrics : str, list or dict, optional
-            Metric names, or ``{output name: name | (name, {params})}``. Default:
-            every confusion metric, and every proba metric when ``proba`` is given.
+            Metric names, or ``{output name: name | (name, {params})}``. Default (or ``"all"``, as
+            ``--metrics all``): every confusion metric, and every proba metric when ``proba`` is given.
         by : column name or list of column names, optional
             As in [`confusion`][confusion]; with ``bootstrap``, the models compared.
         labels : list, optional
@@ -222,7 +222,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         dropna: bool = False,
         metrics: MetricSpec = None,
     ) -> xr.Dataset:
-        """Per true class ``support``, ``recall``, ``precision`` and ``class_mae``, and the overall indices.
+        """Per true class ``support``, ``recall``, ``precision``, ``f1`` and ``class_mae``, their macro and
+        weighted averages, and the overall indices.
 
         Computed from the confusion cube (see [`confusion`][confusion]) by
         [`ordframe.report_cube`][ordframe.report_cube]; ``print(ordframe.format_report(ds))``
@@ -249,7 +250,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Returns
         -------
         xarray.Dataset
-            Per-class variables with dims ``(*by, "class")``, overall indices with dims ``by``.
+            Per-class variables with dims ``(*by, "class")``; their averages (``recall_macro``, ...,
+            ``f1_weighted``, ``class_mae_weighted``) and the overall indices with dims ``by``.
 
         Examples
         --------

@@ -153,8 +153,8 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
 
     def report(self, metrics: MetricSpec = None) -> xr.Dataset:
-        """Per true class ``support``, ``recall``, ``precision`` and ``class_mae`` of this confusion cube, and
-        the overall indices (see [`ordframe.report_cube`][ordframe.report_cube]).
+        """Per true class ``support``, ``recall``, ``precision``, ``f1`` and ``class_mae`` of this confusion cube,
+        their macro and weighted averages, and the overall indices (see [`ordframe.report_cube`][ordframe.report_cube]).
 
         Parameters
         ----------
@@ -164,7 +164,8 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         Returns
         -------
         xarray.Dataset
-            Per-class variables with dims ``(*other dims, "class")``, overall indices with the other dims.
+            Per-class variables with dims ``(*other dims, "class")``; their averages (``recall_macro``, ...,
+            ``f1_weighted``, ``class_mae_weighted``) and the overall indices with the other dims.
 
         Examples
         --------

@@ -32,7 +32,7 @@ RESERVED_PARAMETERS = frozenset(
 #: Names of the ``.ordinal`` accessor methods, present or planned, and of ordframe's own functions and
 #: submodules (every metric is also a function ``ordframe.<name>``): no metric may be called so.
 RESERVED_NAMES = frozenset(
-    {"confusion", "evaluate", "worst", "aursc", "report", "bootstrap", "compare", "plot", "metrics", "score"}
+    {"all", "confusion", "evaluate", "worst", "aursc", "report", "bootstrap", "compare", "plot", "metrics", "score"}
     | {"paired_tests", "skill", "calibration", "reliability"}
     | {"bootstrap_cube", "ci", "corrected_ci", "corrected_ttest", "datasets", "format_report", "friedman"}
     | {"george_cost", "george_rank", "get_metric", "hookimpl", "jackknife", "list_metrics", "oc_path"}

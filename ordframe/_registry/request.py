@@ -29,6 +29,9 @@ METRIC_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 (added with probabilities) and ``report`` (the overall indices of a report)."""
 
 
+#: ``metrics="all"``: every metric (a name no metric may take).
+EVERY_METRIC = "all"
+
 SPEC_FORM = "name[parameter=value, ...], e.g. oc[beta=0.25]"
 #: A value written without quotes that is read as text (``amae[missing=zero]``), as ``reproduce`` prints it.
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -140,7 +143,8 @@ def metric_request(
 ) -> dict[str, tuple[Metric, dict]]:
     """Normalise a ``metrics=`` (or ``score=``, ...) argument to ``{output name: (metric, params)}``.
 
-    ``None`` means every registered metric of ``kind`` with default parameters;
+    ``None`` (or ``"all"``, as ``--metrics all``) means every registered metric of ``kind`` with default
+    parameters;
     otherwise a name, ``(name, {params})``, a list of names, or a dict mapping
     output names to a name or ``(name, {params})``. A name may carry
     parameters, ``"oc[beta=0.25]"`` (see ``parse_metric``); in a list, its
@@ -149,7 +153,7 @@ def metric_request(
     """
     from ordframe._registry.manager import get_metric, metric_names
 
-    if metrics is None:
+    if metrics is None or (isinstance(metrics, str) and metrics == EVERY_METRIC):
         metrics = metric_names(kind)
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -199,7 +203,7 @@ def evaluation_request(metrics, *, probabilities: bool, labels: bool, taken=()) 
     """The metrics to compute (default: every confusion metric, and every proba one if there are probabilities)."""
     if not labels and not probabilities:
         raise TypeError("evaluate needs predicted labels (pred=) or class probabilities (proba=)")
-    if metrics is None:
+    if metrics is None or (isinstance(metrics, str) and metrics == EVERY_METRIC):
         metrics = default_metrics(probabilities=probabilities)
     request = metric_request(metrics, kind=None)
     if not probabilities:

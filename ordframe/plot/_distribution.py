@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import direction_text
+from ordframe._core.checks import dims_list, direction_text
 from ordframe._core.dims import BOOTSTRAP_DIM, MODEL_DIM
 from ordframe.plot._figures import new_axes
 from ordframe.plot._stacks import coord_values, label_text, squeeze_except
@@ -21,7 +21,7 @@ def distribution(
     values: xr.DataArray,
     *,
     model_dim: Hashable = MODEL_DIM,
-    dim: Hashable = BOOTSTRAP_DIM,
+    dim: Hashable | list = BOOTSTRAP_DIM,
     points: bool | None = None,
     ax=None,
 ) -> Figure:
@@ -34,8 +34,9 @@ def distribution(
         goes into the y label.
     model_dim : str
         The dim of the models: one box each.
-    dim : str
-        The dim of the replicates or folds, summarised by each box, e.g. ``"bootstrap"`` or ``"fold"``.
+    dim : str or list of str
+        The dim of the replicates or folds, summarised by each box, e.g. ``"bootstrap"`` or ``"fold"``; several
+        dims (``["repeat", "fold"]``) are pooled into each box.
     points : bool, optional
         Also draw every value as a dot (default: when there are at most 50 per model).
     ax : matplotlib Axes, optional
@@ -60,16 +61,29 @@ def distribution(
     """
     if not isinstance(values, xr.DataArray):
         raise TypeError(f"values must be an xarray.DataArray of metric values, got {type(values).__name__}")
-    missing = [d for d in (model_dim, dim) if d not in values.dims]
+    pooled = dims_list(dim)
+    missing = [d for d in (model_dim, *pooled) if d not in values.dims]
     if missing:
+        shown = repr(pooled[0]) if len(pooled) == 1 else pooled
         raise ValueError(
-            f"values need dims {model_dim!r} (the models) and {dim!r} (the replicates or folds); missing {missing}, "
-            f"the dims are {tuple(values.dims)}"
+            f"values need dims {model_dim!r} (the models) and {shown} (the replicates or folds); missing "
+            f"{missing}, the dims are {tuple(values.dims)}"
         )
-    rest = [d for d in values.dims if d not in (model_dim, dim) and values.sizes[d] > 1]
+    rest = [d for d in values.dims if d not in (model_dim, *pooled) and values.sizes[d] > 1]
     if rest:
-        raise ValueError(f"values have other dims {tuple(rest)}; select one element first, e.g. .isel({rest[0]}=0)")
-    values = squeeze_except(values, [model_dim, dim]).transpose(model_dim, dim)
+        raise ValueError(
+            f"values have other dims {tuple(rest)}; select one element first (.isel({rest[0]}=0)), or pool them "
+            f"into each box: dim={[*pooled, rest[0]]}"
+        )
+    values = squeeze_except(values, [model_dim, *pooled]).transpose(model_dim, *pooled)
+    dim = " x ".join(map(str, pooled))
+    values = xr.DataArray(
+        values.values.reshape(values.sizes[model_dim], -1),
+        dims=(model_dim, dim),
+        coords={model_dim: values[model_dim]} if model_dim in values.coords else {},
+        name=values.name,
+        attrs=values.attrs,
+    )
     names = [label_text(v) for v in coord_values(values, model_dim)]
     data = [row[~np.isnan(row)] for row in values.values.astype(np.float64)]
     fig, (axis,) = new_axes(1, ax, width=max(4.0, 1.2 * len(names) + 2), height=4.0)

@@ -22,8 +22,9 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
 
     x is the fraction of samples kept (the worst under the score removed first), from 1 down; the legend, to
     the right of the axes, gives each curve's area (AURSC). Every curve has its own pair of colour and line
-    style (up to 40 curves): with two dims, such as models and scores, the longer one sets the colour and
-    the shorter one the line style, so a model keeps its colour across scores.
+    style (up to 80 curves, with a warning beyond): with two dims, such as models and scores, the longer one
+    sets the colour and the shorter one the line style, so a model keeps its colour across scores (up to
+    20 x 4).
 
     Parameters
     ----------
