@@ -143,8 +143,6 @@ def test_errors_name_the_argument():
         ordframe.oc([0, 1], [0, 1], sample_weight=[1, -1])
     with pytest.raises(ValueError, match=r"y_proba must be 2-D .* got shape \(3,\); for two classes"):
         ordframe.rps([0, 1, 1], [0.2, 0.9, 0.6])
-    with pytest.raises(ValueError, match=r"proba lists 3 columns but column 'y_true' gives 2 classes"):
-        ordframe.rps([0, 1, 1], np.full((3, 3), 1 / 3))
     with pytest.raises(TypeError, match="probability column 'y_proba\\[:, 1\\]' has dtype"):
         ordframe.rps([0, 1], pd.DataFrame({"p": [0.5, 0.5], "q": ["x", "y"]}), labels=[0, 1])
     with pytest.raises(TypeError, match=r"metric 'oc' got unknown parameter\(s\) \['bta'\]; its parameters are: beta"):
@@ -225,3 +223,13 @@ def test_a_function_is_one_object_that_pickles():
 def test_an_accessor_method_asked_of_the_module_says_where_it_is():
     with pytest.raises(AttributeError, match=r"evaluate is a method of the .ordinal accessor: df.ordinal.evaluate"):
         ordframe.evaluate  # noqa: B018
+
+
+def test_messages_speak_of_the_functions_arguments():
+    with pytest.raises(
+        ValueError,
+        match=r"^y_proba has 3 columns but column 'y_true' gives 2 classes \[0, 1\]; pass labels=\[...\] naming the class of each column, in order$",
+    ):
+        ordframe.rps([0, 1, 1], np.full((3, 3), 1 / 3))
+    with pytest.raises(ValueError, match=r"sample_weight must be one value per sample .*, got the one value 2"):
+        ordframe.mae([0, 1], [0, 1], sample_weight=2)

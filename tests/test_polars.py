@@ -211,3 +211,11 @@ def test_a_polars_object_that_is_not_a_series_is_refused_by_name():
         frame.ordinal.mae(pl.col("y"), "yhat")
     with pytest.raises(TypeError, match=r"y_true must be one value per row .* got a polars DataFrame"):
         ordframe.mae(frame, [0, 1, 2])
+
+
+def test_a_series_of_another_length_is_said_in_rows_not_index_labels():
+    frame = pl.DataFrame({"y": [0, 1, 2], "yhat": [0, 1, 1]})
+    with pytest.raises(
+        ValueError, match=r"the pred Series has 2 values for the DataFrame's 3 rows; give one value per row"
+    ):
+        frame.ordinal.mae("y", pl.Series([0, 1]))

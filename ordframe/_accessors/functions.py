@@ -36,6 +36,8 @@ y_proba : array-like of shape (samples, classes)
 renormalize : bool, default False
     Rescale each row of probabilities to sum to 1 (rows that do not are an error otherwise)."""
 
+PROBA_COLUMNS, DICT_OF_COLUMNS = "proba lists", " (or a dict label -> column)"
+
 _RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric is undefined"
 
 
@@ -73,7 +75,17 @@ def _function(metric: Metric) -> Callable:
             frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
             method = getattr(OrdinalFrameAccessor(frame), metric.name)
             weights = None if sample_weight is None else WEIGHTS
-            return method(TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params)
+            try:
+                return method(
+                    TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params
+                )
+            except ValueError as exc:  # the accessor's words for its proba= columns, in the function's
+                message = str(exc)
+                if not message.startswith(PROBA_COLUMNS):
+                    raise
+                raise ValueError(
+                    "y_proba has" + message.removeprefix(PROBA_COLUMNS).replace(DICT_OF_COLUMNS, "")
+                ) from None
 
         call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
         made = _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)

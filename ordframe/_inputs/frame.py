@@ -470,6 +470,11 @@ def row_values(values, index: pd.Index, name: str) -> np.ndarray | pd.Series:
     if isinstance(values, pd.Series):
         if values.index.equals(index):
             return values.reset_index(drop=True)
+        if len(values) != len(index):
+            raise ValueError(
+                f"the {name} Series has {len(values)} values for the DataFrame's {len(index)} rows; give one value "
+                "per row"
+            )
         if not (
             values.index.is_unique and index.is_unique and len(values) == len(index) and values.index.isin(index).all()
         ):

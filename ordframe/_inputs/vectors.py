@@ -72,6 +72,8 @@ def _vector(values, name: str) -> pd.Series:
     if isinstance(values, (pd.DataFrame, str, bytes, set, frozenset, dict)):
         raise TypeError(f"{name} must be one value per sample (a list, array or Series), got {type(values).__name__}")
     array = values if isinstance(values, (pd.Index, pd.api.extensions.ExtensionArray)) else np.asarray(values)
+    if array.ndim == 0:
+        raise ValueError(f"{name} must be one value per sample (a list, array or Series), got the one value {values!r}")
     if array.ndim != 1:
         raise ValueError(
             f"{name} must be 1-D (one value per sample), got shape {array.shape}; flatten it, or use "
