@@ -6,7 +6,9 @@ Their alt text is given where the figure is saved, as the SVG's description:
 hook makes such an SVG an image with that text as its label
 (``role="img" aria-label="..."``), which screen readers read out; an SVG that
 already has an ``aria-label`` keeps it. Any other SVG is logged as a warning
-(an error under ``mkdocs build --strict``).
+(an error under ``mkdocs build --strict``), and so is a figure of more than
+``MAX_FIGURE_CHARACTERS``: a browser lays out every shape of an inline SVG,
+and one of thousands of marks kept a page from opening.
 """
 
 import html
@@ -15,6 +17,7 @@ import re
 
 log = logging.getLogger("mkdocs.hooks.figures")
 
+MAX_FIGURE_CHARACTERS = 1_000_000
 SVG = re.compile(r"<svg\b([^>]*)>(.*?)</svg>", re.S)
 DESCRIPTION = re.compile(r"<dc:description>(.*?)</dc:description>", re.S)
 
@@ -22,6 +25,11 @@ DESCRIPTION = re.compile(r"<dc:description>(.*?)</dc:description>", re.S)
 def on_page_content(content: str, page, **kwargs) -> str:
     def label(match: re.Match) -> str:
         attributes, body = match.groups()
+        if len(match.group(0)) > MAX_FIGURE_CHARACTERS:
+            log.warning(
+                f"{page.file.src_uri}: a figure of {len(match.group(0)) / 1e6:.1f} MB of SVG; draw dense marks "
+                "as an image (rasterized=True) or fewer of them"
+            )
         if "aria-label=" in attributes:
             return match.group(0)
         described = DESCRIPTION.search(body)

@@ -209,3 +209,25 @@ def test_the_reference_shows_a_constant_default_by_its_value():
     assert '<span class="s2">&quot;model&quot;</span>' in out
     assert '<span title="ordframe._core.dims.MODEL_DIM">&quot;model&quot;</span>' in out
     assert '<span class="n">UNKNOWN</span>' in out  # a name no table resolves stays as it is
+
+
+def test_a_figure_too_large_for_a_browser_fails_the_build(caplog):
+    """docs_hooks/figures.py: an inline SVG of thousands of shapes kept a page from opening; the strict build stops it."""
+    import importlib.util
+    import types
+
+    spec = importlib.util.spec_from_file_location("figures_hook", DOCS.parent / "docs_hooks" / "figures.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="calibration.md"))
+    described = "<dc:description>curves</dc:description>"
+    small = f"<svg>{described}<path d='M 0 0'/></svg>"
+    shape = '<path d="M 0 0 L 1 1"/>'
+    large = f"<svg>{described}{shape * 60_000}</svg>"
+    with caplog.at_level("WARNING", logger="mkdocs.hooks.figures"):
+        assert 'aria-label="curves"' in hook.on_page_content(small, page)
+        assert not caplog.records
+        hook.on_page_content(large, page)
+    assert [r.getMessage() for r in caplog.records] == [
+        "calibration.md: a figure of 1.4 MB of SVG; draw dense marks as an image (rasterized=True) or fewer of them"
+    ]

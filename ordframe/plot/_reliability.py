@@ -101,12 +101,15 @@ def _draw(curves: xr.Dataset, axes, title_end: str = "") -> _Drawn:
             keep = ~np.isnan(x)
             x, y, lo, hi = x[keep], y[keep], lo[keep], hi[keep]
             colour = styles[i]["color"]
-            ax.fill_between(x, lo, hi, color=colour, alpha=0.18, lw=0, zorder=2, step="post" if steps else None)
+            ax.fill_between(
+                x, lo, hi, color=colour, alpha=0.18, lw=0, zorder=2, step="post" if steps else None, rasterized=True
+            )
             draw = ax.step if steps else ax.plot
             kwargs = {"where": "post"} if steps else {"marker": "o", "ms": 3}
             (line,) = draw(x, y, lw=1.8, zorder=3, gid=label or "curve", **kwargs, **styles[i])
             lines.append(line)
-            ax.plot(x, np.full(len(x), -0.025 - 0.02 * i), "|", color=colour, ms=4, mew=0.6, alpha=0.25, clip_on=False)
+            ticks = np.full(len(x), -0.025 - 0.02 * i)  # one per distinct forecast: an image, not thousands of shapes
+            ax.plot(x, ticks, "|", color=colour, ms=4, mew=0.6, alpha=0.25, clip_on=False, rasterized=True)
         drawn.append(lines)
         if len(labels) == 1:
             values = brier.values[0, k]
