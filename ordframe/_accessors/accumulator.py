@@ -25,6 +25,7 @@ from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.vectors import PRED as PRED_COLUMN
 from ordframe._inputs.vectors import TRUE as TRUE_COLUMN
 from ordframe._inputs.vectors import WEIGHTS, vectors_frame
+from ordframe._registry.metric import RESERVED_PARAMETERS
 from ordframe._registry.request import default_metrics, metric_request
 
 
@@ -201,16 +202,16 @@ class Accumulator:
     def _checked_layout(self, groups: dict, probabilities: bool) -> tuple[tuple[str, ...], bool]:
         """The group dims and whether there are probabilities: those of the first batch, which later ones keep."""
         dims = tuple(groups)
-        arguments = [d for d in dims if d in _ACCESSOR_ARGUMENTS]
+        clash = [d for d in dims if d in (TRUE, PRED, OBSERVED_DIM, TRUE_COLUMN, PRED_COLUMN, WEIGHTS)]
+        if clash:
+            raise ValueError(f"group dim(s) {clash} would clash with ordframe's own names; rename them")
+        arguments = [d for d in dims if d in RESERVED_PARAMETERS]
         if arguments:
             raise TypeError(
                 f"update() got {arguments}, which the accessors take but update() does not: its keywords name "
                 "group dims. The classes are given once, Accumulator(labels=...); weights are "
                 "update(..., sample_weight=...); groups are keywords, update(..., epoch=3)"
             )
-        clash = [d for d in dims if d in (TRUE, PRED, OBSERVED_DIM, TRUE_COLUMN, PRED_COLUMN, WEIGHTS)]
-        if clash:
-            raise ValueError(f"group dim(s) {clash} would clash with ordframe's own names; rename them")
         if self._dims is None:
             return dims, probabilities
         if set(dims) != set(self._dims):
@@ -252,10 +253,6 @@ class Accumulator:
             return stacked.sortby(OBSERVED_DIM)
         dense = stacked.unstack(OBSERVED_DIM, fill_value=fill)
         return dense.transpose(*self._dims, *dims)
-
-
-# The accessors' argument names: as group dims they would be a mistake (update(..., labels=[...]) is not a group).
-_ACCESSOR_ARGUMENTS = frozenset({"labels", "weights", "by", "proba", "observed", "metrics"})
 
 
 def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:

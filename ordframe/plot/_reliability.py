@@ -129,11 +129,11 @@ def _draw(curves: xr.Dataset, axes, title_end: str = "") -> _Drawn:
     level = curves.attrs.get("level")
     if level is not None:
         fig.suptitle(f"Reliability per threshold ({level:.0%} consistency bands){title_end}", fontsize=11)
-    axes_ = np.empty(len(panels), dtype=object)
-    axes_[:] = panels
-    lines_ = np.empty((len(panels), len(labels)), dtype=object)
-    lines_[:] = drawn
-    return _Drawn(fig, axes_, lines_)
+    panel_array = np.empty(len(panels), dtype=object)  # filled, not made from the list: Axes are not sequences
+    panel_array[:] = panels
+    line_array = np.empty((len(panels), len(labels)), dtype=object)
+    line_array[:] = drawn
+    return _Drawn(fig, panel_array, line_array)
 
 
 def _labels_of(estimators: list, labels: Any) -> list:
