@@ -293,9 +293,9 @@ def test_a_plugin_kernel_s_value_or_type_error_keeps_its_type_and_names_the_metr
         CUBE.ordinal.picky(width=0.5)
 
 
-def test_a_builtin_kernel_s_parameter_error_is_left_as_it_is():
-    with pytest.raises(ValueError, match=r"^beta must be a finite number >= 0, got -1$") as error:
-        CUBE.ordinal.oc(beta=-1)
+def test_a_builtin_kernel_s_parameter_error_names_its_metric_and_nothing_else():
+    with pytest.raises(ValueError, match=r"^metric 'uoc': beta must be a finite number >= 0, got -1$") as error:
+        CUBE.ordinal.uoc(beta=-1)  # several metrics take a beta: the message says which one refused it
     assert error.value.__cause__ is None
 
 
