@@ -21,7 +21,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import check_cube, cube_classes
 from ordframe._core.dims import CUBE_DIMS, FOLD_DIM, PRED, TRUE
-from ordframe._inputs.estimators import predict
+from ordframe._inputs.estimators import cv_folds, predict
 from ordframe.plot._figures import new_axes
 from ordframe.plot._heatmap import check_path_arguments, draw_matrix, index_paths, shares_of_rows
 from ordframe.plot._predictions import cv_predictions, prediction_cube
@@ -358,7 +358,7 @@ class ConfusionDisplay:
             If ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (the two ``return_`` options), or as in
             [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
         """
-        true, predicted, weights, fold = cv_predictions(cv_results, X, y, sample_weight, predict)
+        true, predicted, weights, fold = cv_predictions(cv_folds(cv_results), X, y, sample_weight, predict)
         folds = prediction_cube(true, predicted, labels=labels, sample_weight=weights, dropna=dropna, fold=fold)
         display = cls(folds.sum(FOLD_DIM), display_labels=display_labels)
         display.fold_matrices = folds

@@ -12,7 +12,7 @@ rules and every error message are the same, and name the arguments.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,7 @@ import xarray as xr
 
 from ordframe._core.dims import FOLD_DIM
 from ordframe._diagnostics.calibration import Samples, frame_samples
-from ordframe._inputs.estimators import cv_folds, take_rows
+from ordframe._inputs.estimators import take_rows
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
 
@@ -68,11 +68,16 @@ def prediction_samples(
 
 
 def cv_predictions(
-    cv_results: Mapping, X: Any, y: Any, sample_weight: Any, predicted: Callable[[Any, Any], np.ndarray]
+    folds: tuple[list, list[np.ndarray]],
+    X: Any,
+    y: Any,
+    sample_weight: Any,
+    predicted: Callable[[Any, Any], np.ndarray],
 ) -> tuple[Any, np.ndarray, Any, np.ndarray]:
     """Every fold's test samples, fold after fold: their ``y``, ``predicted(estimator, X_test)`` by the fold's
-    own fitted estimator, their ``sample_weight`` (or None) and their fold number."""
-    estimators, tests = cv_folds(cv_results)
+    own fitted estimator, their ``sample_weight`` (or None) and their fold number. ``folds`` are the fitted
+    estimators and test positions of ``cross_validate``'s dict (``cv_folds``)."""
+    estimators, tests = folds
     rows = np.concatenate(tests)
     if len(X) != len(y) or (rows.size and not 0 <= rows.min() <= rows.max() < len(y)):
         raise ValueError(

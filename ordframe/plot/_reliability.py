@@ -416,9 +416,9 @@ class ReliabilityDisplay:
         ValueError
             If ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (the two ``return_`` options).
         """
-        estimators, tests = cv_folds(cv_results)
+        estimators, tests = folds = cv_folds(cv_results)
         labels = _labels_of(estimators, labels)
-        true, proba, weights, fold = cv_predictions(cv_results, X, y, sample_weight, _proba_of(labels))
+        true, proba, weights, _ = cv_predictions(folds, X, y, sample_weight, _proba_of(labels))
         samples = prediction_samples(true, proba, labels=labels, sample_weight=weights, dropna=dropna)
         display = cls(reliability_curves(samples, method=method, n_boot=n_boot, level=level, seed=seed))
         display.n_folds = len(tests)
