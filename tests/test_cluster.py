@@ -122,9 +122,10 @@ def test_clusters_nested_in_strata_are_drawn_within_them():
     """A cluster that lies in one stratum is drawn there: every stratum keeps its number of clusters."""
     df = repeated_cv(subjects=60).query("repeat == 0")
     sizes = df[df["model"] == "a"].groupby("fold").size()
-    boot = df.ordinal.bootstrap(
-        "y", "yhat", by="model", sample="subject", strata="fold", cluster="subject", n=200, seed=0
-    )
+    with pytest.warns(UserWarning, match=r"cluster='subject': 5 of the 5 strata hold only 12 clusters"):
+        boot = df.ordinal.bootstrap(
+            "y", "yhat", by="model", sample="subject", strata="fold", cluster="subject", n=200, seed=0
+        )
     totals = boot.sum(("true", "pred"))
     assert (totals.transpose("bootstrap", "fold", "model").values == sizes.to_numpy()[None, :, None]).all()
 
@@ -233,3 +234,87 @@ def test_the_cluster_replicates_obey_max_cube_bytes():
     df = repeated_cv(subjects=30)
     with ordframe.set_options(max_cube_bytes=10_000), pytest.raises(MemoryError):
         df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", cluster="subject", strata="repeat", n=1000)
+
+
+# --------------------------------------------------------------------------- how many clusters (review round 3, H5)
+
+
+def one_site(n=120):
+    """Model b is model a but for one sample of 120; every row is in the site 'only'."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, n)
+    a = np.clip(y + rng.integers(-1, 2, n), 0, 3)
+    b = a.copy()
+    b[0] = (y[0] + 1) % 4
+    return pd.concat(
+        [
+            pd.DataFrame({"s": np.arange(n), "y": y, "yhat": p, "model": m, "site": "only"})
+            for m, p in (("a", a), ("b", b))
+        ],
+        ignore_index=True,
+    )
+
+
+SINGLE = r"cluster='site' has 1 cluster: .*every replicate would be the data itself"
+
+
+@pytest.mark.parametrize("call", ["ci", "compare", "bootstrap"])
+def test_a_single_cluster_is_an_error_not_an_interval_of_width_zero(call):
+    # an error, not a value: the one cluster drawn every time is the data, so no interval or p-value means anything
+    df = one_site()
+    kwargs = {"by": "model", "sample": "s", "cluster": "site", "n": 100, "seed": 0}
+    if call != "bootstrap":
+        kwargs["metrics"] = ["mae"]
+    with pytest.raises(ValueError, match=SINGLE):
+        getattr(df.ordinal, call)("y", "yhat", **kwargs)
+
+
+def test_a_single_cluster_is_an_error_in_the_command_line(tmp_path, capsys):
+    from ordframe._cli.main import main
+
+    path = tmp_path / "one_site.csv"
+    one_site().to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--bootstrap", "100", "--sample", "s"]
+    assert main([str(a) for a in [*argv, "--cluster", "site", "--compare", "--metrics", "mae"]]) == 2
+    assert "error: --cluster site has 1 cluster: a cluster bootstrap" in capsys.readouterr().err
+
+
+def test_a_stratum_with_a_single_cluster_is_an_error():
+    df = one_site().assign(fold=lambda d: d["s"] % 3, site=lambda d: np.where(d["s"] % 3 == 0, 0, d["s"] % 6))
+    with pytest.raises(ValueError, match=r"cluster='site': 1 of the 3 strata hold only 1 cluster \(clusters that"):
+        df.ordinal.ci("y", "yhat", by="model", sample="s", strata="fold", cluster="site", metrics=["mae"], n=100)
+
+
+def test_few_clusters_warn_with_their_count_and_twenty_do_not():
+    df = one_site()
+    with pytest.warns(UserWarning, match=r"cluster='site' has 5 clusters: with fewer than about 20 clusters"):
+        df.assign(site=df["s"] % 5).ordinal.ci("y", "yhat", by="model", sample="s", cluster="site", n=100, seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df.assign(site=df["s"] % 20).ordinal.ci("y", "yhat", by="model", sample="s", cluster="site", n=100, seed=0)
+
+
+def test_dask_counts_the_clusters_too():
+    df = one_site()
+    with pytest.raises(ValueError, match=SINGLE):
+        dd.from_pandas(df, npartitions=3).ordinal.bootstrap("y", "yhat", by="model", sample="s", cluster="site", n=10)
+
+
+# --------------------------------------------------------------------------- replicates that remember how (item 2)
+
+
+def test_cluster_replicates_get_the_frame_s_interval_rule_from_ordframe_ci():
+    """The README's pattern on cluster replicates: the same interval as df.ordinal.ci(cluster=), not 'calibrated'."""
+    df = repeated_cv(subjects=40)
+    kwargs = {"by": "model", "sample": "subject", "strata": ["repeat", "fold"], "cluster": "subject", "seed": 0}
+    boot = df.ordinal.bootstrap("y", "yhat", n=300, **kwargs)
+    oc = boot.sum(["repeat", "fold"]).ordinal.oc()
+    cube = df.ordinal.confusion("y", "yhat", by="model")
+    from_replicates = ordframe.ci(oc, cube=cube)
+    on_frame = df.ordinal.ci("y", "yhat", metrics=["oc"], n=300, **kwargs)
+    assert from_replicates.attrs["ci_method"] == on_frame["oc"].attrs["ci_method"] == "basic"
+    for method in ("calibrated", "intersection", "bca"):  # draw from the cube sample by sample, or leave one out
+        with pytest.raises(ValueError, match=f"method='{method}' is not valid for replicates that drew whole clusters"):
+            ordframe.ci(oc, cube=cube, method=method)
+    with pytest.raises(ValueError, match="method='calibrated' is not valid .* use method='basic' or 'bca'"):
+        df.ordinal.ci("y", "yhat", metrics=["oc"], n=100, method="calibrated", **kwargs)

@@ -138,13 +138,13 @@ def test_bca_of_replicates_that_do_not_vary_is_their_value_with_a_warning(strict
     assert "every replicate equals the estimate" in str(strict_warnings[0].message)
 
 
-def test_bca_with_the_estimate_outside_every_replicate_is_nan_with_a_warning(strict_warnings):
+@pytest.mark.parametrize("method", ["bca", "basic", "calibrated", "jeffreys"])
+def test_replicates_on_another_scale_than_the_cube_are_an_error_for_every_interval_that_uses_the_cube(method):
     cube = xr.DataArray(MATRIX, dims=("true", "pred"))
     percent = cube.ordinal.bootstrap(500, seed=0).ordinal.accuracy() * 100  # the attrs still say accuracy
-    bounds = ordframe.ci(percent, method="bca", cube=cube)
-    assert bounds.isnull().all()
-    assert [w.category for w in strict_warnings] == [DegenerateIntervalWarning]
-    assert "outside every replicate" in str(strict_warnings[0].message)
+    with pytest.raises(ValueError, match=r"accuracy' on the cube lies outside every one of .*different scales"):
+        ordframe.ci(percent, method=method, cube=cube, seed=0)
+    assert np.isfinite(ordframe.ci(percent, method="percentile").values).all()  # needs no cube: nothing to check
 
 
 def test_a_degenerate_model_leaves_the_others_intervals_as_they_are(strict_warnings):

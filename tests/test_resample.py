@@ -12,6 +12,7 @@ import scipy.stats
 import xarray as xr
 
 import ordframe
+from ordframe._core.drawing import drawn_of
 
 MATRIX = np.array([[30, 6, 2, 0], [5, 25, 8, 1], [1, 7, 20, 4], [0, 2, 5, 14]])
 
@@ -351,3 +352,34 @@ def test_compare_ranks_by_the_values_on_the_data_when_given():
     )
     with pytest.raises(ValueError, match="without the 'bootstrap' dim"):
         ordframe.compare(boot, estimate=boot)
+
+
+# --------------------------------------------------------------------------- replicates remember how they were drawn
+
+
+def test_paired_replicates_record_how_they_were_drawn_through_metrics_sums_and_netcdf(tmp_path):
+    long = predictions(200).assign(fold=lambda d: d["sample"] % 4)
+    boot = long.ordinal.bootstrap("y", "yhat", by="model", sample="sample", strata="fold", n=50, seed=3)
+    record = {"n_resamples": 50, "seed": 3, "method": "samples", "sample": "sample", "strata": '["fold"]'}
+    assert boot.attrs == record
+    oc = boot.sum("fold").ordinal.oc()
+    assert {k: oc.attrs[k] for k in record} == record and oc.attrs["metric"] == "oc"
+    assert boot.ordinal.evaluate(metrics=["mae"]).attrs == record
+    path = tmp_path / "oc.nc"
+    oc.to_netcdf(path)
+    with xr.open_dataarray(path) as back:
+        assert {k: back.attrs[k] for k in record} == record
+    evaluated = long.ordinal.evaluate("y", "yhat", by="model", bootstrap=20, seed=5, metrics=["mae"])
+    assert evaluated.attrs == {"n_resamples": 20, "seed": 5, "method": "samples"} == drawn_of(evaluated["mae"].attrs)
+
+
+def test_a_fresh_seed_is_recorded_and_draws_the_same_replicates_again():
+    long = predictions(100)
+    first = long.ordinal.bootstrap("y", "yhat", by="model", n=30)
+    again = long.ordinal.bootstrap("y", "yhat", by="model", n=30, seed=int(first.attrs["seed"]))
+    xr.testing.assert_identical(first, again)
+    cube = long.ordinal.confusion("y", "yhat", by="model")
+    cells = cube.ordinal.bootstrap(30, stratify=True)
+    assert cells.attrs["method"] == "cells within true classes" and cells.attrs["n_resamples"] == 30
+    xr.testing.assert_identical(cells, cube.ordinal.bootstrap(30, stratify=True, seed=int(cells.attrs["seed"])))
+    assert cube.ordinal.bootstrap(5, seed=np.random.default_rng(0)).attrs["seed"] == "not recorded"

@@ -26,6 +26,7 @@ import xarray as xr
 
 from ordframe._core.checks import check_nonnegative
 from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.drawing import drawn_of
 from ordframe._core.messages import warn
 from ordframe._registry.manager import BUILTIN_MODULES, PluginError, plugin_of
 from ordframe._registry.metric import Metric
@@ -300,7 +301,9 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: 
         output_dtypes=[np.float64],
         dask_gufunc_kwargs={"allow_rechunk": True},  # a matrix is only K x K: joining its chunks is cheap
     )
-    return labelled(result.rename(metric.name), metric, params, classes)
+    out = labelled(result.rename(metric.name), metric, params, classes)
+    out.attrs.update(drawn_of(cube.attrs))  # replicates say how they were drawn
+    return out
 
 
 def apply_proba(
@@ -327,13 +330,18 @@ def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.
     """
     result.attrs = {
         "metric": metric.name,
-        "parameters": json.dumps(params, default=lambda v: np.asarray(v).tolist()),
+        "parameters": parameters_json(params),
         "direction": metric.direction,
         "higher_is_better": int(metric.higher_is_better),
         "metric_bounds": [float(b) for b in metric.bounds],  # not "bounds": CF reserves it for a variable name
         **({} if classes is None else {"classes": json.dumps([str(c) for c in classes])}),
     }
     return result
+
+
+def parameters_json(params: Mapping) -> str:
+    """A metric's parameters as JSON, matrices as nested lists: what a result's ``parameters`` attr holds."""
+    return json.dumps(params, default=lambda v: np.asarray(v).tolist())
 
 
 def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):

@@ -15,6 +15,7 @@ from ordframe._bridge.apply import apply_confusion, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
+from ordframe._core.drawing import drawn_of
 from ordframe._core.shared import shared_terms
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
@@ -27,7 +28,8 @@ def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     request = evaluation_request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
     counts = confusion_counts(cube)  # validated once for every metric
     with shared_terms():  # and the terms that several metrics use computed once
-        return xr.Dataset({out: apply_confusion(m, cube, p, counts).rename(out) for out, (m, p) in request.items()})
+        variables = {out: apply_confusion(m, cube, p, counts).rename(out) for out, (m, p) in request.items()}
+    return xr.Dataset(variables, attrs=drawn_of(cube.attrs))  # replicates say how they were drawn
 
 
 def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:

@@ -71,6 +71,7 @@ from ordframe._core.dims import (
     TRUE,
     VERSUS_DIM,
 )
+from ordframe._core.drawing import clustered
 from ordframe._core.messages import show, warn
 from ordframe._inference.double_bootstrap import INNER, calibration_shares
 from ordframe._inference.worst_class import class_replicates
@@ -239,7 +240,9 @@ def ci(
         if dim not in array.dims:
             raise ValueError(f"dim {dim!r} is not a dim of the replicates {tuple(array.dims)}")
         values[name] = array.transpose(..., dim)
-        chosen[name] = _default_method(array.attrs, cube, name) if method is None else method
+        chosen[name] = interval_method(
+            _registered(array.attrs), method, clusters=clustered(array.attrs), cube=cube is not None, name=name
+        )
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
     shares = _calibration(values, calibrated, dim, cube, inner, seed, progress) if calibrated else {}
     bounds = {}
@@ -252,7 +255,7 @@ def ci(
         elif chosen[name] == "jeffreys":
             metric, params, checked = _checked_cube(v, dim, cube, name, "jeffreys")
             _check_kind(metric, "jeffreys")
-            estimate = apply_confusion(metric, checked, params)
+            estimate = _estimate_on(v, dim, metric, params, checked, name)
             low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
         elif chosen[name] == "intersection":
             metric, params, checked = _checked_cube(v, dim, cube, name, "intersection")
@@ -327,12 +330,10 @@ def frame_ci(
             )
         )
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
-    chosen = {name: method or _frame_default(metric, cluster) for name, (metric, _) in request.items()}
-    if cluster is not None and method in _DRAW_SAMPLES:
-        raise ValueError(
-            f"method={method!r} draws its replicates from the data's cube sample by sample, not cluster by cluster; "
-            "with cluster= use method='basic' or 'bca'"
-        )
+    chosen = {
+        name: interval_method(metric, method, clusters=cluster is not None, frame=True, name=name)
+        for name, (metric, _) in request.items()
+    }
     for name, (metric, _) in request.items():
         _check_kind(metric, chosen[name])
     replicates, estimate, jackknife, cube = frame_replicates(
@@ -391,44 +392,74 @@ def frame_ci(
     return xr.Dataset(bounds)
 
 
-def _frame_default(metric: Metric, cluster) -> str:
-    """A metric's default interval where the frame gives the data: its own, except m-out-of-n (BCa instead) and,
-    with clusters, the calibrated and intersection ones (basic instead: they draw from the cube sample by sample)."""
-    if metric.interval == "m_out_of_n":
-        return "bca"
-    return "basic" if metric.interval in _DRAW_SAMPLES and cluster is not None else metric.interval
+def interval_method(
+    metric: Metric | None, method: str | None, *, clusters: bool, frame: bool = False, cube: bool = True, name=None
+) -> str:
+    """The interval of ``metric``'s replicates, by one rule for ``ci`` and ``df.ordinal.ci``.
 
-
-def _default_method(attrs, cube, name) -> str:
-    """The metric's ``interval``, or ``"percentile"`` with a warning where it cannot be had here."""
-    try:
-        metric = registry.get_metric(attrs["metric"])
-    except (KeyError, ValueError):  # not an ordframe metric result: nothing to choose by
+    ``method`` given: itself, or an error where the replicates' design rules it out (with ``clusters``: the
+    calibrated and intersection intervals, which draw from the cube sample by sample, and on replicates alone
+    BCa, whose acceleration must leave one cluster out). ``None``: the metric's ``interval``
+    (``"percentile"`` for values of no registered metric), where on a frame m-out-of-n is BCa and with
+    ``clusters`` the calibrated and intersection intervals are basic. Where replicates alone cannot give it
+    (no ``cube``; a probability metric, whose BCa needs the per-sample scores; BCa of clusters), the percentile
+    interval, or the basic one with a cube, and a warning that says why.
+    """
+    if method is not None:
+        if clusters and (method in _DRAW_SAMPLES or (method == "bca" and not frame)):
+            raise ValueError(
+                f"method={method!r} is not valid for replicates that drew whole clusters: "
+                + (
+                    "it draws from the data's cube sample by sample, not cluster by cluster; use method='basic'"
+                    + (" or 'bca'" if frame else "")
+                    if method in _DRAW_SAMPLES
+                    else "BCa's acceleration must leave one cluster out, which the cube cannot; call it on the "
+                    "frame, df.ordinal.ci(..., cluster=..., method='bca'), or use method='basic'"
+                )
+                + (f" ({_label(name)})" if name is not None else "")
+            )
+        return method
+    if metric is None:
         return "percentile"
     chosen = metric.interval
-    if chosen == "percentile":
+    if frame and chosen == "m_out_of_n":
+        return "bca"
+    if clusters and chosen in _DRAW_SAMPLES:
+        return "basic"
+    if frame or chosen == "percentile":
         return chosen
     if metric.kind == "proba":
         why = (
             f"its BCa needs the per-sample scores, which replicates do not hold: call it on the frame, "
             f'df.ordinal.ci(..., method="{chosen}")'
         )
-    elif cube is None:
+    elif not cube:
         why = "it needs the estimate on the data: pass cube=, the cube the replicates were drawn from"
+    elif clusters and chosen == "bca":
+        why = "its acceleration must leave one cluster out, which the cube cannot: call it on the frame, df.ordinal.ci(..., cluster=...)"
     else:
         return chosen
+    fallback = "basic" if cube and metric.kind == "confusion" else "percentile"
     warn(
-        f"{_label(name)} get the percentile interval, not the default of {metric.name!r}, {chosen!r} (chosen by "
-        f"coverage; the percentile interval of {metric.name!r} can cover less than its level): {why}",
+        f"{_label(name)} get the {fallback} interval, not the default of {metric.name!r}, {chosen!r} (chosen by "
+        f"coverage; the {fallback} interval of {metric.name!r} can cover less than its level): {why}",
         UserWarning,
     )
-    return "percentile"
+    return fallback
+
+
+def _registered(attrs) -> Metric | None:
+    """The registered metric that the attrs name, or None (not an ordframe metric result)."""
+    try:
+        return registry.get_metric(attrs["metric"])
+    except (KeyError, ValueError):
+        return None
 
 
 def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[xr.DataArray, xr.DataArray | float]:
     """The metric on the cube, and the factor by which the basic (1) or m-out-of-n (sqrt(m/N)) interval scales."""
     metric, params, cube = _checked_cube(values, dim, cube, name, method)
-    estimate = apply_confusion(metric, cube, params)
+    estimate = _estimate_on(values, dim, metric, params, cube, name)
     if method == "basic":
         return estimate, 1.0
     if SIZE_COORD not in values.coords:
@@ -681,10 +712,35 @@ def _checked_cube(values: xr.DataArray, dim: str, cube, name, method: str) -> tu
     return metric, parameters_of(metric, values.attrs, name), _matching_cube(cube, values, dim, name)
 
 
+def _estimate_on(values: xr.DataArray, dim: str, metric: Metric, params, cube: xr.DataArray, name) -> xr.DataArray:
+    """The metric on the cube the replicates were drawn from; an error where it lies outside every replicate.
+
+    Replicates drawn from a cube surround its value (or equal it); an estimate outside all of them says that
+    the two are on different scales, or that the replicates came from another cube.
+    """
+    estimate = apply_confusion(metric, cube, params)
+    valid = values.notnull().sum(dim) >= 2
+    lowest, highest = values.min(dim), values.max(dim)
+    tolerance = _EQUAL * np.maximum(1.0, np.maximum(abs(lowest), abs(highest)))
+    outside = valid & ((estimate < lowest - tolerance) | (estimate > highest + tolerance))
+    if bool(outside.any()):
+        mask, v, lo, hi = xr.broadcast(outside, estimate.drop_attrs(), lowest, highest)
+        where = mask.values
+        e, low, high = (round(float(x.transpose(*mask.dims).values[where][0]), 6) for x in (v, lo, hi))
+        raise ValueError(
+            f"ci: in {int(outside.sum())} of {int(valid.sum())} element(s) the value of {metric.name!r} on the cube "
+            f"lies outside every one of {_label(name)} (e.g. {e}, replicates in [{low}, {high}]): the replicates "
+            "and the cube are on different scales (xarray keeps a metric's attrs through arithmetic such as "
+            "x * 100, so scaled replicates still look like the metric), or the replicates were not drawn from "
+            "this cube. Pass the replicates as the metric gave them, or use method='percentile', which needs no cube"
+        )
+    return estimate
+
+
 def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
     """BCa of confusion-metric replicates: the estimate and the jackknife come from ``cube``."""
     metric, params, cube = _checked_cube(values, dim, cube, name, "bca")
-    estimate = apply_confusion(metric, cube, params)
+    estimate = _estimate_on(values, dim, metric, params, cube, name)
     theta, weights = jackknife(cube, metric, **params)
     return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
 
@@ -695,7 +751,7 @@ def _calibration(values: dict, names: list, dim: str, cube, inner, seed, progres
     request = {}
     for name in names:
         metric, params, checked = _checked_cube(values[name], dim, cube, name, "calibrated")
-        request[name] = (metric, params, apply_confusion(metric, checked, params))
+        request[name] = (metric, params, _estimate_on(values[name], dim, metric, params, checked, name))
     outer = max(values[name].sizes[dim] for name in names)
     return calibration_shares(checked, request, outer=outer, inner=inner, equal=_EQUAL, seed=seed, progress=progress)
 

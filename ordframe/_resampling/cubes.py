@@ -25,6 +25,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
 from ordframe._core.checks import check_count, check_flag, check_replicates, new_dim, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CELL_DIM, CUBE_DIMS, PRED, SIZE_COORD, TRUE
+from ordframe._core.drawing import CELLS, CELLS_BY_CLASS, concrete_seed, drawn_record
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 
@@ -134,6 +135,7 @@ def bootstrap_cube(
                 "draws m < N samples (e.g. m = N ** 0.7)"
             )
     check_allocation(n * math.prod(stack) * k * k * 8, f"{n} bootstrap replicates of {math.prod(stack)} matrices")
+    seed = concrete_seed(seed)
     rng = rng_of(seed)
     draws = np.empty((n, *stack, k, k), np.int64)
     if stratify:
@@ -153,7 +155,8 @@ def bootstrap_cube(
     coords = {name: c for name, c in ordered.coords.items()}
     if size is not None:
         coords[SIZE_COORD] = size
-    return xr.DataArray(draws, dims=(replicate_dim, *ordered.dims), coords=coords, name="count")
+    record = drawn_record(n, seed, CELLS_BY_CLASS if stratify else CELLS)
+    return xr.DataArray(draws, dims=(replicate_dim, *ordered.dims), coords=coords, name="count", attrs=record)
 
 
 def jackknife(cube: xr.DataArray, metric, **params) -> tuple[xr.DataArray, xr.DataArray]:

@@ -27,7 +27,13 @@ and a replicate draws as many clusters as there are, with replacement, over
 the distinct patterns. Clusters that each lie in one stratum are drawn within
 their stratum; clusters that span strata (a subject in every repeat of a
 repeated cross-validation) are drawn from all clusters together, and the
-strata then only split the cubes, whose sizes vary between replicates.
+strata then only split the cubes, whose sizes vary between replicates. Fewer
+than 2 clusters (in a stratum they are drawn within) is an error: every
+replicate would be the data itself. Fewer than ``FEW_CLUSTERS`` warns: with
+few clusters the cluster bootstrap's intervals are too narrow (Cameron &
+Miller 2015, sec. VI).
+
+Every result records how it was drawn in its attrs (``_core/drawing.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
+from ordframe._core.drawing import CLUSTERS, SAMPLES, concrete_seed, drawn_record
 from ordframe._core.messages import MAX_SHOWN, show, warn
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
@@ -57,6 +64,9 @@ if TYPE_CHECKING:
 
 # Pattern counts of at most this many (replicate, pattern) pairs are held at once.
 CHUNK_CELLS = 1 << 23
+
+#: Fewer clusters than this (in a stratum they are drawn within) warn: the literature's rule of thumb.
+FEW_CLUSTERS = 20
 
 
 @dataclass
@@ -76,12 +86,15 @@ class PairedSamples:
     truth: np.ndarray
     table: np.ndarray
     cluster: np.ndarray | None = None
+    cluster_name: object = None
 
     def pooled(self, layers: int) -> PairedSamples:
         """The same samples with their ``layers`` strata columns pooled into one stratum (for labelling)."""
         groups = Groups(self.groups.columns[layers:])
         zero = np.zeros_like(self.stratum)
-        return PairedSamples(self.rows, groups, 1, self.n_models, zero, self.truth, self.table, self.cluster)
+        return PairedSamples(
+            self.rows, groups, 1, self.n_models, zero, self.truth, self.table, self.cluster, self.cluster_name
+        )
 
     def draws(self) -> Draws:
         """The units a replicate draws: the samples, or with ``cluster=`` the clusters of samples."""
@@ -89,7 +102,7 @@ class PairedSamples:
         k = len(self.rows.classes)
         if self.cluster is None:
             return sample_draws(self.stratum, self.truth, predictions, k, self.n_strata)
-        return cluster_draws(self.cluster, self.stratum, self.truth, predictions, k, self.n_strata)
+        return cluster_draws(self.cluster, self.stratum, self.truth, predictions, k, self.n_strata, self.cluster_name)
 
     def labelled(self, values: np.ndarray, dim: str, dims=(), coords=None, name=None) -> xr.DataArray:
         """``values`` of shape ``(n, n_strata * n_models, *rest)`` as a DataArray ``(dim, *strata, *models, *dims)``."""
@@ -169,9 +182,8 @@ def paired_samples(
     stratum = stratum[table[:, 0]]
     if clusters:
         codes = np.asarray(columns[-1].codes, dtype=np.int64) - columns[-1].offset
-        return PairedSamples(
-            rows, groups, n_strata, n_models, stratum, truth, table, _cluster_of(codes, table, clusters[0])
-        )
+        cluster_of = _cluster_of(codes, table, clusters[0])
+        return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table, cluster_of, clusters[0])
     if extra and layers and resampled:
         warn_repeated_samples(np.unique(key[table[:, 0]], return_counts=True)[1], extra[0], layers)
     return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
@@ -232,10 +244,11 @@ def sample_draws(stratum, truth, predictions, k: int, n_strata: int, weight=None
     return Draws(patterns[:, 0], counts, cells, n_strata, pattern_of)
 
 
-def cluster_draws(cluster, stratum, truth, predictions, k: int, n_strata: int, weight=None) -> Draws:
+def cluster_draws(cluster, stratum, truth, predictions, k: int, n_strata: int, name, weight=None) -> Draws:
     """Clusters of samples as units: a cluster's pattern is its count in every cell of every cube.
 
-    Clusters that each lie in one stratum are drawn within it; otherwise all are drawn together.
+    Clusters that each lie in one stratum are drawn within it; otherwise all are drawn together. ``name``:
+    the cluster column, for the error on fewer than 2 clusters and the warning on fewer than ``FEW_CLUSTERS``.
     """
     from scipy import sparse  # imported when needed: it takes a third of `import ordframe`
 
@@ -251,9 +264,37 @@ def cluster_draws(cluster, stratum, truth, predictions, k: int, n_strata: int, w
     np.minimum.at(low, cluster, stratum)
     np.maximum.at(high, cluster, stratum)
     nested = bool((low == high).all())
+    _check_cluster_count(np.bincount(low, minlength=n_strata) if nested else np.array([n_clusters]), name)
     drawn_in = low[first] if nested else np.zeros(len(first), np.int64)
     counts = np.bincount(pattern_of, minlength=len(first))
     return Draws(drawn_in, counts, contributions[first], n_strata if nested else 1, pattern_of)
+
+
+def _check_cluster_count(per_stratum: np.ndarray, name) -> None:
+    """An error for fewer than 2 clusters where they are drawn (``per_stratum``: clusters in each stratum drawn
+    within, or the one count of all), a warning for fewer than ``FEW_CLUSTERS``."""
+    drawn = per_stratum[per_stratum > 0] if per_stratum.any() else per_stratum
+    fewest = int(drawn.min())
+    clusters = f"{fewest} cluster{'s' if fewest != 1 else ''}"
+    where = f"cluster={name!r} has {clusters}"
+    if len(per_stratum) > 1:  # drawn within strata
+        where = (
+            f"cluster={name!r}: {int((drawn == fewest).sum())} of the {len(drawn)} strata hold only {clusters} "
+            "(clusters that each lie in one stratum are drawn within it)"
+        )
+    if fewest < 2:
+        raise ValueError(
+            f"{where}: a cluster bootstrap draws whole clusters, so every replicate would be the data itself "
+            "(intervals of width 0, p-values at their floor). Give a cluster column with at least 2 clusters "
+            f"everywhere ({FEW_CLUSTERS} or more for intervals that cover), or leave cluster= out"
+        )
+    if fewest < FEW_CLUSTERS:
+        warn(
+            f"{where}: with fewer than about {FEW_CLUSTERS} clusters the cluster bootstrap's intervals are too "
+            "narrow and its p-values too small (Cameron & Miller 2015); read them as a lower bound of the "
+            "uncertainty",
+            UserWarning,
+        )
 
 
 def _equal_rows(matrix: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
@@ -296,7 +337,7 @@ def frame_bootstrap(
     its number of samples (e.g. the folds of a cross-validation). ``cluster``
     names the column of the clusters drawn whole (see the module docstring).
     """
-    n = check_replicates(n)
+    n, seed = check_replicates(n), concrete_seed(seed)
     _check_replicate_dim(replicate_dim, by, strata)
     paired = paired_samples(
         df, true, pred, by=by, sample=sample, strata=strata, cluster=cluster, labels=labels, dropna=dropna
@@ -304,7 +345,22 @@ def frame_bootstrap(
     k = len(paired.rows.classes)
     values = pattern_cubes(paired.draws(), paired.n_strata * paired.n_models, k, n, rng_of(seed), progress)
     coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
-    return paired.labelled(values, replicate_dim, (TRUE, PRED), coords, name="count")
+    cube = paired.labelled(values, replicate_dim, (TRUE, PRED), coords, name="count")
+    cube.attrs = paired_record(n, seed, sample, strata, cluster)
+    return cube
+
+
+def paired_record(n: int, seed, sample, strata, cluster) -> dict:
+    """The attrs that say how paired replicates were drawn (``_core/drawing.py``)."""
+    names = by_names(sample)
+    return drawn_record(
+        n,
+        seed,
+        SAMPLES if cluster is None else CLUSTERS,
+        sample=names[0] if names else None,
+        strata=by_names(strata, "strata"),
+        cluster=cluster,
+    )
 
 
 def _check_replicate_dim(replicate_dim, by, strata) -> None:
@@ -366,7 +422,7 @@ def paired_replicates(
     The cubes hold every replicate's true-class counts, from which a reference forecast that depends on
     the class prior (a skill score's climatology) is scored on the same replicate as the models.
     """
-    n = check_replicates(n)
+    n, seed = check_replicates(n), concrete_seed(seed)
     _check_replicate_dim(replicate_dim, by, strata)
     taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
@@ -388,7 +444,8 @@ def paired_replicates(
         )
         checked = confusion_counts(cube)  # validated once for every metric
         return xr.Dataset(
-            {out: apply_confusion(m, cube, p, checked).rename(out) for out, (m, p) in request.items()}
+            {out: apply_confusion(m, cube, p, checked).rename(out) for out, (m, p) in request.items()},
+            attrs=cube.attrs,
         ), cube
     paired = paired_samples(
         df,
@@ -433,6 +490,7 @@ def paired_replicates(
         counts = counts.reshape(n, -1, paired.n_models, k, k).sum(axis=1)
         totals = {out: t.reshape(n, -1, paired.n_models).sum(axis=1) for out, t in totals.items()}
     cube = paired.labelled(counts, replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes})
+    cube.attrs = paired_record(n, seed, sample, strata, cluster)
     drawn_rows = counts.sum(axis=(2, 3))  # per replicate and cube: the samples drawn (fixed without clusters)
     variables = {}
     counts_checked = confusion_counts(cube)  # validated once for every metric
@@ -443,7 +501,8 @@ def paired_replicates(
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = paired.labelled(totals[out] / drawn_rows, replicate_dim)
             variables[out] = labelled(mean, metric, metric.params(params), rows.classes)
-    return xr.Dataset({out: v.rename(out) for out, v in variables.items()}), cube
+            variables[out].attrs.update(cube.attrs)
+    return xr.Dataset({out: v.rename(out) for out, v in variables.items()}, attrs=cube.attrs), cube
 
 
 def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[str, tuple[xr.DataArray, xr.DataArray]]:

@@ -28,9 +28,16 @@ import xarray as xr
 
 from ordframe._core.checks import by_names, check_replicates, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, PRED, TRUE
+from ordframe._core.drawing import concrete_seed
 from ordframe._inputs.dask_frame import check_dask_frame, dask_cube
 from ordframe._inputs.frame import frame_rows
-from ordframe._resampling.paired import cluster_draws, pattern_cubes, sample_draws, warn_repeated_samples
+from ordframe._resampling.paired import (
+    cluster_draws,
+    paired_record,
+    pattern_cubes,
+    sample_draws,
+    warn_repeated_samples,
+)
 
 
 def dask_bootstrap(
@@ -51,7 +58,7 @@ def dask_bootstrap(
 ) -> xr.DataArray:
     """Paired bootstrap replicate cubes of a dask DataFrame (see the module docstring and ``df.ordinal.bootstrap``)."""
     check_dask_frame(ddf)
-    n = check_replicates(n)
+    n, seed = check_replicates(n), concrete_seed(seed)
     models, layers = by_names(by), by_names(strata, "strata")
     if len(models) != 1 or sample is None:
         raise ValueError(
@@ -143,7 +150,9 @@ def dask_bootstrap(
     stratum, truth = table["stratum"].to_numpy(np.int64), table["true_min"].to_numpy(np.int64)
     predictions, weight = (digits - 1).astype(np.int64), table[0].to_numpy(np.int64)
     if clusters:
-        draws = cluster_draws(pd.factorize(table["cluster"])[0], stratum, truth, predictions, k, n_strata, weight)
+        draws = cluster_draws(
+            pd.factorize(table["cluster"])[0], stratum, truth, predictions, k, n_strata, clusters[0], weight
+        )
     else:  # the patterns in the order of the pandas front end's: the same seed draws the same replicates
         draws = sample_draws(stratum, truth, predictions, k, n_strata, weight)
     values = pattern_cubes(draws, n_strata * n_models, k, n, rng_of(seed), progress)
@@ -151,7 +160,8 @@ def dask_bootstrap(
     coords = {str(c): v for c, v in zip([*layers, models[0]], [*strata_values, model_values])}
     coords.update({TRUE: (TRUE, classes), PRED: (PRED, classes)})
     dims = (replicate_dim, *map(str, layers), str(models[0]), TRUE, PRED)
-    return xr.DataArray(values.reshape(shape), dims=dims, coords=coords, name="count")
+    record = paired_record(n, seed, sample, strata, cluster)
+    return xr.DataArray(values.reshape(shape), dims=dims, coords=coords, name="count", attrs=record)
 
 
 def _codes(part: pd.DataFrame, *, true, pred, columns, levels, classes, dropna) -> pd.DataFrame:
