@@ -362,6 +362,30 @@ def test_skill_of_values_needs_a_cube_for_climatology_and_a_perfect_value():
     assert scores.attrs["skill_of"] == "mae" and scores.attrs["higher_is_better"] == 1
 
 
+def test_the_skill_of_a_transformed_metric_warns_of_stale_attrs_and_takes_the_direction_given():
+    df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
+    both = pd.concat([df, df.assign(yhat=df.y, model="perfect"), df.assign(yhat=1, model="baseline")])
+    accuracy = both.ordinal.evaluate("y", "yhat", by="model", metrics=["accuracy"])["accuracy"]
+    error = (1 - accuracy).rename("error_rate")  # xarray keeps accuracy's attrs: higher is better, perfect 1
+    # a warning, as compare gives: a variable renamed by evaluate(metrics={"name": ...}) has such attrs rightly
+    with pytest.warns(UserWarning, match="'error_rate' is named unlike the metric its attrs describe"):
+        ordframe.skill(error, {"model": "baseline"})
+    expected = ordframe.skill(accuracy, {"model": "baseline"})  # a skill score is invariant under 1 - x
+    for direction in (False, {"error_rate": False}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            skills = ordframe.skill(error, {"model": "baseline"}, higher_is_better=direction)
+            in_dataset = ordframe.skill(error.to_dataset(), {"model": "baseline"}, higher_is_better=direction)
+        xr.testing.assert_allclose(skills.drop_attrs(), expected.drop_attrs().rename("error_rate"))
+        xr.testing.assert_allclose(in_dataset["error_rate"], skills)
+    assert float(skills.sel(model="perfect")) == 1.0
+    assert skills.attrs["skill_of"] == "error_rate" and skills.attrs["perfect_score"] == 0.0
+    with pytest.raises(TypeError, match="perfect= and higher_is_better= are both given for 'error_rate'"):
+        ordframe.skill(error, {"model": "baseline"}, perfect=0.0, higher_is_better=False)
+    with pytest.raises(ValueError, match="names 'error', which are not variables"):
+        ordframe.skill(error, {"model": "baseline"}, higher_is_better={"error": False})
+
+
 def test_label_warnings_are_given_once():
     df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0], "yhat": [0, 1, 2, 3, 1, 0]})
     with pytest.warns(ordframe.LabelWarning) as record:

@@ -195,9 +195,9 @@ def ranking_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None =
         direction = "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
         warn(
             f"{name!r} is named unlike the metric its attrs describe ({metric!r}, {direction}): xarray keeps attrs "
-            "through arithmetic such as 1 - x or -x, so they may be stale and rank the models the wrong way round. "
-            f"It is ranked as {direction}; say which way is better with higher_is_better=True or False (a dict by "
-            f"variable for several, e.g. higher_is_better={{{name!r}: False}}), which also silences this warning"
+            f"through arithmetic such as 1 - x or -x, so they may be stale. It is taken as {direction}, perhaps the "
+            "wrong way round; say which way is better with higher_is_better=True or False (a dict by variable for "
+            f"several, e.g. higher_is_better={{{name!r}: False}}), which also silences this warning"
         )
     return better_sign(name, attrs, higher_is_better)
 

@@ -40,7 +40,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, apply_proba, cube_classes, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
-from ordframe._core.checks import by_names, check_level
+from ordframe._core.checks import by_names, check_level, directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import interval_of, parameters_of, percentile, reflected, valid_share
@@ -265,7 +265,7 @@ def skill_attrs(attrs: Mapping, reference_text: str, perfect: float) -> dict:
     }
 
 
-def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, perfect=None):
+def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, perfect=None, higher_is_better=None):
     """The skill score of metric values against a reference: ``(S - S_ref) / (S_perfect - S_ref)``.
 
     The skill of metric values already computed, e.g. the paired bootstrap replicates of several models
@@ -277,7 +277,9 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     values : xarray.DataArray or xarray.Dataset
         Metric values, with the attrs every ordframe result carries (``higher_is_better`` and
         ``metric_bounds`` give the perfect value; ``metric`` and ``parameters`` what a climatological
-        reference is scored with).
+        reference is scored with). xarray keeps attrs through arithmetic, so values named unlike their
+        ``metric`` attr (e.g. ``(1 - accuracy).rename("error_rate")``) warn that the attrs may be stale,
+        unless ``higher_is_better=`` or ``perfect=`` is given.
     reference : "climatology", dict, xarray.DataArray, xarray.Dataset or float
         ``{dim: label}``: the values of the model ``label`` along ``dim`` (paired: the same replicate of
         the reference for every replicate of the models). ``"climatology"``, ``{"prior": training labels}``
@@ -290,6 +292,11 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     perfect : float or dict, optional
         The perfect value (by variable name with a dict), instead of the bound in the metric's good
         direction read from the attrs.
+    higher_is_better : bool or dict, optional
+        Which way is better, as in [`compare`][ordframe.compare]: None (default) reads each variable's
+        ``higher_is_better`` attr; True or False applies to every variable; a dict gives it by variable name.
+        The perfect value is then the bound of ``metric_bounds`` in that direction (pass ``perfect=`` instead
+        if the values' range is not the metric's, e.g. ``100 * accuracy``).
 
     Returns
     -------
@@ -303,11 +310,16 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         For a reference that is not one of the forms above, a label that is not along ``dim``, a
         climatological reference without ``cube`` (or with a cube whose dims are not those of the values),
         values without the attrs that give their perfect value, or a distribution that does not sum to 1.
+    TypeError
+        For ``perfect=`` and ``higher_is_better=`` both given for one variable.
 
     Warns
     -----
     UndefinedSkillWarning
         Where the skill is NaN because it is undefined: no finite perfect value, or a perfect reference.
+    UserWarning
+        For values named unlike their ``metric`` attr (their direction and bounds may be stale), unless
+        ``higher_is_better=`` or ``perfect=`` is given.
 
     Notes
     -----
@@ -331,15 +343,16 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     """
     if isinstance(values, xr.Dataset):
         perfect_of = perfect if isinstance(perfect, Mapping) else dict.fromkeys(values.data_vars, perfect)
+        better = directions(higher_is_better, list(values.data_vars))
         skills = {}
         for name, v in values.items():
             ref = reference[name] if isinstance(reference, xr.Dataset) else reference
-            skills[name] = skill(v, ref, cube=cube, perfect=perfect_of.get(name))
+            skills[name] = skill(v, ref, cube=cube, perfect=perfect_of.get(name), higher_is_better=better[name])
         return xr.Dataset(skills, attrs=values.attrs)
     if not isinstance(values, xr.DataArray):
         raise TypeError(f"values must be an xarray DataArray or Dataset, got {type(values).__name__}")
     name = values.name if values.name is not None else values.attrs.get("metric", "values")
-    best = _perfect_of(values, perfect, name)
+    best = _perfect_of(values, perfect, directions(higher_is_better, [name])[name], name)
     if isinstance(reference, (xr.DataArray, int, float)) and not isinstance(reference, bool):
         text = "the reference scores given"
         ref = reference.drop_attrs() if isinstance(reference, xr.DataArray) else float(reference)
@@ -352,22 +365,29 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         else:
             ref = _cube_reference(values, cube, parsed, name)
     out = skill_values(values, ref, best, name)
-    return out.assign_attrs(skill_attrs(values.attrs, text, best)).rename(values.name)
+    return out.assign_attrs(skill_attrs({**values.attrs, "metric": name}, text, best)).rename(values.name)
 
 
-def _perfect_of(values: xr.DataArray, perfect, name) -> float:
+def _perfect_of(values: xr.DataArray, perfect, higher_is_better: bool | None, name) -> float:
+    """``perfect=`` if given, else the bound of the values' ``metric_bounds`` in the direction given or in the attrs."""
     if perfect is not None:
+        if higher_is_better is not None:
+            raise TypeError(
+                f"perfect= and higher_is_better= are both given for {name!r}: perfect= is the perfect value itself, "
+                "give one of them"
+            )
         if isinstance(perfect, bool) or not isinstance(perfect, (int, float)):
             raise TypeError(f"perfect= must be a number (or a dict of numbers by variable), got {perfect!r}")
         return float(perfect)
     attrs = values.attrs
-    if "higher_is_better" not in attrs or "metric_bounds" not in attrs:
+    if "metric_bounds" not in attrs or (higher_is_better is None and "higher_is_better" not in attrs):
         raise ValueError(
             f"{name!r} does not say its perfect value (no 'higher_is_better' and 'metric_bounds' attrs, which "
             "ordframe results carry): compute it with an ordframe metric, or pass perfect= (e.g. perfect=0.0 for "
             "an error)"
         )
-    return perfect_score(bool(int(attrs["higher_is_better"])), attrs["metric_bounds"])
+    better = ranking_sign(name, attrs, higher_is_better) > 0  # warns where the attrs may be stale
+    return perfect_score(better, attrs["metric_bounds"])
 
 
 def _classes_of(values: xr.DataArray, cube) -> pd.Index | None:
