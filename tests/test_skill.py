@@ -1,6 +1,7 @@
 """Skill scores: RPSS and BSS as xskillscore computes them, the climatological references by their formulas,
 the properties (perfect model 1, reference 0, any plugin), pairing, and the interval's coverage."""
 
+import re
 import warnings
 
 import numpy as np
@@ -384,6 +385,17 @@ def test_the_skill_of_a_transformed_metric_warns_of_stale_attrs_and_takes_the_di
         ordframe.skill(error, {"model": "baseline"}, perfect=0.0, higher_is_better=False)
     with pytest.raises(ValueError, match="names 'error', which are not variables"):
         ordframe.skill(error, {"model": "baseline"}, higher_is_better={"error": False})
+
+
+def test_a_nan_reference_is_refused_and_an_undefined_skill_counts_the_results_elements():
+    values = two_models().ordinal.evaluate("y", "yhat", by="model", metrics=["accuracy"])["accuracy"]
+    # refused, as scikit-learn refuses NaN input: it can only give NaN everywhere, which hides the mistake
+    for reference in (np.nan, float("inf"), np.float32("nan")):
+        with pytest.raises(ValueError, match=re.escape(f"reference={reference!r} is not a finite score")):
+            ordframe.skill(values, reference)
+    with pytest.warns(ordframe.UndefinedSkillWarning, match=r"in 2 of 2 element\(s\)"):
+        perfect = ordframe.skill(values, 1.0)  # accuracy's perfect value: no model can improve on it
+    assert perfect.isnull().all()
 
 
 def test_label_warnings_are_given_once():

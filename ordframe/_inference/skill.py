@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
@@ -236,10 +237,11 @@ def skill_values(values: xr.DataArray, reference, perfect: float, name, warn_und
     gap = perfect - reference
     perfect_reference = gap == 0
     if warn_undefined and bool(np.any(perfect_reference)):
-        count = int(np.sum(perfect_reference))
+        undefined = xr.zeros_like(values, dtype=bool) | perfect_reference  # the result's elements
         warn(
-            f"the skill of {name!r} is undefined (NaN) in {count} element(s): the reference scores the perfect value "
-            f"{perfect} there (e.g. climatology on data of one class), so no forecast can improve on it",
+            f"the skill of {name!r} is undefined (NaN) in {int(undefined.sum())} of {undefined.size} element(s): the "
+            f"reference scores the perfect value {perfect} there (e.g. climatology on data of one class), so no "
+            "forecast can improve on it",
             UndefinedSkillWarning,
         )
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -285,7 +287,7 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         the reference for every replicate of the models). ``"climatology"``, ``{"prior": training labels}``
         or ``{"distribution": probabilities}``: the climatological forecast (see the module's description
         on the page), scored from the true-class counts of ``cube``. Reference scores (a DataArray, a
-        Dataset by variable name, or a number): used as they are, broadcast against ``values``.
+        Dataset by variable name, or a finite number): used as they are, broadcast against ``values``.
     cube : xarray.DataArray, optional
         For a climatological reference: the confusion cube(s) the values were computed on, with the
         values' dims (a bootstrap's replicate cubes for replicates), e.g. ``cube.ordinal.bootstrap(n)``.
@@ -307,9 +309,10 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     Raises
     ------
     ValueError
-        For a reference that is not one of the forms above, a label that is not along ``dim``, a
-        climatological reference without ``cube`` (or with a cube whose dims are not those of the values),
-        values without the attrs that give their perfect value, or a distribution that does not sum to 1.
+        For a reference that is not one of the forms above (a NaN or infinite number too), a label that is
+        not along ``dim``, a climatological reference without ``cube`` (or with a cube whose dims are not
+        those of the values), values without the attrs that give their perfect value, or a distribution that
+        does not sum to 1.
     TypeError
         For ``perfect=`` and ``higher_is_better=`` both given for one variable.
 
@@ -353,9 +356,9 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         raise TypeError(f"values must be an xarray DataArray or Dataset, got {type(values).__name__}")
     name = values.name if values.name is not None else values.attrs.get("metric", "values")
     best = _perfect_of(values, perfect, directions(higher_is_better, [name])[name], name)
-    if isinstance(reference, (xr.DataArray, int, float)) and not isinstance(reference, bool):
+    if isinstance(reference, (xr.DataArray, numbers.Real)) and not isinstance(reference, bool):
         text = "the reference scores given"
-        ref = reference.drop_attrs() if isinstance(reference, xr.DataArray) else float(reference)
+        ref = reference.drop_attrs() if isinstance(reference, xr.DataArray) else _finite_reference(reference)
     else:
         parsed = parse_reference(reference, _classes_of(values, cube), values.dims)
         text = parsed.text
@@ -388,6 +391,15 @@ def _perfect_of(values: xr.DataArray, perfect, higher_is_better: bool | None, na
         )
     better = ranking_sign(name, attrs, higher_is_better) > 0  # warns where the attrs may be stale
     return perfect_score(better, attrs["metric_bounds"])
+
+
+def _finite_reference(reference: numbers.Real) -> float:
+    if not math.isfinite(reference):
+        raise ValueError(
+            f"reference={reference!r} is not a finite score: the skill against it would be NaN everywhere; give "
+            "the reference's score, 'climatology' or {<model dim>: <label>} (e.g. {'model': 'baseline'})"
+        )
+    return float(reference)
 
 
 def _classes_of(values: xr.DataArray, cube) -> pd.Index | None:
