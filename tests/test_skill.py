@@ -342,8 +342,9 @@ def test_a_bad_reference_says_what_to_give(reference, error, match):
 
 def test_bootstrap_arguments_need_a_bootstrap_and_methods_are_checked():
     df = two_models()
-    with pytest.raises(TypeError, match="apply to a bootstrap"):
-        df.ordinal.skill("mae", "y", "yhat", by="model", seed=1)
+    for draws in ({"seed": 1}, {"cluster": "s"}):
+        with pytest.raises(TypeError, match="shape a bootstrap's draws and mean nothing without one"):
+            df.ordinal.skill("mae", "y", "yhat", by="model", **draws)
     with pytest.raises(ValueError, match="method must be one of"):
         df.ordinal.skill("mae", "y", "yhat", by="model", bootstrap=10, method="bca")
     with pytest.raises(ValueError, match="names one metric"):
@@ -361,6 +362,22 @@ def test_skill_of_values_needs_a_cube_for_climatology_and_a_perfect_value():
     scores = ordframe.skill(values, 1.0)  # reference scores given as they are
     xr.testing.assert_allclose(scores, (1 - values / 1.0).drop_attrs(), check_dim_order=False)
     assert scores.attrs["skill_of"] == "mae" and scores.attrs["higher_is_better"] == 1
+
+
+def test_sample_without_a_bootstrap_checks_the_pairing_of_a_model_reference():
+    # sample= names the pairing, as with a bootstrap: accepted and checked, the point estimate unchanged
+    df = two_models()
+    common = {"by": "model", "reference": {"model": "b"}}
+    expected = df.ordinal.skill("mae", "y", "yhat", **common)
+    xr.testing.assert_identical(df.ordinal.skill("mae", "y", "yhat", sample="s", **common), expected)
+    folds = df.assign(fold=df["s"] % 2)  # strata= too: the samples are paired within each fold
+    xr.testing.assert_identical(folds.ordinal.skill("mae", "y", "yhat", sample="s", strata="fold", **common), expected)
+    with pytest.raises(ValueError, match="1 \\(sample, model\\) pair\\(s\\) have no prediction"):
+        df.iloc[:-1].ordinal.skill("mae", "y", "yhat", sample="s", **common)
+    with pytest.raises(ValueError, match="different true labels"):
+        df.assign(y=np.r_[df["y"].values[:-1], (df["y"].values[-1] + 1) % 3]).ordinal.skill(
+            "mae", "y", "yhat", sample="s", **common
+        )
 
 
 def test_the_skill_of_a_transformed_metric_warns_of_stale_attrs_and_takes_the_direction_given():

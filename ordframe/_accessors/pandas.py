@@ -817,9 +817,12 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         seed : None, int or numpy.random.Generator
             With ``bootstrap``: the same seed gives the same replicates.
         sample : column name, optional
-            With ``bootstrap``: as in [`bootstrap`][bootstrap].
+            Identifies a sample across the ``by`` groups, as in [`bootstrap`][bootstrap]. Without
+            ``bootstrap`` it only checks the pairing (every group predicts every sample once, with one true
+            label); the values do not depend on it.
         strata : column name or list of column names, optional
-            With ``bootstrap``: drawn apart, each keeping its size, and scored together.
+            With ``bootstrap``: drawn apart, each keeping its size, and scored together. Without it, like
+            ``sample``: the samples are paired within each stratum, and checked.
         cluster : column name, optional
             With ``bootstrap``: the clusters drawn whole (see [`bootstrap`][bootstrap]).
         progress : bool, optional
@@ -836,8 +839,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         ------
         ValueError, TypeError
             For an unknown reference, metric or method, a model label that is not in ``by``, a distribution
-            that does not sum to 1, training labels outside the classes, bootstrap arguments without
-            ``bootstrap``, and as in [`evaluate`][evaluate].
+            that does not sum to 1, training labels outside the classes, ``seed`` or ``cluster`` without
+            ``bootstrap``, ``sample`` that does not pair the groups, and as in [`evaluate`][evaluate].
 
         Warns
         -----

@@ -50,7 +50,7 @@ from ordframe._inputs.classes import encode, labels_of
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import Metric
 from ordframe._registry.request import metric_request
-from ordframe._resampling.paired import paired_replicates
+from ordframe._resampling.paired import paired_replicates, paired_samples
 
 CLIMATOLOGY = "climatology"
 #: The keys of ``reference=`` that give a class distribution, not a model.
@@ -462,19 +462,25 @@ def frame_skill(
     """The skill of ``metric`` for every ``by`` group of a frame, and with ``bootstrap`` its paired intervals.
 
     ``predicted`` is the predicted-label column of a confusion metric or the probability columns of a
-    probability metric.
+    probability metric. Without ``bootstrap``, ``sample`` and ``strata`` only check the pairing: every
+    ``by`` group predicts every sample once, with one true label.
     """
     level = check_level(level)
     if method not in SKILL_METHODS:
         raise ValueError(f"method must be one of {SKILL_METHODS} for the interval of a skill score, got {method!r}")
-    if bootstrap is None and any(v is not None for v in (seed, sample, strata, cluster)):
-        raise TypeError("seed=, sample=, strata= and cluster= apply to a bootstrap: pass bootstrap=<replicates> too")
+    if bootstrap is None and (seed is not None or cluster is not None):
+        raise TypeError(
+            "seed= and cluster= shape a bootstrap's draws and mean nothing without one: pass bootstrap=<replicates> "
+            "too (without it, sample= and strata= only check that every model predicts every sample once)"
+        )
     request = metric_request(metric, None, argument="metric")
     if len(request) != 1:
         raise ValueError(f"metric= names one metric, got {show(list(request))}; call skill once per metric")
     ((label, (chosen, params)),) = request.items()
     pred, proba = (predicted, None) if chosen.kind == "confusion" else (None, predicted)
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
+    if bootstrap is None and (sample is not None or strata is not None):
+        paired_samples(df, true, pred, by=by, sample=sample, strata=strata, resampled=False, **common)
     wanted = {label: (chosen.name, params)}
     estimate, rows = evaluate_frame_rows(df, true, pred, metrics=wanted, by=by, **common)
     # the true-class counts, over the classes scored (integer labels keep those that occur)
