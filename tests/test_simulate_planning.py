@@ -238,6 +238,27 @@ def test_power_under_exchangeable_models_is_the_tests_size():
     assert (plan["power"].values > 0.03).all() and (plan["power"].values < 0.06).all()
 
 
+def test_power_of_two_models_that_predict_alike_is_0_or_1_and_the_warning_says_so():
+    joint = np.zeros((3, 3, 3))
+    joint[[0, 1, 2], [0, 1, 2], [0, 1, 2]] = 10
+    joint[0, 1, 1], joint[2, 1, 1] = 3, 2  # wrong alike
+    alike = r"predict every sample of the pilot alike.*\(power 0\)"
+    with pytest.warns(RuntimeWarning, match=alike), pytest.warns(RuntimeWarning, match="no size evaluated"):
+        plan = ordframe.simulate.power(joint, "accuracy", sizes=[10, 100], replicates=50, seed=0)
+    assert (plan["power"].values == 0).all()  # every difference is 0: never outside the critical values [0, 0]
+    with pytest.warns(RuntimeWarning, match=r"always rejects any other \(power 1\)"):
+        shifted = ordframe.simulate.power(joint, "accuracy", delta=0.01, sizes=[10, 100], replicates=50, seed=0)
+    assert (shifted["power"].values == 1).all()
+
+
+def test_sample_size_from_a_perfect_pilot_warns_that_no_spread_is_no_certainty():
+    # the simulation's answer is kept (it is right for a population that makes no error), with the warning
+    # that BCa gives for replicates that do not vary, and the rule of three's size
+    with pytest.warns(RuntimeWarning, match=r"half-width is 0.*3/N.*about 60 samples"):
+        plan = ordframe.simulate.sample_size(np.diag([10, 10, 10]), "accuracy", halfwidth=0.05, replicates=200, seed=0)
+    assert float(plan["sample_size"]) == 1.0 and (plan["halfwidth"].values == 0).all()
+
+
 def test_curves_are_monotone_in_n_and_carry_their_monte_carlo_intervals():
     pilot = np.array([[40, 8, 2], [6, 30, 4], [1, 5, 24]])
     curve = ordframe.simulate.sample_size(pilot, "mae", halfwidth=0.05, sizes=[25, 100, 400, 1600], seed=3)

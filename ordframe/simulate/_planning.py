@@ -110,7 +110,9 @@ def sample_size(
     Warns
     -----
     RuntimeWarning
-        When no size up to ``max_n`` reaches the target, or the metric is undefined on some replicates.
+        When no size up to ``max_n`` reaches the target, the metric is undefined on some replicates, or the
+        size found is one where the central ``level`` of the replicates do not vary (a perfect pilot, say):
+        that says nothing of the uncertainty.
 
     Examples
     --------
@@ -160,6 +162,7 @@ def sample_size(
         f"the half-width of {request} reaches {target:g}",
     )
     curve["estimate"] = _score(chosen, params, counts, classes).item()
+    _warn_no_spread(curve, request, level, target)
     curve.attrs = {
         "metric": request,
         "target_halfwidth": target,
@@ -240,8 +243,9 @@ def power(
     Warns
     -----
     RuntimeWarning
-        When no size up to ``max_n`` reaches the power (e.g. no difference to detect), or the metric is
-        undefined on some replicates.
+        When no size up to ``max_n`` reaches the power (e.g. no difference to detect), the metric is
+        undefined on some replicates, or the two models predict every pilot sample alike (every simulated
+        difference is then 0: power 0, or 1 for any other ``delta``).
 
     Examples
     --------
@@ -288,10 +292,18 @@ def power(
             coords={SIZE_DIM: ns, BOUND_DIM: ["low", "high"]},
         )
 
-    if difference + shift == 0:
+    alike = not np.any(counts * (1 - np.eye(k)))  # no sample on which the two models' predictions differ
+    if alike:
+        warn(
+            "the two models predict every sample of the pilot alike, so every simulated difference is 0 under the "
+            "null: the test never rejects a difference of 0 (power 0) and always rejects any other (power 1), at "
+            "every n. A pilot on which the models disagree tells how their difference varies",
+            RuntimeWarning,
+        )
+    elif difference + shift == 0:
         warn(
             f"the difference to detect is 0 ({'the pilot models score the same' if delta is None else 'delta=0'}): "
-            "the power stays at the test's size, alpha; give the difference to detect with delta=",
+            "the power stays at or below the test's size, alpha; give the difference to detect with delta=",
             RuntimeWarning,
         )
     curve = _search(
@@ -313,6 +325,21 @@ def power(
         "null": "the two models exchangeable: the joint table symmetrised in their predictions",
     }
     return curve
+
+
+def _warn_no_spread(curve: xr.Dataset, request: str, level: float, target: float) -> None:
+    """A warning when the size found is one where the replicates' central interval is a single value."""
+    chosen = float(curve["sample_size"])
+    if np.isnan(chosen) or float(curve["halfwidth"].sel({SIZE_DIM: chosen})) > 0:
+        return
+    warn(
+        f"sample_size = {int(chosen)}: at that size the central {level:g} of the simulated test sets all score the "
+        f"same {request}, so its half-width is 0. The pilot (e.g. a perfect matrix) shows no spread, and replicates "
+        "that do not vary do not mean there is no uncertainty: with N samples all right, the error rate can still be "
+        f"up to about 3/N (95%), which is below {target:g} from about {math.ceil(3 / target)} samples. A larger "
+        "pilot, with the errors it makes, gives a curve to trust",
+        RuntimeWarning,
+    )
 
 
 def _search(
