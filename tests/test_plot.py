@@ -529,6 +529,21 @@ def test_posterior_density_of_the_correlated_ttest():
     assert f"P(a better) = {float(part['p_model_better']):.3f}" in ax.get_title()
 
 
+def test_posterior_of_an_unknown_model_names_the_argument_and_the_models():
+    values = xr.DataArray(
+        [[0.50, 0.52, 0.47, 0.55, 0.49], [0.45, 0.50, 0.46, 0.49, 0.47]],
+        dims=("model", "fold"),
+        coords={"model": ["a", "b"]},
+        name="mae",
+        attrs={"higher_is_better": 0},
+    )
+    result = ordframe.bayesian_correlated_ttest(values, test_train_ratio=1 / 4, rope=0.01)
+    with pytest.raises(ValueError, match=r"versus='zzz' is not a model of the result; its models are 'a', 'b'"):
+        oplot.posterior(result, model="a", versus="zzz")
+    with pytest.raises(ValueError, match=r"model='zzz' is not a model of the result; its models are 'a', 'b'"):
+        oplot.posterior(result, model="zzz", versus="a")
+
+
 def test_posterior_simplex_of_the_signed_rank_test():
     rng = np.random.default_rng(1)
     values = xr.DataArray(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from ordframe._core.messages import show
 from ordframe.plot._figures import new_axes
 
 if TYPE_CHECKING:
@@ -43,6 +44,14 @@ def posterior(
     -------
     matplotlib.figure.Figure
 
+    Raises
+    ------
+    TypeError
+        For a result that is not the Dataset of a Bayesian test.
+    ValueError
+        For a ``model``, ``versus`` or ``metric`` that the result does not have (naming those it has), a
+        signed-rank result without draws, or a result with other dims beside the pair.
+
     Examples
     --------
     >>> import ordframe.plot
@@ -74,6 +83,10 @@ def posterior(
     if metric not in names:
         raise ValueError(f"metric={metric!r} is not in the result; it has {names}")
     model_dim = result["p_model_better"].dims[1]
+    for argument, label, dim in (("model", model, model_dim), ("versus", versus, "versus")):
+        labels = list(result.get_index(dim))
+        if label not in labels:
+            raise ValueError(f"{argument}={label!r} is not a model of the result; its models are {show(labels)}")
     part = result.sel({"metric": metric, model_dim: model, "versus": versus})
     extra = [d for d in part["p_model_better"].dims]
     if extra:
