@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.optimize import isotonic_regression
 
 import ordframe  # noqa: F401  (registers the accessors)
-from ordframe.metrics.calibration import decompose
+from ordframe.metrics.calibration import COMPONENTS, decompose
 
 COLUMNS = ["p0", "p1", "p2", "p3"]
 
@@ -121,7 +121,7 @@ def test_brier_components_against_the_textbook_formula(rows, method, weighted):
         expected, expected_ece = _reference(x, (true <= k).astype(float), np.ones(len(x)) if w is None else w, method)
         np.testing.assert_allclose(components[0, k], expected, rtol=0, atol=1e-12)
         assert abs(ece[0, k] - expected_ece) <= 1e-12
-    assert np.all(components[0, :, 1:] >= -1e-12)  # every term is >= 0 (REL, RES, MCB, DSC, UNC)
+    assert np.all(components[0, :, 1:] >= 0)  # every term is >= 0 (REL, RES, MCB, DSC, UNC), rounding too
 
 
 def test_fast_path_equals_the_general_one():
@@ -267,6 +267,28 @@ def test_compiled_kernels_equal_numpy(rows, method, weighted, groups, data):
             _accelerate.ENABLED = True
     for fast, slow in zip(compiled, plain, strict=True):
         np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_corp_components_of_a_constant_forecast_are_not_negative_by_rounding(compiled):
+    """PAV pools a constant forecast into one bin whose recalibrated score is UNC computed another way: 1 ulp
+    above it gave DSC = -5.6e-17. MCB and DSC are clipped at 0 and the identity still holds to rounding."""
+    from ordframe.metrics import _accelerate
+
+    if compiled and not _accelerate.ENABLED:
+        pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
+    df = pd.DataFrame({"y": [0, 1, 2, 2, 1], "p0": 0.2, "p1": 0.3, "p2": 0.5})
+    enabled = _accelerate.ENABLED
+    _accelerate.ENABLED = compiled
+    try:
+        ds = df.ordinal.calibration("y", ["p0", "p1", "p2"])
+    finally:
+        _accelerate.ENABLED = enabled
+    for name in ("brier", "rps"):
+        score, mcb, dsc, unc = (ds[name].sel(component=c) for c in COMPONENTS["corp"])
+        assert (mcb >= 0).all() and (dsc >= 0).all()
+        assert float(abs(score - (mcb - dsc + unc)).max()) <= 1e-15
+    np.testing.assert_allclose(ds["brier"].sel(component="discrimination"), 0, atol=1e-15)  # no discrimination
 
 
 @pytest.mark.parametrize("compiled", [True, False])

@@ -20,7 +20,8 @@ the distinct forecast values ``f_j`` (``n_j`` samples, observed frequency
   pool-adjacent-violators algorithm, PAV; tied forecasts share one value),
   which gives the score ``S_C``; the climatological forecast ``o`` gives
   ``S_R = UNC``. Then ``MCB = S - S_C``, ``DSC = S_R - S_C`` and
-  ``S = MCB - DSC + UNC``, with ``MCB >= 0`` and ``DSC >= 0``.
+  ``S = MCB - DSC + UNC``, with ``MCB >= 0`` and ``DSC >= 0`` (``S_C`` is capped at ``S`` and
+  ``UNC``, which it cannot exceed but for rounding).
 
 The expected calibration error of a threshold is ``sum_b |sum_{i in b} w_i (x_i - y_i)| / N``
 over the bins ``b`` of the method (the distinct forecasts, or for ``corp`` the
@@ -254,6 +255,9 @@ def decompose(
                 cells = bins.pooled()[0] if pools is None else pools
                 freq = cells.frequency()
                 recalibrated_score = cells.per_group(cells.weight * freq * (1 - freq), n_groups) / total
+                # S_C <= S and S_C <= UNC (the forecasts and the base rate are isotonic): held against rounding,
+                # so MCB, DSC >= 0 and S = MCB - DSC + UNC to rounding
+                recalibrated_score = np.minimum(recalibrated_score, np.minimum(score, uncertainty))
                 calibration = score - recalibrated_score
                 resolution = uncertainty - recalibrated_score
                 gaps = cells.per_group(np.abs(cells.weight * cells.forecast - cells.events), n_groups) / total
