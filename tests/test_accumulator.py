@@ -226,3 +226,30 @@ def test_dropna_and_renormalize_as_the_accessors_take_them():
 def test_a_cube_before_any_batch_is_an_error():
     with pytest.raises(ValueError, match="no batch has been added yet"):
         ordframe.Accumulator(LABELS).cube()
+
+
+def test_a_probability_frame_named_by_the_classes_is_matched_by_name():
+    from sklearn.linear_model import LogisticRegression
+
+    rng, grades = np.random.default_rng(0), ["low", "mid", "high"]
+    codes = rng.integers(0, 3, 300)
+    X, y = (codes + rng.normal(0, 0.8, 300))[:, None], np.array(grades)[codes]
+    model = LogisticRegression().fit(X, y)  # classes_ sorted: high, low, mid
+    acc = ordframe.Accumulator(labels=grades, metrics=["rps", "mae"])
+    acc.update(y, y_proba=pd.DataFrame(model.predict_proba(X), columns=model.classes_))
+    result = acc.evaluate()
+    assert result["rps"].item() == pytest.approx(ordframe.rps(y, model.predict_proba(X)[:, [1, 2, 0]], labels=grades))
+    assert result["mae"].item() == pytest.approx(ordframe.mae(y, model.predict(X), labels=grades))  # the argmax
+
+
+def test_probability_errors_speak_of_y_proba_and_the_constructor_s_labels():
+    acc = ordframe.Accumulator(labels=[0, 1, 2])
+    with pytest.raises(
+        ValueError,
+        match=r"^y_proba has 4 columns but labels= gives 3 classes \[0, 1, 2\]; give one column per class of "
+        r"Accumulator\(labels=...\), in that order$",
+    ):
+        acc.update([0, 1, 2], y_proba=np.full((3, 4), 0.25))
+    with pytest.raises(TypeError, match="got a dict: a dict label -> column is the accessors' proba="):
+        acc.update([0, 1], y_proba={0: [0.5, 0.5], 1: [0.5, 0.5], 2: [0.0, 0.0]})
+    assert "no batch yet" in repr(acc)

@@ -233,3 +233,69 @@ def test_messages_speak_of_the_functions_arguments():
         ordframe.rps([0, 1, 1], np.full((3, 3), 1 / 3))
     with pytest.raises(ValueError, match=r"sample_weight must be one value per sample .*, got the one value 2"):
         ordframe.mae([0, 1], [0, 1], sample_weight=2)
+
+
+def test_a_probability_frame_named_by_the_classes_is_matched_by_name():
+    from sklearn.linear_model import LogisticRegression
+
+    rng, grades = np.random.default_rng(0), ["low", "mid", "high"]
+    codes = rng.integers(0, 3, 300)
+    X, y = (codes + rng.normal(0, 0.8, 300))[:, None], np.array(grades)[codes]
+    model = LogisticRegression().fit(X, y)
+    proba = pd.DataFrame(model.predict_proba(X), columns=model.classes_)
+    assert list(proba.columns) == ["high", "low", "mid"]  # scikit-learn sorts classes_: not the ordinal order
+    in_order = model.predict_proba(X)[:, [1, 2, 0]]  # the columns picked by hand
+    for name in PROBA:
+        function = getattr(ordframe, name)
+        assert same(function(y, proba, labels=grades), function(y, in_order, labels=grades))
+    assert ordframe.rps(y, proba.to_numpy(), labels=grades) > 2 * ordframe.rps(y, proba, labels=grades)
+
+
+def test_integer_column_names_are_classes_and_pandas_default_names_are_none():
+    y, _, proba, _ = sample(k=3)
+    expected = ordframe.rps(y, proba)
+    assert ordframe.rps(y, pd.DataFrame(proba[:, ::-1], columns=[2, 1, 0])) == expected
+    assert (
+        ordframe.rps(y, xr.DataArray(proba[:, ::-1], dims=("sample", "class"), coords={"class": [2, 1, 0]})) == expected
+    )
+    assert ordframe.rps(y, pd.DataFrame(proba, columns=[0, 1, 2]), labels=[0, 1, 2]) == expected
+    assert ordframe.rps(y, pd.DataFrame(proba, columns=["p0", "p1", "p2"])) == expected  # other names: by position
+    # pd.DataFrame(array) names its columns 0 .. K-1 itself: read by position, as the array, as scikit-learn does
+    assert ordframe.rps(y + 1, pd.DataFrame(proba)) == ordframe.rps(y + 1, proba) == expected
+
+
+@pytest.mark.parametrize(
+    "columns, labels, match",
+    [
+        (
+            ["low", "mid", "p_high"],
+            ["low", "mid", "high"],
+            r"column names \['low', 'mid'\] are classes and \['p_high'\] are not",
+        ),
+        (
+            [0, 1, 2],
+            None,
+            r"\[1, 2\] are classes and \[0\] are not \(the classes are the values of y_true \[1, 2, 3\]\)",
+        ),
+        (["low", "mid", "mid"], ["low", "mid", "high"], r"y_proba has the column\(s\) \['mid'\] more than once"),
+        (
+            ["high", "low"],
+            ["low", "mid", "high"],
+            r"none is named \['mid'\] \(classes are labels= \['low', 'mid', 'high'\]\)",
+        ),
+    ],
+)
+def test_a_frame_named_partly_by_the_classes_is_an_error(columns, labels, match):
+    y = [1, 2, 3] if labels is None else ["low", "mid", "high"]
+    proba = pd.DataFrame(np.full((3, len(columns)), 1 / len(columns)), columns=columns)
+    with pytest.raises(ValueError, match=match):
+        ordframe.rps(y, proba, labels=labels)
+
+
+def test_a_dict_of_probabilities_is_sent_to_the_accessors_or_a_frame():
+    with pytest.raises(
+        TypeError, match=r"got a dict: a dict label -> column is the accessors' proba= .*pandas.DataFrame"
+    ):
+        ordframe.rps(["a", "b"], {"a": [0.5, 0.5], "b": [0.5, 0.5]}, labels=["a", "b"])
+    as_frame = pd.DataFrame({"b": [0.4, 0.5], "a": [0.6, 0.5]})  # what the message advises: matched by name
+    assert ordframe.rps(["a", "b"], as_frame, labels=["a", "b"]) == ordframe.rps([0, 1], [[0.6, 0.4], [0.5, 0.5]])

@@ -491,3 +491,15 @@ def test_no_warning_on_an_ordinary_reliability_display(probabilities):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ReliabilityDisplay.from_predictions(true, proba, seed=0)
+
+
+def test_reliability_from_predictions_matches_a_frame_named_by_the_classes(probabilities):
+    true, proba, _ = probabilities
+    text = np.asarray(LABELS)[true]
+    named = pd.DataFrame(proba[:, [2, 0, 1]], columns=["high", "low", "mid"])  # predict_proba with sorted classes_
+    xr.testing.assert_identical(
+        ReliabilityDisplay.from_predictions(text, named, labels=LABELS, seed=2).curves,
+        ReliabilityDisplay.from_predictions(text, proba, labels=LABELS, seed=2).curves,
+    )
+    with pytest.raises(ValueError, match=r"^y_proba has 2 columns but labels= gives 3 classes"):
+        ReliabilityDisplay.from_predictions(text, proba[:, :2], labels=LABELS)

@@ -219,3 +219,14 @@ def test_a_series_of_another_length_is_said_in_rows_not_index_labels():
         ValueError, match=r"the pred Series has 2 values for the DataFrame's 3 rows; give one value per row"
     ):
         frame.ordinal.mae("y", pl.Series([0, 1]))
+
+
+def test_a_probability_frame_named_by_the_classes_is_matched_by_name():
+    rng = np.random.default_rng(1)
+    proba, y = rng.dirichlet(np.ones(3), 20), rng.integers(0, 3, 20)
+    expected = ordframe.rps(y, proba)
+    assert ordframe.rps(y, pl.DataFrame(proba[:, ::-1], schema=["2", "1", "0"])) == expected  # names are text
+    grades = ["low", "mid", "high"]
+    sorted_names = pl.DataFrame(proba[:, [2, 0, 1]], schema=["high", "low", "mid"]).lazy()
+    assert ordframe.rps(np.array(grades)[y], sorted_names, labels=grades) == expected
+    assert ordframe.rps(y, pl.DataFrame(proba)) == expected  # polars' own names, column_0 ...: by position

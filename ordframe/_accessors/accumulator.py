@@ -24,7 +24,7 @@ from ordframe._inputs.counting import count_cells
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.vectors import PRED as PRED_COLUMN
 from ordframe._inputs.vectors import TRUE as TRUE_COLUMN
-from ordframe._inputs.vectors import WEIGHTS, vectors_frame
+from ordframe._inputs.vectors import WEIGHTS, vectors_frame, y_proba_words
 from ordframe._registry.metric import RESERVED_PARAMETERS
 from ordframe._registry.request import default_metrics, metric_request
 
@@ -93,25 +93,30 @@ class Accumulator:
     ) -> None:
         """Add one batch: true labels, predicted labels and/or class probabilities ``(samples, classes)``.
 
-        Without ``y_pred`` the predicted class is the most probable one. ``dropna=True`` leaves out samples
+        The columns of ``y_proba`` are the classes of ``labels=`` in order, or, for a DataFrame whose
+        column names are those classes (``columns=model.classes_``), matched to them by name. Without
+        ``y_pred`` the predicted class is the most probable one. ``dropna=True`` leaves out samples
         with a missing label (with a warning), ``renormalize=True`` divides each row of ``y_proba`` by its
         sum (float16 softmax rows may miss 1 by more than 1e-5). Other keywords name group dims: one value
         for the whole batch, or one per sample.
         """
         layout = self._checked_layout(groups, y_proba is not None)
-        frame, proba = vectors_frame(y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups)
-        rows = frame_rows(
-            frame,
-            TRUE_COLUMN,
-            PRED_COLUMN if y_pred is not None else None,
-            proba=proba or None,
-            by=list(groups),
-            labels=self.classes,
-            weights=WEIGHTS if sample_weight is not None else None,
-            dropna=dropna,
-            renormalize=renormalize,
-            observed=True,
+        frame, proba = vectors_frame(
+            y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups, labels=self.classes
         )
+        with y_proba_words(advice="; give one column per class of Accumulator(labels=...), in that order"):
+            rows = frame_rows(
+                frame,
+                TRUE_COLUMN,
+                PRED_COLUMN if y_pred is not None else None,
+                proba=proba or None,
+                by=list(groups),
+                labels=self.classes,
+                weights=WEIGHTS if sample_weight is not None else None,
+                dropna=dropna,
+                renormalize=renormalize,
+                observed=True,
+            )
         self._dims, self._probabilities = layout  # the batch is valid: its layout is the accumulator's
         counts = rows.counts()
         keys = rows.groups.combinations()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ordframe._accessors.base import _method
 from ordframe._accessors.pandas import OrdinalFrameAccessor
-from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
+from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame, y_proba_words
 from ordframe._registry.metric import Metric
 
 _COMMON = """labels : sequence, optional
@@ -31,12 +31,12 @@ _LABEL_ARGUMENTS = f"""y_true, y_pred : array-like
 _PROBA_ARGUMENTS = f"""y_true : array-like
     True class labels, one per sample (lists, numpy arrays, pandas or polars Series).
 y_proba : array-like of shape (samples, classes)
-    Class probabilities, one column per class of ``labels`` in order.
+    Class probabilities, one column per class: a 2-D array's columns are the classes of ``labels`` in
+    order; a DataFrame's are too, unless their names are the classes (``columns=model.classes_``): they
+    are then matched to the classes by name. Names of which only some are classes are an error.
 {_COMMON}
 renormalize : bool, default False
     Rescale each row of probabilities to sum to 1 (rows that do not are an error otherwise)."""
-
-PROBA_COLUMNS, DICT_OF_COLUMNS = "proba lists", " (or a dict label -> column)"
 
 _RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric is undefined"
 
@@ -72,20 +72,13 @@ def _function(metric: Metric) -> Callable:
             y_true, y_proba, *, labels=None, sample_weight=None, dropna=False, renormalize=False, **params
         ):
             _check_params(metric, params)
-            frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
+            frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight, labels=labels)
             method = getattr(OrdinalFrameAccessor(frame), metric.name)
             weights = None if sample_weight is None else WEIGHTS
-            try:
+            with y_proba_words():
                 return method(
                     TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params
                 )
-            except ValueError as exc:  # the accessor's words for its proba= columns, in the function's
-                message = str(exc)
-                if not message.startswith(PROBA_COLUMNS):
-                    raise
-                raise ValueError(
-                    "y_proba has" + message.removeprefix(PROBA_COLUMNS).replace(DICT_OF_COLUMNS, "")
-                ) from None
 
         call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
         made = _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)

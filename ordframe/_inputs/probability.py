@@ -32,6 +32,11 @@ from ordframe._inputs.arrays import array_cube, check_shared_dims, sample_positi
 from ordframe._inputs.classes import class_order, declared_order, encode, labels_of, missing_error
 
 SUM_TOL = 1e-5
+# Words of the messages about proba= columns, which the functions' front end rewrites in its own (y_proba=)
+PROBA_LISTS = "proba lists"
+PASS_LABELS = "; pass labels=[...] naming the class of each column, in order"
+DICT_OF_COLUMNS = " (or a dict label -> column)"
+PROBA_KEYS = "the keys of proba"
 DROPPED = -1  # the true-class code of a sample left out by dropna=True
 # Checks see at most this many rows at a time, so their temporaries stay in the CPU cache.
 BLOCK_ROWS = 1 << 16
@@ -73,7 +78,7 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
         if labels is not None or (true_labels.kind == "category" and true_labels.ordered):
             classes = class_order([true_labels], labels)
         else:  # the classes are the keys: numeric ones sort, others need labels=
-            classes = class_order([labels_of("the keys of proba", pd.Series(list(proba)))])
+            classes = class_order([labels_of(PROBA_KEYS, pd.Series(list(proba)))])
         absent = [c for c in classes if c not in proba]
         extra = [c for c in proba if c not in classes]
         if absent or extra:
@@ -101,8 +106,8 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
     if len(classes) != len(columns):
         source = "labels=" if labels is not None else f"column {true!r}"
         raise ValueError(
-            f"proba lists {len(columns)} columns but {source} gives {len(classes)} classes {list(classes)}; "
-            "pass labels=[...] naming the class of each column, in order (or a dict label -> column)"
+            f"{PROBA_LISTS} {len(columns)} columns but {source} gives {len(classes)} classes {list(classes)}"
+            f"{PASS_LABELS}{DICT_OF_COLUMNS}"
         )
     return classes, columns
 

@@ -5,15 +5,27 @@ lists, numpy arrays, pandas and polars Series. They are matched by position,
 as scikit-learn does (a Series' index is not used), and put side by side in a
 DataFrame whose column names are the argument names, so every check, and
 every message, is the DataFrame front end's.
+
+Class probabilities ``y_proba`` are taken by position (column ``k`` is the
+``k``-th class), except a DataFrame whose column names are the class labels:
+its columns are matched to the classes by name, as the accessors'
+``proba={label: column}``, since ``pd.DataFrame(model.predict_proba(X),
+columns=model.classes_)`` has scikit-learn's sorted classes, rarely the
+ordinal order (``column_classes``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._inputs.polars_frame import is_polars, pandas_series
+from ordframe._inputs.classes import declared_order
+from ordframe._inputs.polars_frame import column_names, is_polars, pandas_frame, pandas_series
+from ordframe._inputs.probability import DICT_OF_COLUMNS, PASS_LABELS, PROBA_KEYS, PROBA_LISTS
 
 TRUE, PRED, WEIGHTS = "y_true", "y_pred", "sample_weight"
 
@@ -24,19 +36,24 @@ def proba_column(k: int) -> str:
 
 
 def vectors_frame(
-    y_true, y_pred=None, *, y_proba=None, sample_weight=None, groups=None
-) -> tuple[pd.DataFrame, list[str]]:
-    """The given vectors as the columns ``y_true``, ``y_pred``, ``sample_weight``, and ``y_proba``'s
-    columns ``y_proba[:, k]`` (listed second, in order); ``groups`` maps more column names to one value
-    per sample, or to one value for all."""
+    y_true, y_pred=None, *, y_proba=None, sample_weight=None, groups=None, labels=None
+) -> tuple[pd.DataFrame, list[str] | dict]:
+    """The given vectors as the columns ``y_true``, ``y_pred``, ``sample_weight``, and ``y_proba``'s columns,
+    returned second as the front end's ``proba=``: ``y_proba[:, k]`` in order, or, for a DataFrame whose column
+    names are the classes (of ``labels``, else of ``y_true``: ``column_classes``), ``{label: "y_proba[name]"}``.
+    ``groups`` maps more column names to one value per sample, or to one value for all."""
     columns = {TRUE: _vector(y_true, TRUE)}
     if y_pred is not None:
         columns[PRED] = _vector(y_pred, PRED)
-    proba: list[str] = []
+    proba: list[str] | dict = []
     if y_proba is not None:
         table = _table(y_proba)
-        proba = [proba_column(k) for k in range(table.shape[1])]
-        columns.update(zip(proba, _table_columns(table)))
+        names, classes = [proba_column(k) for k in range(table.shape[1])], None
+        if isinstance(table, pd.DataFrame):
+            classes = column_classes(table, columns[TRUE], labels, text=is_polars(y_proba))
+            names = names if classes is None else [f"y_proba[{name!r}]" for name in table.columns]
+        columns.update(zip(names, _table_columns(table)))
+        proba = names if classes is None else dict(zip(classes, names))
     if sample_weight is not None:
         columns[WEIGHTS] = _vector(sample_weight, WEIGHTS)
     n = len(columns[TRUE])
@@ -90,11 +107,20 @@ def _table_columns(table: np.ndarray | pd.DataFrame) -> list:
 
 
 def _table(values) -> np.ndarray | pd.DataFrame:
-    """The class probabilities ``(samples, classes)``: a 2-D array, or a DataFrame used by position."""
+    """The class probabilities ``(samples, classes)``: a 2-D array, or a DataFrame (a polars one, or a 2-D
+    DataArray, whose class coordinate becomes the column names)."""
     if is_polars(values):
-        values = values.to_numpy()
+        values = pandas_frame(values, column_names(values)) if hasattr(values, "collect_schema") else values.to_numpy()
+    if isinstance(values, xr.DataArray) and values.ndim == 2:
+        values = values.to_pandas()
     if isinstance(values, pd.DataFrame):
         return values
+    if isinstance(values, Mapping):
+        raise TypeError(
+            "y_proba must be a 2-D array (samples, classes) or a DataFrame, got a dict: a dict label -> column is "
+            "the accessors' proba= (df.ordinal.rps('y', {label: column})). Pass pandas.DataFrame(y_proba): "
+            "columns named by the classes are matched to them by name"
+        )
     if isinstance(values, xr.DataArray):
         values = values.values
     array = np.asarray(values)
@@ -102,3 +128,64 @@ def _table(values) -> np.ndarray | pd.DataFrame:
         hint = "; for two classes give both columns, e.g. numpy.column_stack([1 - p, p])" if array.ndim == 1 else ""
         raise ValueError(f"y_proba must be 2-D (samples, classes), got shape {array.shape}{hint}")
     return array
+
+
+def column_classes(table: pd.DataFrame, y_true: pd.Series, labels, *, text: bool = False) -> list | None:
+    """The class label that names each column of a probability DataFrame, or None for a table read by position.
+
+    The classes are ``labels``, else the categories of a Categorical ``y_true``, else its values; with ``text``
+    (a polars frame, whose column names are strings) a name is a label written as text. A table is read by
+    position when no column name is a class, or when it has pandas' default names 0 .. K-1 (a frame made from
+    an array without names, in the array's order). Names of which only some are classes, a name repeated, or a
+    class without a column, are errors.
+    """
+    names = table.columns
+    if isinstance(names, pd.RangeIndex) and names.equals(pd.RangeIndex(len(names))):
+        return None
+    unseen = ""  # advice for a class that is no value of y_true
+    if labels is not None:
+        classes, source = declared_order(labels), "labels="
+    elif isinstance(y_true.dtype, pd.CategoricalDtype):
+        classes, source = y_true.cat.categories, "the categories of y_true"
+    else:
+        classes, source = pd.Index(y_true.dropna().unique()), "the values of y_true"
+        unseen = "; pass labels=[...] if a class never occurs in y_true"
+    at = (classes.map(str) if text else classes).get_indexer(names)
+    named = at >= 0
+    if not named.any():
+        return None
+    if not named.all():
+        raise ValueError(
+            f"y_proba's column names {list(names[named])} are classes and {list(names[~named])} are not (the "
+            f"classes are {source} {list(classes)}): name every column by its class, to match them to the "
+            f"classes by name, or none, to take them in class order{unseen}"
+        )
+    repeated = names[names.duplicated()].unique()
+    if len(repeated):
+        raise ValueError(f"y_proba has the column(s) {list(repeated)} more than once; give one column per class")
+    absent = classes.delete(at)
+    if len(absent):
+        raise ValueError(
+            f"y_proba's columns are named by class, and none is named {list(absent)} (classes are {source} "
+            f"{list(classes)}); give every class a column, with 0 for a class the model never predicts"
+        )
+    return list(classes[at])
+
+
+@contextmanager
+def y_proba_words(advice: str = PASS_LABELS) -> Iterator[None]:
+    """The DataFrame front end's errors about its ``proba=`` columns in the words of the argument ``y_proba``.
+
+    ``advice`` replaces the advice to pass ``labels=`` where the labels are fixed already (an Accumulator's).
+    """
+    try:
+        yield
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        if not (message.startswith(PROBA_LISTS) or PROBA_KEYS in message):
+            raise
+        message = message.replace(f"{PASS_LABELS}{DICT_OF_COLUMNS}", advice).replace(DICT_OF_COLUMNS, "")
+        message = message.replace(f"{PROBA_KEYS!r}", "the column names of y_proba")
+        if message.startswith(PROBA_LISTS):
+            message = "y_proba has" + message.removeprefix(PROBA_LISTS)
+        raise type(exc)(message) from None

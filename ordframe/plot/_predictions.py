@@ -1,7 +1,8 @@
 """What the displays count and draw, from what scikit-learn users hold: label or probability vectors, a fitted
 estimator, ``cross_validate``'s dict.
 
-The vectors become the columns ``y_true``, ``y_pred``, ``y_proba[:, k]`` and
+The vectors become the columns ``y_true``, ``y_pred``, ``y_proba[:, k]`` (or
+``y_proba[name]`` for a DataFrame whose column names are the classes) and
 ``sample_weight`` of a DataFrame (``_inputs/vectors.py``, as for
 ``ordframe.oc(y_true, y_pred)``) that the DataFrame front end
 (``frame_rows``) reads, the one of ``df.ordinal.confusion`` and
@@ -22,7 +23,7 @@ from ordframe._core.dims import FOLD_DIM
 from ordframe._diagnostics.calibration import Samples, frame_samples
 from ordframe._inputs.estimators import take_rows
 from ordframe._inputs.frame import frame_rows
-from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame
+from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame, y_proba_words
 
 
 def prediction_cube(
@@ -52,19 +53,21 @@ def prediction_cube(
 def prediction_samples(
     y_true: Any, y_proba: Any, *, labels: Any = None, sample_weight: Any = None, dropna: bool = False
 ) -> Samples:
-    """The samples of true labels and class probabilities (one column per class, in class order)."""
-    frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight)
-    return frame_samples(
-        frame,
-        TRUE,
-        proba,
-        by=None,
-        labels=labels,
-        weights=None if sample_weight is None else WEIGHTS,
-        dropna=dropna,
-        renormalize=False,
-        observed=False,
-    )
+    """The samples of true labels and class probabilities (one column per class, in class order, or a DataFrame
+    whose columns are named by the classes)."""
+    frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight, labels=labels)
+    with y_proba_words():
+        return frame_samples(
+            frame,
+            TRUE,
+            proba,
+            by=None,
+            labels=labels,
+            weights=None if sample_weight is None else WEIGHTS,
+            dropna=dropna,
+            renormalize=False,
+            observed=False,
+        )
 
 
 def cv_predictions(

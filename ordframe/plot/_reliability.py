@@ -259,7 +259,8 @@ class ReliabilityDisplay:
         y_true : array-like
             One label per sample: a list, numpy array, pandas or polars Series.
         y_proba : array-like of shape (n_samples, K)
-            The class probabilities, one column per class in the class order (lowest first).
+            The class probabilities, one column per class in the class order (lowest first); a DataFrame
+            whose column names are the classes (``columns=model.classes_``) is matched to them by name.
         labels : list, optional
             The classes in order, one per column of ``y_proba``. Without it, the order is that of an ordered
             Categorical (or polars Enum) or the sorted numbers seen; text labels need ``labels=``.
