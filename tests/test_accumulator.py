@@ -1,6 +1,7 @@
 """ordframe.Accumulator: batches counted as they come give what the accessors give on all the samples at once."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -240,6 +241,39 @@ def test_a_probability_frame_named_by_the_classes_is_matched_by_name():
     result = acc.evaluate()
     assert result["rps"].item() == pytest.approx(ordframe.rps(y, model.predict_proba(X)[:, [1, 2, 0]], labels=grades))
     assert result["mae"].item() == pytest.approx(ordframe.mae(y, model.predict(X), labels=grades))  # the argmax
+
+
+def test_merge_refuses_the_same_output_name_for_other_metrics_or_parameters():
+    p = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]])
+
+    def worker(metrics):
+        acc = ordframe.Accumulator(labels=[0, 1, 2], metrics=metrics)
+        acc.update([0, 1, 2], y_proba=p)
+        return acc
+
+    with pytest.raises(ValueError, match=r"output 'score' is rps with parameters \{.*\} here and brier with"):
+        worker({"score": "rps"}).merge(worker({"score": "brier"}))
+    with pytest.raises(ValueError, match=r'"normalize": true\} here and rps with parameters \{"normalize": false\}'):
+        worker({"rps": "rps"}).merge(worker({"rps": ("rps", {"normalize": False})}))
+    same = worker({"rps": "rps"}).merge(worker({"rps": ("rps", {"normalize": True})}))  # the default, spelled out
+    assert same.evaluate()["rps"].item() == pytest.approx(ordframe.rps([0, 1, 2], p))
+
+
+def test_an_undefined_value_warns_as_the_functions_do():
+    acc = ordframe.Accumulator(labels=[0, 1], metrics=["kendall_tau_b"])
+    acc.update([0], [0])
+    with pytest.warns(RuntimeWarning, match="kendall_tau_b is undefined for this input and is NaN: every sample"):
+        assert np.isnan(acc.evaluate()["kendall_tau_b"].item())
+    weightless = ordframe.Accumulator(labels=[0, 1], metrics=["mae", "rps"])
+    weightless.update([0, 1], y_proba=[[1.0, 0.0], [0.0, 1.0]], sample_weight=[0, 0])
+    with pytest.warns(RuntimeWarning, match="is NaN: there are no samples") as caught:
+        weightless.evaluate()
+    assert len(caught) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grouped = ordframe.Accumulator(labels=[0, 1], metrics=["kendall_tau_b"])
+        grouped.update([0, 1], [0, 1], epoch=[0, 1])
+        assert np.isnan(grouped.evaluate()["kendall_tau_b"].values).all()  # a stack: NaN cells, as the accessors
 
 
 def test_probability_errors_speak_of_y_proba_and_the_constructor_s_labels():

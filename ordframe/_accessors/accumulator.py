@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, labelled, prepare, proba_kernel
+from ordframe._bridge.apply import apply_confusion, as_scalar, labelled, parameters_json, prepare, proba_kernel
 from ordframe._core.dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from ordframe._inputs.classes import check_two, declared_order
 from ordframe._inputs.counting import count_cells
@@ -66,6 +66,7 @@ class Accumulator:
         self._request = metric_request(default_metrics(probabilities=True) if metrics is None else metrics, None)
         k = len(self.classes)  # every parameter is checked now; the probability kernels' are prepared once
         prepared = [(m, prepare(m, p, k, self.classes)) for m, p in self._request.values()]
+        self._outputs = {out: (m, parameters_json(p)) for out, (m, p) in zip(self._request, prepared)}  # merge's
         self._prepared = [(m, p) for m, p in prepared if m.kind == "proba"]
         self._proba_outputs = [out for out, (m, _) in self._request.items() if m.kind == "proba"]
         self.reset()
@@ -134,7 +135,8 @@ class Accumulator:
                 self._scores[slots, i] += _sums(codes, sizes, offsets, weights * scores)
 
     def merge(self, other: Accumulator) -> Accumulator:
-        """Add the counts of ``other`` (another worker's) to these; returns ``self``."""
+        """Add the counts of ``other`` (another worker's, made with the same ``labels=`` and ``metrics=``,
+        parameters included: an error otherwise) to these; returns ``self``."""
         if not isinstance(other, Accumulator):
             raise TypeError(f"can only merge another Accumulator, got {type(other).__name__}")
         if not (other.classes.equals(self.classes) and other._request.keys() == self._request.keys()):
@@ -143,6 +145,14 @@ class Accumulator:
                 f"({list(self.classes)}, {list(self._request)} vs {list(other.classes)}, {list(other._request)}); "
                 "create every worker's with the same labels= and metrics="
             )
+        for out, (metric, params) in self._outputs.items():
+            other_metric, other_params = other._outputs[out]
+            if other_metric != metric or other_params != params:
+                raise ValueError(
+                    f"the accumulators differ in their metrics: output {out!r} is {metric.name} with parameters "
+                    f"{params} here and {other_metric.name} with parameters {other_params} in the other; "
+                    "create every worker's with the same labels= and metrics="
+                )
         if other._dims is None:
             return self
         self._dims, self._probabilities = self._checked_layout(dict.fromkeys(other._dims), bool(other._probabilities))
@@ -179,11 +189,14 @@ class Accumulator:
     def evaluate(self, *, observed: bool = False) -> xr.Dataset:
         """One variable per metric of ``metrics=``, over the group dims, for every sample so far.
 
-        A probability metric is the weighted mean of its per-sample scores.
+        A probability metric is the weighted mean of its per-sample scores. Without group dims, a NaN comes
+        with a ``RuntimeWarning`` that says why, as from the functions ``ordframe.<metric>``.
         """
         self._check_started()
         variables = {}
         cube = None
+        weights = self._weights[: len(self._slots)]
+        empty = {"confusion": lambda: not self._counts[: len(self._slots)].any(), "proba": lambda: not weights.any()}
         for out, (metric, params) in self._request.items():
             if metric.kind == "confusion":
                 cube = self.cube(observed=observed) if cube is None else cube
@@ -191,13 +204,17 @@ class Accumulator:
             elif self._probabilities:
                 index = self._proba_outputs.index(out)
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    mean = self._scores[: len(self._slots), index] / self._weights[: len(self._slots)]
+                    mean = self._scores[: len(self._slots), index] / weights
                 prepared = self._prepared[index][1]
                 variables[out] = labelled(
                     self._laid_out(mean, (), observed, fill=np.nan), metric, prepared, self.classes
                 )
             elif self.metrics is not None:
                 raise ValueError(f"{out!r} needs class probabilities, and no batch gave y_proba")
+            else:
+                continue
+            if not variables[out].ndim:  # one value, as a function gives: NaN comes with the function's warning
+                as_scalar(variables[out], metric, empty[metric.kind])
         return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
 
     def _check_started(self) -> None:
