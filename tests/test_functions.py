@@ -299,3 +299,9 @@ def test_a_dict_of_probabilities_is_sent_to_the_accessors_or_a_frame():
         ordframe.rps(["a", "b"], {"a": [0.5, 0.5], "b": [0.5, 0.5]}, labels=["a", "b"])
     as_frame = pd.DataFrame({"b": [0.4, 0.5], "a": [0.6, 0.5]})  # what the message advises: matched by name
     assert ordframe.rps(["a", "b"], as_frame, labels=["a", "b"]) == ordframe.rps([0, 1], [[0.6, 0.4], [0.5, 0.5]])
+
+
+def test_values_outside_the_classes_are_listed_without_the_categories_no_row_has():
+    grades = pd.Categorical(["mid"], categories=["lo", "mid", "hi"], ordered=True)
+    with pytest.raises(ValueError, match=r"1 value\(s\) outside the classes \['lo', 'hi'\]: 'mid' \(1 row\)\. Add"):
+        ordframe.mae(grades, grades, labels=["lo", "hi"])

@@ -384,6 +384,7 @@ def _integer_table(classes: pd.Index, dtype) -> tuple[int, np.ndarray] | None:
 def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> ValueError:
     """The error for values of ``column`` (where ``unknown`` holds) that are not among ``classes``."""
     counts = column.series()[unknown].value_counts()
+    counts = counts[counts > 0]  # a Categorical counts every category, those with no row outside too
     return ValueError(
         f"column {column.name!r} has {int(unknown.sum())} value(s) outside the classes {list(classes)}: "
         f"{show_counts(counts)}. Add them to labels= (in order) or remove those rows"
