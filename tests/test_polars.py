@@ -1,5 +1,6 @@
 """The ``.ordinal`` namespace of polars DataFrames and LazyFrames gives what the pandas accessor gives."""
 
+import re
 import subprocess
 import sys
 import warnings
@@ -219,6 +220,18 @@ def test_a_series_of_another_length_is_said_in_rows_not_index_labels():
         ValueError, match=r"the pred Series has 2 values for the DataFrame's 3 rows; give one value per row"
     ):
         frame.ordinal.mae("y", pl.Series([0, 1]))
+
+
+@pytest.mark.parametrize(
+    "column", [pl.Series("y", [{"a": 0}, {"a": 1}]), pl.Series("y", [[0], [1]]), pl.Series("y", [0, 1], pl.Int128)]
+)
+def test_a_column_that_is_not_one_number_per_row_is_named_with_its_dtype(column):
+    frame = pl.DataFrame({"y": column, "yhat": [0, 1]})
+    dtype = re.escape(str(column.dtype))
+    with pytest.raises(TypeError, match=rf"^column 'y' has polars dtype {dtype}, which"):
+        frame.ordinal.mae("y", "yhat")
+    with pytest.raises(TypeError, match=rf"^y_true has polars dtype {dtype}, which"):
+        ordframe.mae(column, [0, 1])
 
 
 def test_a_probability_frame_named_by_the_classes_is_matched_by_name():

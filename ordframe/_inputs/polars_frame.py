@@ -21,7 +21,8 @@ def is_polars(value) -> bool:
 def pandas_series(series, what: str = "the argument") -> pd.Series:
     """A polars Series as a pandas one: an ``Enum`` becomes an ordered Categorical, a ``Categorical`` (no order
     of its own) its labels as strings, integers with nulls a nullable integer array, other values go through
-    numpy (a missing value becomes NaN or None). Another polars object is an error naming ``what``."""
+    numpy (a missing value becomes NaN or None). Another polars object, or a dtype that does not hold one
+    number per row (nested, 128-bit integers), is an error naming ``what``."""
     import polars as pl
 
     if not isinstance(series, pl.Series):
@@ -29,6 +30,13 @@ def pandas_series(series, what: str = "the argument") -> pd.Series:
             f"{what} must be one value per row (a polars Series), got a polars "
             f"{type(series).__name__}" + ("; pass the column's name, e.g. 'y'" if isinstance(series, pl.Expr) else "")
         )
+    if series.dtype.is_nested():
+        raise TypeError(
+            f"{what} has polars dtype {series.dtype}, which holds several values per row; give one label, "
+            "weight or group value per row (e.g. one field or one element of it)"
+        )
+    if series.dtype in (pl.Int128, pl.UInt128):
+        raise TypeError(f"{what} has polars dtype {series.dtype}, which numpy has no type for: cast it to Int64")
     if isinstance(series.dtype, pl.Enum):
         codes = series.to_physical().to_numpy()  # without a copy where there is no missing value
         order = pd.CategoricalDtype(series.dtype.categories.to_list(), ordered=True)
@@ -61,7 +69,9 @@ def pandas_frame(frame, names: Iterable[Hashable]) -> pd.DataFrame:
         selected = selected.collect()
     if not kept:
         return pd.DataFrame(index=pd.RangeIndex(selected.height))
-    return pd.concat([pandas_series(selected.get_column(name)) for name in kept], axis=1)  # no copy, unlike
+    return pd.concat(
+        [pandas_series(selected.get_column(name), f"column {name!r}") for name in kept], axis=1
+    )  # no copy, unlike
     # DataFrame(dict), which gathers columns of one dtype into one block
 
 
