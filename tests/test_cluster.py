@@ -318,3 +318,40 @@ def test_cluster_replicates_get_the_frame_s_interval_rule_from_ordframe_ci():
             ordframe.ci(oc, cube=cube, method=method)
     with pytest.raises(ValueError, match="method='calibrated' is not valid .* use method='basic' or 'bca'"):
         df.ordinal.ci("y", "yhat", metrics=["oc"], n=100, method="calibrated", **kwargs)
+
+
+# --------------------------------------------------------------------------- repeated CV without sample= (item 3)
+
+UNNAMED = r"column 'subject' looks like the ids of subjects with several rows per model: each of its 40 values has 3"
+
+
+@pytest.mark.parametrize("call", ["bootstrap", "ci", "compare"])
+def test_repeated_cv_without_sample_or_cluster_warns_and_names_them(call):
+    """The README's compare(strata="fold") on repeated-CV rows: intervals about half as wide as they should be."""
+    df = repeated_cv(subjects=40)
+    kwargs = {
+        "by": "model",
+        "strata": "fold",
+        "n": 50,
+        "seed": 0,
+        **({} if call == "bootstrap" else {"metrics": ["mae"]}),
+    }
+    with pytest.warns(UserWarning, match=UNNAMED + r".*cluster='subject'"):
+        getattr(df.ordinal, call)("y", "yhat", **kwargs)
+
+
+def test_one_cross_validation_or_named_subjects_do_not_warn():
+    df = repeated_cv(subjects=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        df.query("repeat == 0").ordinal.compare("y", "yhat", by="model", strata="fold", metrics=["mae"], n=50)
+        df.ordinal.compare(
+            "y",
+            "yhat",
+            by="model",
+            sample="subject",
+            strata=["repeat", "fold"],
+            cluster="subject",
+            n=50,
+            metrics=["mae"],
+        )

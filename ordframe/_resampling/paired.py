@@ -68,6 +68,9 @@ CHUNK_CELLS = 1 << 23
 #: Fewer clusters than this (in a stratum they are drawn within) warn: the literature's rule of thumb.
 FEW_CLUSTERS = 20
 
+# A column that the call does not name, with at least this many distinct values, may be the samples' ids.
+MIN_IDS = 10
+
 
 @dataclass
 class PairedSamples:
@@ -186,6 +189,8 @@ def paired_samples(
         return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table, cluster_of, clusters[0])
     if extra and layers and resampled:
         warn_repeated_samples(np.unique(key[table[:, 0]], return_counts=True)[1], extra[0], layers)
+    if not extra and not clusters and resampled:
+        _warn_unnamed_samples(df, models, {*named, *_named_columns(true, pred, proba)})
     return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
 
 
@@ -199,6 +204,58 @@ def _cluster_of(codes: np.ndarray, table: np.ndarray, name) -> np.ndarray:
             f"to one cluster: check the {name!r} and sample= columns"
         )
     return np.unique(first, return_inverse=True)[1].reshape(-1)
+
+
+def _named_columns(*arguments) -> set:
+    """The column names among a call's ``true``, ``pred`` and ``proba`` (a name, a list of them or a dict's values)."""
+    names = set()
+    for argument in arguments:
+        values = list(argument.values()) if isinstance(argument, dict) else argument
+        for value in values if isinstance(values, (list, tuple)) else [values]:
+            if isinstance(value, (str, int, np.integer)):
+                names.add(value)
+    return names
+
+
+def _warn_unnamed_samples(df: pd.DataFrame, models: list, named: set) -> None:
+    """A warning when a column that the call does not name looks like the ids of subjects with several rows per model.
+
+    Without ``sample=`` or ``cluster=`` every row is a sample of its own. A column of ids (integers, strings or categories, at
+    least ``MIN_IDS`` distinct values) each with the same number r >= 2 of rows in every model is the signature
+    of repeated cross-validation (a subject in every repeat): resampling those rows apart makes intervals too
+    narrow. Only pandas columns are looked at (a dask frame needs ``sample=`` anyway).
+    """
+    model = (
+        df.groupby(models, sort=False, dropna=False, observed=True).ngroup().to_numpy()
+        if models
+        else np.zeros(len(df), np.int64)
+    )
+    for name in df.columns:
+        column = df[name]
+        if name in named or not (
+            isinstance(column.dtype, pd.CategoricalDtype)
+            or pd.api.types.is_integer_dtype(column.dtype)
+            or pd.api.types.is_string_dtype(column.dtype)
+        ):
+            continue
+        codes = pd.factorize(column)[0]
+        distinct = int(codes.max()) + 1 if len(codes) else 0
+        if distinct < MIN_IDS:
+            continue
+        known = codes >= 0
+        counts = np.bincount(model[known] * distinct + codes[known])
+        rows = counts[counts > 0]
+        if rows.min() == rows.max() >= 2:
+            warn(
+                f"column {name!r} looks like the ids of subjects with several rows per model: each of its {distinct} "
+                f"values has {int(rows[0])} rows in every model (a subject in every repeat of a repeated "
+                "cross-validation, or several images of a patient), and without sample= or cluster= every row is "
+                "resampled as a sample of its own, which makes intervals too narrow. Pass "
+                f"cluster={name!r} to draw each subject with all its rows (for repeated cross-validation: "
+                f"sample={name!r}, cluster={name!r} and the repeats and folds in strata=)",
+                UserWarning,
+            )
+            return
 
 
 def warn_repeated_samples(strata_per_id: np.ndarray, name, layers: list) -> None:
