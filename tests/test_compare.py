@@ -219,3 +219,38 @@ def test_frame_compare_knows_the_direction_of_the_metrics_it_names():
     observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=metrics)
     assert result["rank"].sel(metric="oc25", model=str(observed["oc25"].idxmin().values)) == 1
     assert result["rank"].sel(metric="hits", model=str(observed["hits"].idxmax().values)) == 1
+
+
+# --------------------------------------------------------------------------- review round 3: M4, M5, L7
+
+
+def test_an_unnamed_dataarray_is_compared_as_value_like_the_other_tests():
+    v = xr.DataArray(
+        np.random.default_rng(15).normal(0.3, 0.05, (2, 200)), dims=("model", "bootstrap"), coords={"model": ["a", "b"]}
+    )
+    result = ordframe.compare(v, higher_is_better=False, estimate="replicates")
+    assert result["metric"].values.tolist() == ["value"]  # the name friedman, wilcoxon and the t-tests give it
+
+
+def test_duplicate_model_labels_are_refused_with_their_name():
+    # an error, not a result: a pair a-a with a non-zero difference compares two runs that share a name
+    v = xr.DataArray(
+        np.random.default_rng(0).normal(0.3, 0.05, (2, 200)),
+        dims=("model", "bootstrap"),
+        coords={"model": ["a", "a"]},
+        name="mae",
+        attrs={"higher_is_better": 0},
+    )
+    with pytest.raises(ValueError, match=r"'mae': the 'model' label\(s\) 'a' occur more than once"):
+        ordframe.compare(v, estimate="replicates")
+
+
+def test_too_few_valid_replicates_give_advice_that_compare_can_take():
+    values = np.full((2, 200), np.nan)
+    values[:, :50] = np.random.default_rng(1).normal(0.3, 0.05, (2, 50))
+    v = xr.DataArray(values, dims=("model", "bootstrap"), coords={"model": ["a", "b"]}, name="mae")
+    with pytest.raises(ValueError, match="only 50 of 200 replicates") as error:
+        ordframe.compare(v, higher_is_better=False, estimate="replicates")
+    assert "min_valid" not in str(error.value)
+    with pytest.raises(ValueError, match="or pass a lower min_valid"):  # ci takes it
+        ordframe.ci(v)

@@ -298,3 +298,19 @@ def test_jackknife_values_are_the_leave_one_sample_out_values():
             less = MATRIX.copy()
             less[r, c] -= 1
             assert float(values[cell]) == pytest.approx(float(xr.DataArray(less, dims=("true", "pred")).ordinal.qwk()))
+
+
+def test_bca_on_groups_stacked_by_observed_leaves_their_multiindex_alone():
+    """A perfect model among groups stacked by observed=True (the CLI's --by): no xarray FutureWarning (an error
+    under this suite's settings) for dropping a level of the group MultiIndex."""
+    y = np.arange(60) % 3
+    df = pd.concat(
+        [
+            pd.DataFrame({"y": y, "yhat": y, "model": "a", "g": 1}),
+            pd.DataFrame({"y": y, "yhat": y[::-1], "model": "b", "g": 1}),
+        ]
+    )
+    cube = df.ordinal.confusion("y", "yhat", by=["model", "g"], observed=True)
+    with pytest.warns(DegenerateIntervalWarning, match="every replicate equals the estimate"):
+        bounds = ordframe.ci(cube.ordinal.bootstrap(200, seed=0).ordinal.mae(), cube=cube, method="bca")
+    assert bounds.sel(model="a", g=1).values.tolist() == [0.0, 0.0]

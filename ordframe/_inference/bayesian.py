@@ -140,7 +140,7 @@ def bayesian_correlated_ttest(
         check_dims(name, metric, [model_dim, *fold_dims])
         _check_fold_values(name, metric, fold_dims)
         better = ranking_sign(name, metric.attrs, overrides[name])
-        metric = metric.drop_attrs()
+        metric = metric.drop_attrs(deep=False)
         location, scale, nu = corrected_scale(metric - metric.rename({model_dim: VERSUS_DIM}), fold_dims, ratio, df)
         regions = _t_regions(better * location, scale, nu, ropes[name])
         order = (model_dim, VERSUS_DIM, ...)
@@ -263,7 +263,7 @@ def bayesian_signed_rank(
                 f"model scored on every {dim!r}: drop the incomplete ones, e.g. values.dropna({dim!r}), or fill them"
             )
         sign = ranking_sign(name, metric.attrs, overrides[name])
-        checked[name] = (sign, sign * metric.drop_attrs())
+        checked[name] = (sign, sign * metric.drop_attrs(deep=False))
     n = data.sizes[dim]
     weights = rng_of(seed).dirichlet(np.r_[float(prior), np.ones(n)], n_samples)
     if keep_samples:

@@ -49,13 +49,13 @@ from ordframe._inference.intervals import (
     MIN_VALID,
     acceleration_of,
     bca_bounds,
-    ci,
     interval_of,
     percentile,
     reflected,
     valid_share,
 )
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
+from ordframe._inference.values import as_dataset
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import frame_replicates
 
@@ -164,9 +164,9 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
         raise ValueError(f"method must be one of {methods} for the intervals of the differences, got {method!r}")
     if method != "percentile" and (estimate is None or isinstance(estimate, str)):
         raise ValueError(f"method={method!r} reflects the replicates about the difference on the data: pass estimate=")
-    data = result.to_dataset() if isinstance(result, xr.DataArray) else result
-    if not isinstance(data, xr.Dataset):
+    if not isinstance(result, (xr.DataArray, xr.Dataset)):
         raise TypeError(f"result must be an xarray DataArray or Dataset, got {type(result).__name__}")
+    data = as_dataset(result)
     if adjust is not None and adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust must be one of {ADJUSTMENTS} or None, got {adjust!r}")
     means = isinstance(estimate, str)
@@ -180,6 +180,7 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
         for d in (model_dim, dim):
             if d not in values.dims:
                 raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}")
+        _check_unique_models(values, model_dim, name)
         better = ranking_sign(name, values.attrs, overrides[name])
         other = values.rename({model_dim: versus})
         difference = values - other
@@ -210,11 +211,11 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
             xr.Dataset(
                 {
                     "difference": observed if on_data else difference.mean(dim),
-                    "interval": interval.drop_attrs(),
+                    "interval": interval.drop_attrs(deep=False),
                     "p_value": p_value,
                     "adjusted_p_value": p_adjusted,
                     "bootstrap_share_better": wins,
-                    "mean": mean.drop_attrs(),
+                    "mean": mean.drop_attrs(deep=False),
                     "rank": rank.transpose(*mean.dims),
                 }
             ).expand_dims({METRIC_DIM: [name]})
@@ -240,20 +241,32 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
 
 
 def _difference_interval(difference, observed, model_dim, dim, level, method, accelerations, name) -> xr.DataArray:
-    """The interval of the differences of every pair (of a model against itself, ``[0, 0]``)."""
-    if method == "percentile":
-        return ci(difference, dim=dim, level=level, method="percentile")
+    """The interval of the differences of every pair (of a model against itself, ``[0, 0]`` where it is defined)."""
     itself = difference[model_dim] == difference[VERSUS_DIM]
     values = difference.where(~itself).transpose(..., dim)
-    share = valid_share(values, dim, MIN_VALID, name)
+    share = valid_share(values, dim, MIN_VALID, name, adjustable=False)
     alpha = (1 - level) / 2
     if method == "bca":
         low, high = bca_bounds(values, observed, accelerations[name], dim=dim, alpha=alpha, name=name)
     else:
         low, high = percentile(values, dim, alpha)
-        low, high = reflected(low, high, observed, 1.0)
-    low, high = (bound.where(~itself, 0.0) for bound in (low, high))
+        if method == "basic":
+            low, high = reflected(low, high, observed, 1.0)
+    zero = xr.zeros_like(low).where(difference.notnull().any(dim))  # a model against itself, NaN if never defined
+    low, high = (bound.where(~itself, zero) for bound in (low, high))
     return interval_of(low, high, difference, level, method, share)
+
+
+def _check_unique_models(values: xr.DataArray, model_dim: str, name) -> None:
+    """An error naming the labels of ``model_dim`` that occur more than once (two runs concatenated, say)."""
+    labels = values.indexes.get(model_dim)
+    if labels is not None and not labels.is_unique:
+        twice = list(dict.fromkeys(labels[labels.duplicated()]))
+        raise ValueError(
+            f"{name!r}: the {model_dim!r} label(s) {show(twice)} occur more than once ({show(list(labels))}), so a "
+            f"pair of models would be one model compared with another of the same name. Give every model its own "
+            f"label, e.g. concatenate runs along a new coordinate: xr.concat(runs, dim=pd.Index([...], name={model_dim!r}))"
+        )
 
 
 def _warn_unpaired(name, values: xr.DataArray, n: xr.DataArray, model_dim: str, dim: str) -> None:
@@ -327,7 +340,7 @@ def _estimate(estimate, name, values: xr.DataArray, dim: str) -> xr.DataArray:
         if not theirs.is_unique:
             raise ValueError(f"estimate= of {name!r} lists a {d!r} label more than once: {show(list(theirs))}")
         given = given.sel({d: ours})  # the replicates' labels, in their order
-    return given.drop_attrs()
+    return given.drop_attrs(deep=False)
 
 
 def frame_compare(

@@ -152,7 +152,7 @@ def friedman(
             )
         ranks = xr.apply_ufunc(
             scipy.stats.rankdata,
-            -better * metric.drop_attrs(),
+            -better * metric.drop_attrs(deep=False),
             input_core_dims=[[model_dim]],
             output_core_dims=[[model_dim]],
             kwargs={"axis": -1},

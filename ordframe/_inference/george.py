@@ -77,8 +77,8 @@ def george_rank(
         )
     rank = xr.apply_ufunc(
         _george,
-        d.drop_attrs(),
-        chance_distance.drop_attrs(),
+        d.drop_attrs(deep=False),
+        chance_distance.drop_attrs(deep=False),
         input_core_dims=[[model_dim], [model_dim]],
         output_core_dims=[[model_dim]],
         kwargs={"tol": float(tol)},

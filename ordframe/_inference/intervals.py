@@ -369,7 +369,7 @@ def frame_ci(
     for name, values in replicates.items():
         values = values.transpose(..., BOOTSTRAP_DIM)
         share = valid_share(values, BOOTSTRAP_DIM, min_valid, name)
-        on_data = estimate[name].drop_attrs()
+        on_data = estimate[name].drop_attrs(deep=False)
         if chosen[name] == "calibrated":
             low, high = calibrated_bounds(values, shares[name], BOOTSTRAP_DIM, alpha)
         elif chosen[name] == "jeffreys":
@@ -468,7 +468,7 @@ def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[
             f"size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(name)} have none"
         )
     size = values.coords[SIZE_COORD].astype(np.float64)
-    return estimate, np.sqrt(size / cube.sum(CUBE_DIMS).drop_attrs())
+    return estimate, np.sqrt(size / cube.sum(CUBE_DIMS).drop_attrs(deep=False))
 
 
 def _check_share(min_valid) -> float:
@@ -477,7 +477,15 @@ def _check_share(min_valid) -> float:
     return float(min_valid)
 
 
-def valid_share(values: xr.DataArray, dim: str, min_valid: float = MIN_VALID, name=None) -> float:
+def valid_share(
+    values: xr.DataArray,
+    dim: str,
+    min_valid: float = MIN_VALID,
+    name=None,
+    *,
+    undefined: str = "the metric is undefined on them",
+    adjustable: bool = True,
+) -> float:
     """The smallest share of valid (non-NaN) replicates over the elements that have any, checked as ``ci`` does.
 
     Parameters
@@ -490,6 +498,10 @@ def valid_share(values: xr.DataArray, dim: str, min_valid: float = MIN_VALID, na
         Below this share of valid replicates in an element that has some: an error.
     name : hashable, optional
         The variable's name, for the messages.
+    undefined : str
+        Why a replicate is NaN, for the warning (a skill score is undefined where the reference is perfect too).
+    adjustable : bool
+        Whether the caller takes ``min_valid=`` (the error then offers a lower one).
 
     Returns
     -------
@@ -530,18 +542,22 @@ def valid_share(values: xr.DataArray, dim: str, min_valid: float = MIN_VALID, na
         worst = int(valid[some].min())
         raise ValueError(
             f"only {worst} of {size} replicates{of} are valid (not NaN) in an element, below "
-            f"min_valid={min_valid} ({int((some & (share < min_valid)).sum())} of {valid.size} element(s) below it): "
+            f"{'min_valid=' if adjustable else 'the smallest share accepted, '}{min_valid} ({int((some & (share < min_valid)).sum())} of {valid.size} element(s) below it): "
             "the metric is undefined on most replicates (e.g. a class missing from them), so an interval from the "
             "rest would describe another sampling distribution. Pool more data (e.g. folds), use a metric defined "
-            "on these data, draw with stratify=True so that every true class keeps its samples, or pass a lower "
-            "min_valid to accept an interval conditional on the metric being defined"
+            "on these data, or draw with stratify=True so that every true class keeps its samples"
+            + (
+                "; or pass a lower min_valid to accept an interval conditional on the metric being defined"
+                if adjustable
+                else ""
+            )
         )
     partly = some & (valid < size)  # an element with no valid replicate is NaN already: its own metric said why
     if partly.any():
         missing = int((size - valid[partly]).sum())
         where = f" in {int(partly.sum())} of {valid.size} element(s)" if valid.size > 1 else ""
         warn(
-            f"{missing} of {size * int(some.sum())} replicates{of} are NaN{where} (the metric is undefined on them)"
+            f"{missing} of {size * int(some.sum())} replicates{of} are NaN{where} ({undefined})"
             "; they are left out, so the interval is conditional on the metric being defined",
             RuntimeWarning,
         )
@@ -724,7 +740,7 @@ def _estimate_on(values: xr.DataArray, dim: str, metric: Metric, params, cube: x
     tolerance = _EQUAL * np.maximum(1.0, np.maximum(abs(lowest), abs(highest)))
     outside = valid & ((estimate < lowest - tolerance) | (estimate > highest + tolerance))
     if bool(outside.any()):
-        mask, v, lo, hi = xr.broadcast(outside, estimate.drop_attrs(), lowest, highest)
+        mask, v, lo, hi = xr.broadcast(outside, estimate.drop_attrs(deep=False), lowest, highest)
         where = mask.values
         e, low, high = (round(float(x.transpose(*mask.dims).values[where][0]), 6) for x in (v, lo, hi))
         raise ValueError(
@@ -1016,7 +1032,7 @@ def bca_bounds(
         with np.errstate(divide="ignore", invalid="ignore"):
             q = xr.apply_ufunc(ndtr, z0 + (z0 + z) / (1 - acceleration * (z0 + z)))
         bounds.append(_quantiles(values, q))
-    return _degenerate(bounds, values, dim, estimate.drop_attrs(), n, name)
+    return _degenerate(bounds, values, dim, estimate.drop_attrs(deep=False), n, name)
 
 
 def _degenerate(bounds: list, values: xr.DataArray, dim: str, estimate: xr.DataArray, n, name) -> list:

@@ -233,7 +233,7 @@ def skill_values(values: xr.DataArray, reference, perfect: float, name, warn_und
                 "values themselves, or pass perfect= with a finite target value",
                 UndefinedSkillWarning,
             )
-        return xr.full_like(values, np.nan, dtype=np.float64).drop_attrs()
+        return xr.full_like(values, np.nan, dtype=np.float64).drop_attrs(deep=False)
     gap = perfect - reference
     perfect_reference = gap == 0
     if warn_undefined and bool(np.any(perfect_reference)):
@@ -246,7 +246,7 @@ def skill_values(values: xr.DataArray, reference, perfect: float, name, warn_und
         )
     with np.errstate(invalid="ignore", divide="ignore"):
         out = (values - reference) / xr.where(perfect_reference, np.nan, gap) + 0.0  # + 0.0: no -0.0
-    return out.drop_attrs()
+    return out.drop_attrs(deep=False)
 
 
 def skill_attrs(attrs: Mapping, reference_text: str, perfect: float) -> dict:
@@ -358,13 +358,13 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     best = _perfect_of(values, perfect, directions(higher_is_better, [name])[name], name)
     if isinstance(reference, (xr.DataArray, numbers.Real)) and not isinstance(reference, bool):
         text = "the reference scores given"
-        ref = reference.drop_attrs() if isinstance(reference, xr.DataArray) else _finite_reference(reference)
+        ref = reference.drop_attrs(deep=False) if isinstance(reference, xr.DataArray) else _finite_reference(reference)
     else:
         parsed = parse_reference(reference, _classes_of(values, cube), values.dims)
         text = parsed.text
         if parsed.is_model:
             check_label(parsed.label, values, str(parsed.dim), f"reference={{{parsed.dim!r}: ...}}")
-            ref = values.sel({parsed.dim: parsed.label}, drop=True).drop_attrs()
+            ref = values.sel({parsed.dim: parsed.label}, drop=True).drop_attrs(deep=False)
         else:
             ref = _cube_reference(values, cube, parsed, name)
     out = skill_values(values, ref, best, name)
@@ -436,7 +436,7 @@ def _cube_reference(values: xr.DataArray, cube, parsed: Reference, name) -> xr.D
             f"cube= is not labelled like the values of {name!r} (another coordinate along a shared dim): pass the "
             "cube the values were computed on"
         ) from None
-    return reference.drop_attrs()
+    return reference.drop_attrs(deep=False)
 
 
 def frame_skill(
@@ -492,7 +492,7 @@ def frame_skill(
     variables = {
         "skill": skill_values(score, reference_score, best, label),
         "score": score,
-        "reference_score": xr.broadcast(reference_score, score)[0].drop_attrs(),
+        "reference_score": xr.broadcast(reference_score, score)[0].drop_attrs(deep=False),
     }
     attrs = {"metric": label, **skill_attrs(score.attrs, parsed.text, best)}
     if bootstrap is not None:
@@ -505,11 +505,12 @@ def frame_skill(
         skills = skill_values(values, reference_replicates, best, label, warn_undefined=False).transpose(
             ..., BOOTSTRAP_DIM
         )
-        share = valid_share(skills, BOOTSTRAP_DIM, name=label)
+        undefined = "the skill is undefined on them: the metric is, or the reference is perfect there"
+        share = valid_share(skills, BOOTSTRAP_DIM, name=label, undefined=undefined, adjustable=False)
         low, high = percentile(skills, BOOTSTRAP_DIM, (1 - level) / 2)
         if method == "basic":
             low, high = reflected(low, high, variables["skill"], 1.0)
-        variables["interval"] = interval_of(low, high, skills, level, method, share).drop_attrs()
+        variables["interval"] = interval_of(low, high, skills, level, method, share).drop_attrs(deep=False)
         attrs.update({"ci_level": level, "ci_method": method, "ci_valid_share": share, "replicates": int(bootstrap)})
     variables["skill"] = variables["skill"].assign_attrs(skill_attrs(score.attrs, parsed.text, best))
     return xr.Dataset(variables, attrs=attrs)
@@ -519,5 +520,5 @@ def _reference_of(values: xr.DataArray, parsed: Reference, metric: Metric, param
     """The reference's score for every element of ``values`` (a model's, or climatology's from ``cube``)."""
     if parsed.is_model:
         check_label(parsed.label, values, str(parsed.dim), f"reference={{{parsed.dim!r}: ...}}")
-        return values.sel({parsed.dim: parsed.label}, drop=True).drop_attrs()
-    return climatology_score(metric, params, cube.sum(PRED), parsed.prior).drop_attrs()
+        return values.sel({parsed.dim: parsed.label}, drop=True).drop_attrs(deep=False)
+    return climatology_score(metric, params, cube.sum(PRED), parsed.prior).drop_attrs(deep=False)

@@ -107,7 +107,7 @@ def corrected_ttest(
     for name, metric in as_dataset(values).items():
         check_dims(name, metric, [model_dim, *fold_dims])
         _check_fold_values(name, metric, fold_dims)
-        metric = metric.drop_attrs()
+        metric = metric.drop_attrs(deep=False)
         mean, t, p_value, interval = _corrected_t(
             metric - metric.rename({model_dim: VERSUS_DIM}), fold_dims, ratio, level, df
         )

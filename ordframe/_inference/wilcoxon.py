@@ -129,7 +129,7 @@ def wilcoxon(
             )
         if control is not None:
             check_label(control, metric, model_dim, "control")
-        metric = metric.drop_attrs()
+        metric = metric.drop_attrs(deep=False)
         statistic, p_value = xr.apply_ufunc(
             pairwise,
             metric,

@@ -91,7 +91,7 @@ def agreement(cubes: xr.DataArray, *, metrics=None, dim: str = REPLICATE_DIM) ->
     values = evaluate_cube(cubes, metrics)
     names = list(values.data_vars)
     oriented = xr.concat(
-        [better_sign(name, values[name].attrs) * values[name].drop_attrs() for name in names],
+        [better_sign(name, values[name].attrs) * values[name].drop_attrs(deep=False) for name in names],
         dim=xr.DataArray(names, dims=METRIC_DIM, name=METRIC_DIM),
         coords="minimal",
     ).transpose(..., METRIC_DIM, dim)

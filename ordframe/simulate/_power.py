@@ -136,7 +136,7 @@ def discriminative_power(
     curve = xr.apply_ufunc(np.sort, pairs, input_core_dims=[[PAIR_DIM]], output_core_dims=[[PAIR_DIM]])
     out = xr.Dataset(
         {
-            "asl": asl.drop_attrs(),
+            "asl": asl.drop_attrs(deep=False),
             "discriminative_power": share,
             "pairs": count,
             "asl_curve": curve.assign_coords({PAIR_DIM: np.arange(1, curve.sizes[PAIR_DIM] + 1)}),

@@ -143,7 +143,7 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
             "ties or is undefined; draw more pairs, or pool more dims with dim=",
             RuntimeWarning,
         )
-    out = (counts / pairs.where(pairs > 0)).drop_attrs()
+    out = (counts / pairs.where(pairs > 0)).drop_attrs(deep=False)
     out["interval"] = _clopper_pearson(counts["agree"], pairs, level)
     out["pairs"] = pairs
     out["reference_ties"] = (ref == 0).sum(pooled)
