@@ -67,6 +67,19 @@ def test_formats(capsys, predictions, fmt):
         assert f"{mae:.4f}".rstrip("0") in out
 
 
+def test_a_value_that_rounds_to_zero_is_printed_without_a_sign(capsys, tmp_path):
+    path = tmp_path / "near_zero.csv"
+    pd.DataFrame({"y": [1, 0, 2, 1, 1, 1], "yhat": [2, 0, 0, 0, 2, 1]}).to_csv(path, index=False)
+    qwk = pd.read_csv(path).ordinal.qwk("y", "yhat")
+    assert -1e-12 < qwk < 0  # 0 up to rounding, on the negative side
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--metrics", "qwk"]
+    for fmt in ("table", "markdown"):  # text for people: no -0.0
+        code, out, _ = run(capsys, *argv, "--format", fmt)
+        assert code == 0 and "0.0" in out and "-0" not in out
+    code, out, _ = run(capsys, *argv, "--format", "csv")  # data for programs: the exact value
+    assert code == 0 and float(out.split()[1]) == qwk
+
+
 def test_a_table_wraps_to_the_terminal_but_not_into_a_pipe(capsys, predictions, monkeypatch):
     path, _ = predictions
     monkeypatch.setenv("COLUMNS", "80")

@@ -273,3 +273,11 @@ def test_errors():
     with pytest.raises(TypeError):
         format_report(cube)
     assert set(PER_CLASS) <= set(cube.ordinal.report().data_vars)
+
+
+def test_format_report_prints_a_value_that_rounds_to_zero_without_a_sign():
+    df = pd.DataFrame({"y": [1, 0, 2, 1, 1, 1], "yhat": [2, 0, 0, 0, 2, 1]})
+    report = df.ordinal.report("y", "yhat", metrics=["qwk"])
+    assert -1e-12 < float(report["qwk"]) < 0  # 0 up to rounding, on the negative side
+    (line,) = [line for line in format_report(report).splitlines() if line.split()[:1] == ["qwk"]]
+    assert line.split()[1] == "0.000"

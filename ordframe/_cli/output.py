@@ -26,13 +26,18 @@ def to_table(result: xr.Dataset) -> pd.DataFrame:
 
 
 def render(table: pd.DataFrame, fmt: str, width: int | None = None) -> str:
-    """The table (``by`` columns, then metrics) as text in ``fmt``; a ``table`` is wrapped at ``width``."""
+    """The table (``by`` columns, then metrics) as text in ``fmt``; a ``table`` is wrapped at ``width``.
+
+    A table and Markdown, which people read, show 4 decimals; CSV and JSON, which programs read, every digit.
+    """
     if fmt == "csv":
         return table.to_csv(index=False)
     if fmt == "json":
         records = json.loads(table.to_json(orient="records", date_format="iso"))
         return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
-    rounded = table.round({c: 4 for c in table.columns if pd.api.types.is_float_dtype(table[c])})
+    floats = [c for c in table.columns if pd.api.types.is_float_dtype(table[c])]
+    rounded = table.round(dict.fromkeys(floats, 4))
+    rounded[floats] += 0.0  # a value that rounds to zero is shown 0, not -0 (-0.0 + 0.0 is 0.0)
     if fmt == "markdown":
         header = "| " + " | ".join(map(markdown_cell, rounded.columns)) + " |"
         rows = ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rounded.itertuples(index=False)]

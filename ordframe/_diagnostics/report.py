@@ -172,7 +172,8 @@ def report_cube(cube: xr.DataArray, metrics: MetricSpec = None) -> xr.Dataset:
 
 
 def _number(value: float, digits: int) -> str:
-    return "nan" if np.isnan(value) else f"{value:.{digits}f}"
+    """``value`` with ``digits`` decimals; one that rounds to zero is ``0.000``, not ``-0.000`` (-0.0 + 0.0 is 0.0)."""
+    return "nan" if np.isnan(value) else f"{round(value, digits) + 0.0:.{digits}f}"
 
 
 def _cell(value: float, column: int, digits: int, whole: bool) -> str:
