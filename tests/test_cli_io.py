@@ -128,7 +128,7 @@ def test_a_cut_last_line_is_left_out_of_the_sample():
         ("y\tyhat\n1\t1\n", ["--sep", ";"], "it looks tab-separated: give --sep tab (or leave --sep out)"),
         ("y,yhat\n1,1\n", ["--sep", "::"], "--sep '::': give one character, e.g. --sep ';' or --sep tab"),
         ("y,yhat\n1,1\n", ["--decimal", "12"], "--decimal '12': give the one character that starts the decimals"),
-        ("y,yhat\n1,1\n0,1,3\n", [], "cannot read {path} as CSV separated by ',': Error tokenizing data"),
+        ("y,yhat\n1,1\n0,1,3\n", [], "{path}: line 3 has 3 fields but the header (line 1) has 2"),
         ("\n\n", [], "{path} is empty: there is nothing to score"),
         ("y,yhat\n1,1\n", ["--decimal", ","], "--decimal ',' is also the separator of {path}"),
         ("y,yhat\n1,1\n", ["--out", "{path}/x.csv"], "cannot write {path}/x.csv: {path} is not an existing folder"),
@@ -147,6 +147,80 @@ def test_csv_options_on_a_parquet_file(capsys, tmp_path, frame):
     frame.to_parquet(path)
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--sep", ";", "--decimal", ",")
     assert code == 2 and "--sep and --decimal are for CSV files; " in one_line(err) and "is Parquet" in err
+
+
+# --------------------------------------------------------------------------- rows and missing values
+
+
+GRADES = "y,yhat\nNone,None\nmild,None\nsevere,mild\nNone,mild\nmild,mild\n"
+
+
+def test_a_class_spelled_like_a_missing_value_is_a_class(capsys, tmp_path):
+    # pandas' keep_default_na=False reading: a CSV has only one way to leave a label out, the empty field
+    path = tmp_path / "grades.csv"
+    path.write_text(GRADES)
+    labels = ["None", "mild", "severe"]
+    code, out, err = run(
+        capsys, "score", path, "--true", "y", "--pred", "yhat", "--labels", *labels, "--metrics", "mae"
+    )
+    expected = pd.read_csv(path, keep_default_na=False).ordinal.mae("y", "yhat", labels=labels)
+    assert code == 0 and err == "" and float(out.split()[1]) == pytest.approx(expected) == 0.6
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--labels", "mild", "severe")
+    assert code == 2 and "warning: column 'y' holds 'None' (2 rows), read as a value" in err
+    assert "pass --na-values None" in err and "outside the classes ['mild', 'severe']: 'None' (2 rows)" in err
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--labels", "mild", "severe", "--metrics", "mae"]
+    code, _, err = run(capsys, *argv, "--na-values", "None")
+    assert code == 2 and "column 'y' has 2 missing value(s)" in one_line(err)
+    code, out, err = run(capsys, *argv, "--na-values", "None", "--dropna")
+    kept = pd.read_csv(path, keep_default_na=False, na_values=["None"]).dropna()
+    assert code == 0 and float(out.split()[1]) == kept.ordinal.mae("y", "yhat", labels=["mild", "severe"]) == 0.5
+    assert "--dropna dropped 3 of 5 rows" in one_line(err)
+    code, _, err = run(capsys, *argv, "--na-values", "None", "--labels", "None", "mild")
+    assert code == 2 and "--na-values and --labels both name None" in one_line(err)
+
+
+def test_number_columns_keep_pandas_missing_values_and_parquet_is_read_as_stored(capsys, tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y,yhat,model,p0,p1\nNA,NA,a,0.75,0.25\nok,ok,a,0.25,0.75\nNA,ok,b,NA,NA\nok,NA,b,NA,NA\n")
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--labels", "NA", "ok", "--by", "model"]
+    code, out, err = run(capsys, *argv, "--proba", "p0", "p1", "--metrics", "mae", "brier", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == [  # model b has no probabilities ("NA" is missing in a number column)
+        {"model": "a", "mae": 0.0, "brier": pytest.approx(2 * 0.25**2)},
+        {"model": "b", "mae": 1.0, "brier": None},
+    ]
+    pytest.importorskip("pyarrow")
+    parquet = tmp_path / "grades.parquet"
+    pd.read_csv(io.StringIO(GRADES), keep_default_na=False).to_parquet(parquet)
+    code, out, _ = run(capsys, "score", parquet, "--true", "y", "--pred", "yhat", "--labels", "None", "mild", "severe")
+    assert code == 0
+    code, _, err = run(capsys, "score", parquet, "--true", "y", "--pred", "yhat", "--na-values", "NA")
+    assert code == 2 and "--na-values are for CSV files" in one_line(err)
+
+
+def test_a_row_with_another_number_of_fields_than_the_header_is_refused(capsys, tmp_path):
+    # pandas would take the extra first column as the index and score the wrong columns
+    path = tmp_path / "shifted.csv"
+    path.write_text("y,yhat\n0,0,2\n1,1,0\n2,2,1\n0,0,0\n1,1,2\n2,2,2\n")
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "mae", "accuracy")
+    assert code == 2 and f"{path}: line 2 has 3 fields but the header (line 1) has 2" in one_line(err)
+    assert "name every column in the header" in err
+    path.write_text("y,yhat\n0,1\n\n1,1\n2\n")  # blank lines are skipped, and counted
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
+    assert code == 2 and "line 5 has 1 field but the header (line 1) has 2" in one_line(err)
+    assert "write an empty field for a missing value" in err
+
+
+def test_a_separator_at_the_end_of_every_row(capsys, tmp_path):
+    # accepted: the extra field is empty, nothing is lost, and pandas reads such a file with index_col=False
+    path = tmp_path / "trailing.csv"
+    path.write_text("y,yhat\n0,1,\n1,1,\n2,0,\n")
+    code, out, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "mae")
+    expected = pd.read_csv(path, index_col=False).ordinal.mae("y", "yhat")
+    assert code == 0 and err == "" and float(out.split()[1]) == pytest.approx(expected) == 1.0
+    path.write_text("y,yhat\n0,1,\n1,1,3\n")  # an extra field that is not empty is refused
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat")
+    assert code == 2 and "line 3 has 3 fields but the header (line 1) has 2" in one_line(err)
 
 
 # --------------------------------------------------------------------------- metric parameters

@@ -5,7 +5,15 @@ pipe, ``/dev/stdin`` or a process substitution ``<(...)`` work like a file.
 The separator of a CSV file is ``--sep``, or else found in its first lines:
 the one of ``,``, ``;`` and tab that splits every line into the same number
 (more than one) of columns. A file where that is not one separator is an
-error that asks for ``--sep``, never a guess.
+error that asks for ``--sep``, never a guess. Every row has one field per
+column of the header (a row may end with a separator, as pandas reads it
+with ``index_col=False``); another count is an error that names the line.
+
+Missing values: in the label columns (``--true``, ``--pred``, ``--by``,
+``--sample``, ``--strata``, ``--cluster``) only an empty field, so that a
+class called ``None``, ``NA`` or ``null`` stays a class; in the other
+columns (numbers: ``--proba``) pandas' usual spellings too (``NA``, ``NaN``,
+``null``, ...). ``--na-values`` adds strings that mean missing in every column.
 """
 
 from __future__ import annotations
@@ -14,12 +22,16 @@ import csv
 import io
 import json
 import sys
+import warnings
+from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
+from pandas._libs.parsers import STR_NA_VALUES  # the spellings of a missing value that read_csv knows by default
 
 from ordframe._cli.wording import UsageError
+from ordframe._core.messages import show_counts
 
 STDIN = "-"
 PARQUET_MAGIC = b"PAR1"
@@ -33,6 +45,8 @@ SEPARATOR_WORDS = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "sp
 #: How much of a file the separator is read from: whole lines, at most this many bytes and rows.
 SAMPLE_BYTES = 1 << 16
 SAMPLE_ROWS = 200
+#: What pandas reads as missing besides an empty field; in a label column, a value like any other.
+PANDAS_NA = sorted(STR_NA_VALUES - {""})
 
 
 def decimal_mark(option: str | None) -> str:
@@ -56,14 +70,28 @@ def separator(option: str | None) -> str | None:
     return sep
 
 
-def read_predictions(path: str, *, sep: str | None = None, decimal: str = ".", columns: tuple = ()) -> pd.DataFrame:
+def read_predictions(
+    path: str,
+    *,
+    sep: str | None = None,
+    decimal: str = ".",
+    na_values: tuple = (),
+    columns: tuple = (),
+    labels: tuple = (),
+    classes: tuple = (),
+) -> pd.DataFrame:
     """A prediction file: Parquet (by its ``.parquet``/``.pq`` extension or its first bytes) or CSV.
 
     ``-`` is standard input. ``sep`` is the CSV separator (found when
-    ``None``), ``decimal`` its decimal mark; ``columns`` are the columns the
-    command needs, which tell apart two separators that both split the file evenly.
+    ``None``), ``decimal`` its decimal mark, ``na_values`` the strings that
+    mean a missing value besides an empty field; ``columns`` are the columns
+    the command needs, which tell apart two separators that both split the
+    file evenly; of them, ``labels`` are the label columns, whose values are
+    read as written (a warning names a value that pandas would read as missing,
+    unless it is one of ``classes``).
     """
-    csv_options = {"sep": sep, "decimal": decimal}
+    csv_options = {"sep": sep, "decimal": decimal, "na_values": tuple(na_values)}
+    named = {"needed": tuple(columns), "labels": tuple(labels), "classes": tuple(classes)}
     name = "standard input" if path == STDIN else path
     if path == STDIN:
         if sys.stdin is None or sys.stdin.isatty():
@@ -71,7 +99,7 @@ def read_predictions(path: str, *, sep: str | None = None, decimal: str = ".", c
                 "the file '-' is standard input, but nothing is piped in: "
                 "pipe the predictions in (cat predictions.csv | ordframe score - ...) or name the file"
             )
-        frame = _read_stream(sys.stdin.buffer, name, csv_options, columns)
+        frame = _read_stream(sys.stdin.buffer, name, csv_options, named)
     else:
         file = Path(path)
         if file.is_dir():
@@ -83,10 +111,10 @@ def read_predictions(path: str, *, sep: str | None = None, decimal: str = ".", c
                 with open(file, "rb") as stream:
                     start = stream.read(SAMPLE_BYTES)
                 parquet = file.suffix.lower() in PARQUET_EXTENSIONS or start.startswith(PARQUET_MAGIC)
-                frame = _parse(file, name, start, parquet, csv_options, columns)
+                frame = _parse(file, name, start, parquet, csv_options, named)
             else:  # a pipe (/dev/stdin, <(...)): read once, front to back
                 with open(file, "rb") as stream:
-                    frame = _read_stream(stream, name, csv_options, columns)
+                    frame = _read_stream(stream, name, csv_options, named)
         except OSError as exc:
             raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     if len(frame) == 0:
@@ -96,37 +124,52 @@ def read_predictions(path: str, *, sep: str | None = None, decimal: str = ".", c
     return frame
 
 
-def _read_stream(stream: IO[bytes], name: str, options: dict, columns: tuple) -> pd.DataFrame:
+def _read_stream(stream: IO[bytes], name: str, options: dict, columns: dict) -> pd.DataFrame:
     """A CSV or Parquet file from a stream that cannot seek (a pipe): read whole once, its format told by its first bytes."""
     data = stream.read()
-    return _parse(io.BytesIO(data), name, data[:SAMPLE_BYTES], data.startswith(PARQUET_MAGIC), options, columns)
+    return _parse(data, name, data[:SAMPLE_BYTES], data.startswith(PARQUET_MAGIC), options, columns)
 
 
-def _parse(source: IO[bytes] | Path, name: str, start: bytes, parquet: bool, options: dict, columns: tuple):
+def _parse(source: bytes | Path, name: str, start: bytes, parquet: bool, options: dict, columns: dict):
     """The file as a DataFrame; ``start``, its first bytes, tells the CSV separator when ``options`` has none."""
     if not start.strip():
         raise UsageError(f"{name} is empty: there is nothing to score")
     if start.startswith(GZIP_MAGIC):
         raise UsageError(f"{name} is gzip-compressed: decompress it first (zcat FILE | ordframe score - ...)")
     if parquet:
-        given = [f"--{option}" for option, default in (("sep", None), ("decimal", ".")) if options[option] != default]
+        defaults = {"sep": None, "decimal": ".", "na_values": ()}
+        given = [f"--{option.replace('_', '-')}" for option, default in defaults.items() if options[option] != default]
         if given:
             raise UsageError(f"{' and '.join(given)} are for CSV files; {name} is Parquet: leave them out")
         try:
-            return pd.read_parquet(source)
+            return pd.read_parquet(io.BytesIO(source) if isinstance(source, bytes) else source)
         except ImportError:
             raise UsageError(f"cannot read {name}: reading Parquet needs pyarrow: {PARQUET_HINT}") from None
         except (ValueError, OSError) as exc:
             raise UsageError(f"cannot read {name} as Parquet: {str(exc).splitlines()[0]}") from None
-    sep = options["sep"] or detect_separator(start, name, columns, whole=len(start) < SAMPLE_BYTES)
+    sep = options["sep"] or detect_separator(start, name, columns["needed"], whole=len(start) < SAMPLE_BYTES)
     if options["decimal"] == sep:
         raise UsageError(
             f"--decimal {sep!r} is also the separator of {name}: a file with decimal commas is separated by "
             "something else (give it with --sep, e.g. --sep ';')"
         )
     try:
-        frame = pd.read_csv(source, sep=sep, decimal=options["decimal"], low_memory=False)  # one type per column
-    except (ValueError, OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        fields = _header(source, name, sep)
+        missing = ["", *options["na_values"]]
+        na_values = {
+            i: missing if field in columns["labels"] else [*PANDAS_NA, *missing] for i, field in enumerate(fields)
+        }
+        frame = pd.read_csv(
+            io.BytesIO(source) if isinstance(source, bytes) else source,
+            sep=sep,
+            decimal=options["decimal"],
+            keep_default_na=False,
+            na_values=na_values,  # type: ignore[arg-type]  # by position (pandas takes it; not its stubs)
+            usecols=range(len(fields)),  # not the empty field after a trailing separator, checked by _header
+            index_col=False,
+            low_memory=False,  # one type per column
+        )
+    except (ValueError, OSError, pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:
         raise UsageError(
             f"cannot read {name} as CSV separated by {SEPARATORS.get(sep, repr(sep))}: {str(exc).splitlines()[0]}"
         ) from None
@@ -139,7 +182,73 @@ def _parse(source: IO[bytes] | Path, name: str, start: bytes, parquet: bool, opt
             f"{name} has one column, {header[:60]!r}, when split at {SEPARATORS.get(sep, repr(sep))}: "
             f"it looks {shown}-separated: give --sep {shown}{instead}"
         )
+    _warn_missing_spellings(frame, columns, options["na_values"])
     return frame
+
+
+def _text(source: bytes | Path) -> IO[str]:
+    """The CSV file as text, as pandas reads it (UTF-8, a byte order mark left out), its line ends kept for csv."""
+    if isinstance(source, bytes):
+        return io.TextIOWrapper(io.BytesIO(source), encoding="utf-8-sig", newline="")
+    return open(source, encoding="utf-8-sig", newline="")
+
+
+def _blank(row: list[str]) -> bool:
+    """A line that pandas skips: nothing on it but spaces."""
+    return len(row) < 2 and not "".join(row).strip()
+
+
+def _header(source: bytes | Path, name: str, sep: str) -> list[str]:
+    """The header's fields; an error naming the first row with another number of fields.
+
+    pandas would take a first column of extra fields as the index (every
+    column shifted) and fill a short row with missing values. A row may end
+    with a separator (one empty field more), as pandas reads it with
+    ``index_col=False``: the reader leaves that field out.
+    """
+    with _text(source) as text:
+        rows = csv.reader(text, delimiter=sep)
+        header = next((row for row in rows if not _blank(row)), [])
+        counts = Counter(map(len, rows))  # the common case in one pass at C speed
+    n = len(header)
+    if not set(counts) - {0, n}:
+        return header
+    with _text(source) as text:
+        rows = csv.reader(text, delimiter=sep)
+        lines = ((rows.line_num, row) for row in rows if not _blank(row))
+        header_line = next(lines)[0]
+        for line, row in lines:
+            if len(row) != n and (len(row) != n + 1 or row[-1]):
+                fix = (
+                    "write an empty field for a missing value"
+                    if len(row) < n
+                    else "a field without a column name would shift every column: name every column in the "
+                    "header, or remove the extra fields"
+                )
+                raise UsageError(
+                    f"{name}: line {line} has {len(row)} field{'s' if len(row) != 1 else ''} but the header "
+                    f"(line {header_line}) has {n}: give every row one field per column ({fix})"
+                )
+    return header
+
+
+def _warn_missing_spellings(frame: pd.DataFrame, columns: dict, na_values: tuple) -> None:
+    """A warning for each label column that holds a value pandas would read as missing, and no class of that name."""
+    kept = set(PANDAS_NA) - set(columns["classes"]) - set(na_values)
+    for column in columns["labels"]:
+        if column not in frame.columns or pd.api.types.is_numeric_dtype(frame[column]):
+            continue
+        values = frame[column]
+        counts = values[values.isin(kept)].value_counts()
+        if len(counts):
+            tokens = " ".join(map(str, counts.index))
+            warnings.warn(
+                f"column {column!r} holds {show_counts(counts)}, read as a value: in a label column only an "
+                f"empty field is missing; if {'they mean' if len(counts) > 1 else 'it means'} a missing value, "
+                f"pass --na-values {tokens}",
+                UserWarning,
+                stacklevel=1,
+            )
 
 
 def detect_separator(start: bytes, name: str, columns: tuple = (), *, whole: bool = True) -> str:

@@ -76,6 +76,14 @@ def parser() -> argparse.ArgumentParser:
         "--decimal", metavar="CHAR", help="the CSV file's decimal mark, e.g. ',' for 0,25 (default '.')"
     )
     scorer.add_argument(
+        "--na-values",
+        nargs="+",
+        metavar="STR",
+        help="strings that mean a missing value in the CSV file, e.g. NA (default: an empty field; in number "
+        "columns such as --proba also pandas' NA, NaN, null, ...). Label columns (--true, --pred, --by, --sample, "
+        "--strata, --cluster) keep every other value, so a class called None or NA stays a class",
+    )
+    scorer.add_argument(
         "--bootstrap", type=int, metavar="N", help="add confidence intervals (columns _low, _high) from N replicates"
     )
     scorer.add_argument(

@@ -302,9 +302,23 @@ def score(args, out) -> int:
     if folder is not None and not folder.is_dir():  # said before the file is read and scored
         raise UsageError(f"cannot write {args.out}: {folder} is not an existing folder")
     metrics = requested_metrics(args)
-    named = (args.true, args.pred, *(args.proba or []), *(args.by or []), *_paired_columns(args))
-    columns = tuple(dict.fromkeys(c for c in named if c is not None))
-    df = read_predictions(args.file, sep=separator(args.sep), decimal=decimal_mark(args.decimal), columns=columns)
+    label_columns = tuple(
+        dict.fromkeys(c for c in (args.true, args.pred, *(args.by or []), *_paired_columns(args)) if c)
+    )
+    both = sorted(set(args.na_values or ()) & set(args.labels or ()))
+    if both:
+        raise UsageError(
+            f"--na-values and --labels both name {', '.join(both)}: a value is a class or a missing value, not both"
+        )
+    df = read_predictions(
+        args.file,
+        sep=separator(args.sep),
+        decimal=decimal_mark(args.decimal),
+        na_values=tuple(args.na_values or ()),
+        columns=tuple(dict.fromkeys([*label_columns, *(args.proba or [])])),
+        labels=label_columns,
+        classes=tuple(args.labels or ()),
+    )
     result = score_result(df, args, metrics)
     if to_file:
         write_file(result, fmt, args.out)
