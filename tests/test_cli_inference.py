@@ -89,6 +89,62 @@ def test_probability_intervals_from_the_paired_bootstrap(capsys, repeated_cv):
     np.testing.assert_allclose(got["rps"].to_numpy(), df.ordinal.rps("y", PROBA, by="model").values)
 
 
+def test_probabilities_do_not_change_what_by_means(capsys, tmp_path):
+    """--by fold with --proba: each fold's rows resampled apart, as without --proba (folds are not paired models)."""
+    rng = np.random.default_rng(3)
+    sizes = {0: 100, 1: 120, 2: 80}
+    n = sum(sizes.values())
+    y = rng.integers(0, 3, n)
+    p = rng.dirichlet(np.ones(3), n)
+    df = pd.DataFrame(
+        {
+            "y": y,
+            "yhat": np.clip(y + rng.integers(-1, 2, n), 0, 2),
+            "fold": np.repeat(list(sizes), list(sizes.values())),
+        }
+    )
+    df[PROBA] = p
+    path = tmp_path / "folds.csv"
+    df.to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "fold", "--bootstrap", 1000, "--metrics", "mae"]
+    code, out, err = run(capsys, *argv, "rps", "--proba", *PROBA, "--ci", "percentile", "--format", "csv")
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out)).set_index("fold")
+    # per sample: the index distance, and the RPS of Galdran (2023), normalised by K - 1
+    cumulative = np.cumsum(p, axis=1)[:, :-1] - (y[:, None] <= np.arange(2))
+    per_sample = pd.DataFrame({"mae": np.abs(df["y"] - df["yhat"]), "rps": (cumulative**2).sum(axis=1) / 2})
+    for fold, rows in per_sample.groupby(df["fold"]):
+        for metric in ("mae", "rps"):
+            assert got.loc[fold, metric] == pytest.approx(rows[metric].mean())
+            normal = 2 * 1.96 * rows[metric].std() / np.sqrt(len(rows))  # each fold's own width, not the pooled one
+            assert got.loc[fold, f"{metric}_high"] - got.loc[fold, f"{metric}_low"] == pytest.approx(normal, rel=0.2)
+    code, _, err = run(capsys, *argv, "rps", "--proba", *PROBA, "--ci", "bca")
+    assert code == 2 and "--ci bca: the probability metrics (rps) get percentile intervals per --by group" in err
+
+
+@pytest.mark.parametrize("by", [[], ["--by", "model"]])
+def test_a_warning_about_the_rows_is_given_once(capsys, repeated_cv, tmp_path, by):
+    df, _ = repeated_cv
+    path = tmp_path / "gap.csv"
+    df[df["repeat"] == 0].assign(y=lambda f: f["y"].where(f.index != 5)).to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--proba", *PROBA, *by, "--metrics", "rps", "--bootstrap", 50, "--dropna"]
+    code, _, err = run(capsys, *argv)
+    assert code == 0 and err.count("--dropna dropped 1 of 160 rows") == 1, err
+
+
+def test_compare_with_one_model_says_so(capsys, repeated_cv, tmp_path):
+    df, _ = repeated_cv
+    path = tmp_path / "one_model.csv"
+    df[(df["model"] == "a") & (df["repeat"] == 0)].to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--sample", "subject", "--metrics", "mae"]
+    code, out, err = run(capsys, *argv, "--bootstrap", 100, "--compare")
+    assert code == 2 and out == ""
+    assert (
+        err
+        == "ordframe score: error: column 'model' has one model, 'a': nothing to compare; --compare needs the rows of two models or more\n"
+    )
+
+
 def test_compare_prints_each_pair_once(capsys, repeated_cv):
     df, path = repeated_cv
     argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "qwk", "--bootstrap", 200]

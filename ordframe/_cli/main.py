@@ -117,7 +117,7 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--compare",
         action="store_true",
-        help="with --bootstrap and one --by column of models: compare every pair (differences, intervals, "
+        help="with --bootstrap and one --by column of two models or more: compare every pair (differences, intervals, "
         "p-values adjusted by Holm's method) instead of scoring each",
     )
     scorer.add_argument(

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import shutil
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.evaluate import evaluate_cube, evaluate_frame
+from ordframe._bridge.evaluate import evaluate_cube, evaluate_frame, evaluate_frame_rows
 from ordframe._cli.console import say
 from ordframe._cli.files import STDIN, decimal_mark, read_parameter, read_predictions, separator
 from ordframe._cli.formats import output_format
@@ -18,12 +20,13 @@ from ordframe._cli.output import render, to_table, write_file
 from ordframe._cli.wording import UsageError
 from ordframe._core.checks import rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
+from ordframe._core.messages import show
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci, frame_ci
-from ordframe._inputs.frame import frame_rows
 from ordframe._registry.manager import get_metric, metric_names
 from ordframe._registry.request import METRIC_SETS, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
+from ordframe._resampling.paired import paired_replicates
 
 # --ci: "auto" is each metric's own default interval
 INTERVAL = {
@@ -137,6 +140,22 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
             )
+    if args.bootstrap and args.proba and args.by and not _paired(args) and args.ci not in ("auto", "percentile"):
+        names = metric_names(None) if metrics is None else [name for name, _ in metrics.values()]
+        proba = [name for name in names if get_metric(name).kind == "proba"]
+        if proba:
+            raise UsageError(
+                f"--ci {args.ci}: the probability metrics ({', '.join(proba)}) get percentile intervals per --by "
+                "group (each group's rows resampled apart); give --ci percentile or auto, or, for models that "
+                "predict the same samples, name the sample column with --sample (a paired bootstrap)"
+            )
+    if args.compare:
+        models = df[args.by[0]].dropna().unique()
+        if len(models) == 1:
+            raise UsageError(
+                f"column {args.by[0]!r} has one model, {show(models)}: nothing to compare; --compare needs the "
+                "rows of two models or more"
+            )
     for column in args.proba or []:
         values = df[column]
         if pd.api.types.is_numeric_dtype(values):
@@ -176,8 +195,12 @@ def _paired_columns(args) -> list:
 
 
 def _paired(args) -> bool:
-    """A paired bootstrap of the --by models (sample ids, strata, clusters or probabilities), not one per group."""
-    return bool(_paired_columns(args) or args.proba or args.compare)
+    """A paired bootstrap of the --by models (sample ids, strata, clusters, comparisons), not one per group.
+
+    Without ``--by``, probabilities too: the one group's rows are resampled by the paired bootstrap of one model,
+    which gives a probability metric every interval (its BCa from the jackknife of the samples).
+    """
+    return bool(_paired_columns(args) or args.compare or (args.proba and not args.by))
 
 
 def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
@@ -192,17 +215,67 @@ def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
         return evaluate_frame(
             df, args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
         )
-    if _paired(args):
-        return _paired_intervals(df, args, metrics, labels)
-    cube = frame_rows(df, args.true, args.pred, **common).cube()
+    with _each_warning_once():  # the estimates and the replicates check the same rows, and warn alike
+        if _paired(args):
+            return _paired_intervals(df, args, metrics, labels)
+        return _group_intervals(df, args, metrics, labels, common)
+
+
+@contextmanager
+def _each_warning_once() -> Iterator[None]:
+    """The warnings given inside, each distinct one once, when the block ends (or fails)."""
+    seen: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        for message in {(w.category, str(w.message)): w.message for w in seen}.values():
+            warnings.warn(message, stacklevel=1)
+
+
+def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, labels, common: dict) -> xr.Dataset:
+    """Intervals of each --by group, its cube (or with --proba, its rows) resampled apart."""
+    by = common["by"]
+    values, rows = evaluate_frame_rows(
+        df, args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
+    )
     # the replicates and the intervals add dims named bootstrap and bound: a --by column may have either name
     hidden = {name: f"__by_{i}__" for i, name in enumerate(by or []) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
-    cube = cube.rename(hidden)
-    values = evaluate_cube(cube, metrics)
+    values, cube = values.rename(hidden), rows.cube(warned=True).rename(hidden)
     rng = rng_of(args.seed)  # the replicates, then the calibrated interval's double bootstrap
-    replicates = evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=rng), metrics)
+    if args.proba:
+        strata = [hidden.get(column, column) for column in by or []]
+        replicates = _group_replicates(df.rename(columns=hidden), args, metrics, labels, strata, cube, rng)
+    else:
+        replicates = evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=rng), metrics)
     bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
+
+
+def _group_replicates(df: pd.DataFrame, args, metrics: dict | None, labels, by: list, cube, rng) -> xr.Dataset:
+    """Every metric on bootstrap replicates of each ``by`` group's rows, drawn apart (the groups as strata).
+
+    A probability metric is a mean over rows, which a resampled cube does not have; the replicates take the
+    layout of ``cube`` (the groups that occur).
+    """
+    replicates, _ = paired_replicates(
+        df,
+        args.true,
+        args.pred,
+        proba=args.proba,
+        metrics=metrics,
+        by=None,
+        strata=by,
+        n=args.bootstrap,
+        seed=rng,
+        labels=labels,
+        dropna=args.dropna,
+        renormalize=args.renormalize,
+    )
+    if OBSERVED_DIM in cube.dims:
+        replicates = replicates.stack({OBSERVED_DIM: by}).sel({OBSERVED_DIM: cube.indexes[OBSERVED_DIM]})
+    return replicates
 
 
 def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
