@@ -380,14 +380,22 @@ def test_sample_without_a_bootstrap_checks_the_pairing_of_a_model_reference():
         )
 
 
-def test_the_skill_of_a_transformed_metric_warns_of_stale_attrs_and_takes_the_direction_given():
+def test_the_skill_of_a_transformed_metric_refuses_stale_attrs_and_takes_the_direction_given():
     df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
     both = pd.concat([df, df.assign(yhat=df.y, model="perfect"), df.assign(yhat=1, model="baseline")])
     accuracy = both.ordinal.evaluate("y", "yhat", by="model", metrics=["accuracy"])["accuracy"]
     error = (1 - accuracy).rename("error_rate")  # xarray keeps accuracy's attrs: higher is better, perfect 1
-    # a warning, as compare gives: a variable renamed by evaluate(metrics={"name": ...}) has such attrs rightly
-    with pytest.warns(UserWarning, match="'error_rate' is named unlike the metric its attrs describe"):
+    # an error, not compare's warning: a skill also takes its perfect value from the attrs, so a stale direction
+    # gives a wrong number (-3 for the perfect model); names given by metrics= are recorded and pass
+    with pytest.raises(ValueError, match="'error_rate' is named unlike the metric its attrs describe"):
         ordframe.skill(error, {"model": "baseline"})
+    named = both.ordinal.evaluate("y", "yhat", by="model", metrics={"hits": "accuracy"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        xr.testing.assert_allclose(
+            ordframe.skill(named, {"model": "baseline"})["hits"].drop_attrs(),
+            ordframe.skill(accuracy, {"model": "baseline"}).drop_attrs().rename("hits"),
+        )
     expected = ordframe.skill(accuracy, {"model": "baseline"})  # a skill score is invariant under 1 - x
     for direction in (False, {"error_rate": False}):
         with warnings.catch_warnings():

@@ -17,7 +17,15 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, as_scalar, labelled, parameters_json, prepare, proba_kernel
+from ordframe._bridge.apply import (
+    apply_confusion,
+    as_output,
+    as_scalar,
+    labelled,
+    parameters_json,
+    prepare,
+    proba_kernel,
+)
 from ordframe._core.dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from ordframe._inputs.classes import check_two, declared_order
 from ordframe._inputs.counting import count_cells
@@ -215,7 +223,7 @@ class Accumulator:
                 continue
             if not variables[out].ndim:  # one value, as a function gives: NaN comes with the function's warning
                 as_scalar(variables[out], metric, empty[metric.kind])
-        return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+        return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})
 
     def _check_started(self) -> None:
         if self._dims is None:

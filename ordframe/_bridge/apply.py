@@ -17,7 +17,7 @@ Both kinds get the same guarantees here:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -342,6 +342,16 @@ def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.
 def parameters_json(params: Mapping) -> str:
     """A metric's parameters as JSON, matrices as nested lists: what a result's ``parameters`` attr holds."""
     return json.dumps(params, default=lambda v: np.asarray(v).tolist())
+
+
+def as_output(result: xr.DataArray, out: Hashable) -> xr.DataArray:
+    """``result`` named ``out``, the name a ``metrics=`` dict gave it, recorded in an ``output`` attr where it is
+    not the metric's own: a variable renamed later (``(1 - accuracy).rename("error_rate")``) is then told apart
+    from one named by the call (``metrics={"oc_25": ("oc", {"beta": 0.25})}``), whose attrs are its own."""
+    result = result.rename(out)
+    if str(out) != result.attrs.get("metric"):
+        result.attrs["output"] = str(out)
+    return result
 
 
 def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):

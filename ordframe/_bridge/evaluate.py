@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, confusion_counts
+from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
@@ -28,7 +28,7 @@ def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     request = evaluation_request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
     counts = confusion_counts(cube)  # validated once for every metric
     with shared_terms():  # and the terms that several metrics use computed once
-        variables = {out: apply_confusion(m, cube, p, counts).rename(out) for out, (m, p) in request.items()}
+        variables = {out: as_output(apply_confusion(m, cube, p, counts), out) for out, (m, p) in request.items()}
     return xr.Dataset(variables, attrs=drawn_of(cube.attrs))  # replicates say how they were drawn
 
 
@@ -43,7 +43,7 @@ def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
                 variables[out] = apply_confusion(metric, cube, params, counts)
             else:
                 variables[out] = frame_mean(metric, rows, params, out)
-    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+    return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})
 
 
 def evaluate_frame(
@@ -161,4 +161,4 @@ def evaluate_array(
                     )
                     counts = confusion_counts(cube)  # validated once for every metric
                 variables[out] = apply_confusion(metric, cube, params, counts)
-    return xr.Dataset({out: v.rename(out) for out, v in variables.items()})
+    return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})

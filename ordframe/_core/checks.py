@@ -184,20 +184,31 @@ def _flag(value, what: str) -> bool | None:
     )
 
 
-def ranking_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None = None) -> float:
-    """``better_sign``, with a warning when the attrs may be stale: the variable is named unlike their metric.
+def ranking_sign(
+    name: Hashable, attrs: Mapping, higher_is_better: bool | None = None, *, strict: bool = False
+) -> float:
+    """``better_sign``, with a warning (an error if ``strict``) when the attrs may be stale: the variable is named
+    unlike their metric and unlike the output name that ``metrics=`` gave it (the ``output`` attr).
 
     xarray keeps attrs through arithmetic (``1 - accuracy``, ``-x``, ``x * 100``), so a derived variable can
     carry the direction of the metric it came from. Given ``higher_is_better``, the attrs are not read.
     """
     metric = attrs.get("metric")
-    if higher_is_better is None and metric is not None and str(metric) != str(name) and "higher_is_better" in attrs:
+    named = {str(metric), str(attrs.get("output", metric))}
+    if higher_is_better is None and metric is not None and str(name) not in named and "higher_is_better" in attrs:
         direction = "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
-        warn(
+        stale = (
             f"{name!r} is named unlike the metric its attrs describe ({metric!r}, {direction}): xarray keeps attrs "
-            f"through arithmetic such as 1 - x or -x, so they may be stale. It is taken as {direction}, perhaps the "
-            "wrong way round; say which way is better with higher_is_better=True or False (a dict by variable for "
-            f"several, e.g. higher_is_better={{{name!r}: False}}), which also silences this warning"
+            "through arithmetic such as 1 - x or -x, so they may be stale. "
+        )
+        advice = (
+            "Say which way is better with higher_is_better=True or False (a dict by variable for several, e.g. "
+            f"higher_is_better={{{name!r}: False}})"
+        )
+        if strict:
+            raise ValueError(stale + advice)
+        warn(
+            f"{stale}It is taken as {direction}, perhaps the wrong way round; {advice}, which also silences this warning"
         )
     return better_sign(name, attrs, higher_is_better)
 

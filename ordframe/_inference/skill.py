@@ -280,8 +280,8 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         Metric values, with the attrs every ordframe result carries (``higher_is_better`` and
         ``metric_bounds`` give the perfect value; ``metric`` and ``parameters`` what a climatological
         reference is scored with). xarray keeps attrs through arithmetic, so values named unlike their
-        ``metric`` attr (e.g. ``(1 - accuracy).rename("error_rate")``) warn that the attrs may be stale,
-        unless ``higher_is_better=`` or ``perfect=`` is given.
+        ``metric`` attr and unlike their ``output`` attr (e.g. ``(1 - accuracy).rename("error_rate")``)
+        are refused, since the attrs may be stale, unless ``higher_is_better=`` or ``perfect=`` is given.
     reference : "climatology", dict, xarray.DataArray, xarray.Dataset or float
         ``{dim: label}``: the values of the model ``label`` along ``dim`` (paired: the same replicate of
         the reference for every replicate of the models). ``"climatology"``, ``{"prior": training labels}``
@@ -311,8 +311,8 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     ValueError
         For a reference that is not one of the forms above (a NaN or infinite number too), a label that is
         not along ``dim``, a climatological reference without ``cube`` (or with a cube whose dims are not
-        those of the values), values without the attrs that give their perfect value, or a distribution that
-        does not sum to 1.
+        those of the values), values without the attrs that give their perfect value or named unlike their
+        metric (without ``higher_is_better=`` or ``perfect=``), or a distribution that does not sum to 1.
     TypeError
         For ``perfect=`` and ``higher_is_better=`` both given for one variable.
 
@@ -320,9 +320,6 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     -----
     UndefinedSkillWarning
         Where the skill is NaN because it is undefined: no finite perfect value, or a perfect reference.
-    UserWarning
-        For values named unlike their ``metric`` attr (their direction and bounds may be stale), unless
-        ``higher_is_better=`` or ``perfect=`` is given.
 
     Notes
     -----
@@ -389,7 +386,7 @@ def _perfect_of(values: xr.DataArray, perfect, higher_is_better: bool | None, na
             "ordframe results carry): compute it with an ordframe metric, or pass perfect= (e.g. perfect=0.0 for "
             "an error)"
         )
-    better = ranking_sign(name, attrs, higher_is_better) > 0  # warns where the attrs may be stale
+    better = ranking_sign(name, attrs, higher_is_better, strict=True) > 0  # the perfect value follows the direction
     return perfect_score(better, attrs["metric_bounds"])
 
 

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, confusion_counts, labelled
+from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
@@ -501,7 +501,7 @@ def paired_replicates(
         )
         checked = confusion_counts(cube)  # validated once for every metric
         return xr.Dataset(
-            {out: apply_confusion(m, cube, p, checked).rename(out) for out, (m, p) in request.items()},
+            {out: as_output(apply_confusion(m, cube, p, checked), out) for out, (m, p) in request.items()},
             attrs=cube.attrs,
         ), cube
     paired = paired_samples(
@@ -559,7 +559,7 @@ def paired_replicates(
                 mean = paired.labelled(totals[out] / drawn_rows, replicate_dim)
             variables[out] = labelled(mean, metric, metric.params(params), rows.classes)
             variables[out].attrs.update(cube.attrs)
-    return xr.Dataset({out: v.rename(out) for out, v in variables.items()}, attrs=cube.attrs), cube
+    return xr.Dataset({out: as_output(v, out) for out, v in variables.items()}, attrs=cube.attrs), cube
 
 
 def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[str, tuple[xr.DataArray, xr.DataArray]]:
