@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ordframe._core.checks import as_sequence
-from ordframe._core.messages import first_rows, show, show_counts
+from ordframe._core.messages import MAX_SHOWN, show, show_counts
 
 # Integer labels whose values span at most this many integers are counted and
 # coded through a table over the span; wider ones are hashed.
@@ -391,10 +391,27 @@ def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> Val
     )
 
 
-def missing_error(column, index, mask: np.ndarray) -> ValueError:
+class MissingValuesError(ValueError):
+    """Missing values in a label (or group) column: the ``column``, their ``count`` and the labels of the ``first``
+    few rows, kept so that the parts of a dask frame can say it of the whole (``combined``)."""
+
+    def __init__(self, column, count: int, first: list):
+        self.column, self.count, self.first = column, count, first
+        shown = [repr(r) for r in first[:MAX_SHOWN]] + (["..."] if count > MAX_SHOWN else [])
+        super().__init__(
+            f"column {column!r} has {count} missing value(s) (NaN/None/NA), first at rows [{', '.join(shown)}]; "
+            "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
+        )
+
+    def __reduce__(self):  # pickled (dask's processes) with its fields, and the stage the front end set
+        return type(self), (self.column, self.count, self.first), self.__dict__
+
+    @classmethod
+    def combined(cls, errors: list) -> MissingValuesError:
+        """One error for the missing values of one column in several parts (in the parts' order)."""
+        return cls(errors[0].column, sum(e.count for e in errors), [r for e in errors for r in e.first][:MAX_SHOWN])
+
+
+def missing_error(column, index, mask: np.ndarray) -> MissingValuesError:
     """The error for missing values in a label (or group) column; ``index`` names the rows."""
-    n = int(mask.sum())
-    return ValueError(
-        f"column {column!r} has {n} missing value(s) (NaN/None/NA), first at rows {first_rows(index, mask)}; "
-        "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
-    )
+    return MissingValuesError(column, int(np.count_nonzero(mask)), list(index[np.asarray(mask)][:MAX_SHOWN]))

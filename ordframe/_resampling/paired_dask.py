@@ -29,7 +29,8 @@ import xarray as xr
 from ordframe._core.checks import by_names, check_replicates, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, PRED, TRUE
 from ordframe._core.drawing import concrete_seed
-from ordframe._inputs.dask_frame import check_dask_frame, dask_cube
+from ordframe._inputs.classes import MissingValuesError
+from ordframe._inputs.dask_frame import check_dask_frame, dask_cube, missing_in_whole
 from ordframe._inputs.frame import frame_rows
 from ordframe._resampling.paired import (
     cluster_draws,
@@ -115,14 +116,17 @@ def dask_bootstrap(
         *(["cluster", "cluster_max"] if clusters else []),
     ]
     table = per_sample.groupby(keys).size()
-    if layers and not clusters:  # sample ids in several strata: repeated cross-validation, see paired_samples
-        import dask  # an optional dependency, there when a dask DataFrame is
+    try:
+        if layers and not clusters:  # sample ids in several strata: repeated cross-validation, see paired_samples
+            import dask  # an optional dependency, there when a dask DataFrame is
 
-        recurring = coded[["sample", "stratum"]].drop_duplicates()["sample"].value_counts()
-        table, recurring = dask.compute(table, recurring)
-        warn_repeated_samples(recurring.to_numpy(), sample, layers)
-    else:
-        table = table.compute()
+            recurring = coded[["sample", "stratum"]].drop_duplicates()["sample"].value_counts()
+            table, recurring = dask.compute(table, recurring)
+            warn_repeated_samples(recurring.to_numpy(), sample, layers)
+        else:
+            table = table.compute()
+    except MissingValuesError as error:  # one partition's count: say it of the whole frame
+        raise missing_in_whole(ddf, error) from None
     table = table.reset_index()
     if clusters and (table["cluster"] != table["cluster_max"]).any():
         count = int(table[0][table["cluster"] != table["cluster_max"]].sum())
