@@ -267,3 +267,13 @@ def test_booleans_outside_the_classes_are_shown_as_booleans():
     df = pd.DataFrame({"y": [True, False, True], "yhat": [False, False, True]})
     with pytest.raises(ValueError, match=r"outside the classes \['False', 'True'\]: True \(2 rows\), False \(1 row\)"):
         df.ordinal.mae("y", "yhat", labels=["False", "True"])
+
+
+def test_messages_say_what_is_wrong_with_a_numeric_unordered_categorical_and_a_series_as_by():
+    """Review round 3's wording: numbers in an unordered Categorical are not 'not numeric'; a Series of group
+    values is not an unordered collection of names."""
+    numbers = pd.DataFrame({"y": pd.Categorical([1, 2, 3, 1]), "p": pd.Categorical([1, 2, 2, 3])})
+    with pytest.raises(TypeError, match="an unordered Categorical has no order, even with numbers for categories"):
+        numbers.ordinal.mae("y", "p")
+    with pytest.raises(TypeError, match=r"by= names columns .* got a pandas Series of values: add it as a column"):
+        numbers.astype(int).ordinal.mae("y", "p", by=pd.Series(list("aabb")))

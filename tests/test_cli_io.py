@@ -615,3 +615,10 @@ def test_help_and_version_need_neither_pandas_nor_xarray():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "[]\n", done.stderr
+
+
+def test_an_empty_out_is_said_as_such(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("y,yhat\n0,1\n1,1\n2,0\n")
+    assert main(["score", str(path), "--true", "y", "--pred", "yhat", "--out", ""]) == 2
+    assert "--out is empty: give a file name" in capsys.readouterr().err

@@ -369,6 +369,8 @@ def score(args, out) -> int:
     """Score a prediction file (``ordframe score``) and print or write the result."""
     if args.true is None or (args.pred is None and not args.proba):
         raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
+    if args.out is not None and not args.out.strip():
+        raise UsageError("--out is empty: give a file name (e.g. --out scores.csv), or - for standard output")
     to_file = args.out is not None and args.out != STDIN  # "-": standard output
     fmt = output_format(args.out if to_file else None, args.format)
     folder = Path(args.out).parent if to_file else None

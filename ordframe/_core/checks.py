@@ -43,7 +43,12 @@ def is_column_name(value) -> bool:
 
 def as_sequence(value, what: str) -> list:
     """A list of the items of an ordered collection; unordered or scalar arguments are an error."""
-    if isinstance(value, (set, frozenset, Mapping)) or (isinstance(value, pd.Series) and what == "by"):
+    if isinstance(value, pd.Series) and what == "by":
+        raise TypeError(
+            "by= names columns (a name or a list of names), got a pandas Series of values: add it as a column "
+            "first, e.g. df.assign(group=values), and pass by='group'"
+        )
+    if isinstance(value, (set, frozenset, Mapping)):
         kind = type(value).__name__
         raise TypeError(
             f"{what}= must be an ordered sequence (a list or tuple), got a {kind}: its order is arbitrary; "

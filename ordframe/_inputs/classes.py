@@ -210,8 +210,13 @@ def check_orderable(columns: list[Labels]) -> None:
     """An error unless the labels are numbers or booleans, whose order is their value (rule 3)."""
     if not all(c.is_numeric for c in columns):
         kinds = ", ".join(f"{c.name!r} ({_kind(c)})" for c in columns)
+        why = (
+            "an unordered Categorical has no order, even with numbers for categories"
+            if any(c.kind == "category" for c in columns)
+            else "the labels are not numeric"
+        )
         raise TypeError(
-            f"cannot tell the class order of {kinds}: the labels are not numeric. Pass labels=[...] "
+            f"cannot tell the class order of {kinds}: {why}. Pass labels=[...] "
             "in order (lowest first), or make the columns pandas ordered Categoricals (polars: an Enum)"
         )
 
