@@ -396,27 +396,20 @@ def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> Val
     )
 
 
-class MissingValuesError(ValueError):
-    """Missing values in a label (or group) column: the ``column``, their ``count`` and the labels of the ``first``
-    few rows, kept so that the parts of a dask frame can say it of the whole (``combined``)."""
+def missing_values_error(column, count: int, first: list) -> ValueError:
+    """The error for ``count`` missing values in a label (or group) column, first at the rows labelled ``first``.
 
-    def __init__(self, column, count: int, first: list):
-        self.column, self.count, self.first = column, count, first
-        shown = [repr(r) for r in first[:MAX_SHOWN]] + (["..."] if count > MAX_SHOWN else [])
-        super().__init__(
-            f"column {column!r} has {count} missing value(s) (NaN/None/NA), first at rows [{', '.join(shown)}]; "
-            "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
-        )
-
-    def __reduce__(self):  # pickled (dask's processes) with its fields, and the stage the front end set
-        return type(self), (self.column, self.count, self.first), self.__dict__
-
-    @classmethod
-    def combined(cls, errors: list) -> MissingValuesError:
-        """One error for the missing values of one column in several parts (in the parts' order)."""
-        return cls(errors[0].column, sum(e.count for e in errors), [r for e in errors for r in e.first][:MAX_SHOWN])
+    It carries ``missing = (column, count, first)``, so that the parts of a dask frame can say it of the whole.
+    """
+    shown = [repr(r) for r in first[:MAX_SHOWN]] + (["..."] if count > MAX_SHOWN else [])
+    error = ValueError(
+        f"column {column!r} has {count} missing value(s) (NaN/None/NA), first at rows [{', '.join(shown)}]; "
+        "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
+    )
+    error.missing = (column, count, list(first[:MAX_SHOWN]))  # type: ignore[attr-defined]
+    return error
 
 
-def missing_error(column, index, mask: np.ndarray) -> MissingValuesError:
+def missing_error(column, index, mask: np.ndarray) -> ValueError:
     """The error for missing values in a label (or group) column; ``index`` names the rows."""
-    return MissingValuesError(column, int(np.count_nonzero(mask)), list(index[np.asarray(mask)][:MAX_SHOWN]))
+    return missing_values_error(column, int(np.count_nonzero(mask)), list(index[np.asarray(mask)][:MAX_SHOWN]))

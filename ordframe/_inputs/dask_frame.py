@@ -34,7 +34,7 @@ import xarray as xr
 from ordframe._core.checks import by_names, is_column_name
 from ordframe._core.dims import OBSERVED_DIM, PRED, TRUE
 from ordframe._core.messages import MAX_SHOWN
-from ordframe._inputs.classes import MissingValuesError, check_two
+from ordframe._inputs.classes import check_two, missing_values_error
 from ordframe._inputs.counting import warn_classes_differ, warn_predicted_only
 from ordframe._inputs.frame import frame_rows, warn_dropped
 
@@ -121,7 +121,7 @@ def _merge(*partials: Partial, categorical: set) -> Partial:
     failed = [p.error for p in partials if p.error is not None]
     if failed:
         error = min(failed, key=lambda exc: getattr(exc, "stage", 0))
-        if isinstance(error, MissingValuesError):  # counted over every part, not only the first that has some
+        if hasattr(error, "missing"):  # counted over every part, not only the first that has some
             error = _missing_in_all(error, failed)
         return Partial(None, 0, 0, (), False, error)
     cubes = [p.cube for p in partials if p.cube is not None]
@@ -147,21 +147,23 @@ def _merge(*partials: Partial, categorical: set) -> Partial:
     return Partial(xr.DataArray(total, dims=first.dims, coords=coords, name="count"), rows, dropped, where, inferred)
 
 
-def _missing_in_all(error: MissingValuesError, failed: list) -> MissingValuesError:
+def _missing_in_all(error: Exception, failed: list) -> ValueError:
     """The missing values of ``error``'s column in every part that failed on them, as one error at its stage."""
-    same = [e for e in failed if isinstance(e, MissingValuesError) and e.column == error.column]
-    whole = MissingValuesError.combined(same)
+    column = error.missing[0]  # type: ignore[attr-defined]
+    parts = [e.missing for e in failed if getattr(e, "missing", (None,))[0] == column]
+    whole = missing_values_error(column, sum(count for _, count, _ in parts), [r for *_, first in parts for r in first])
     whole.stage = getattr(error, "stage", 0)  # type: ignore[attr-defined]
     return whole
 
 
-def missing_in_whole(ddf, error: MissingValuesError) -> MissingValuesError:
-    """``error`` of one partition said of the whole dask frame: every missing value of its column counted."""
+def missing_in_whole(ddf, error: ValueError) -> ValueError:
+    """A missing-values ``error`` of one partition said of the whole dask frame: its column counted everywhere."""
     import dask
 
-    missing = ddf[error.column].isna()
+    column = error.missing[0]  # type: ignore[attr-defined]
+    missing = ddf[column].isna()
     count, rows = dask.compute(missing.sum(), ddf[missing].index)
-    return MissingValuesError(error.column, int(count), list(rows[:MAX_SHOWN]))
+    return missing_values_error(column, int(count), list(rows[:MAX_SHOWN]))
 
 
 def _classes(indexes: list[pd.Index], inferred: bool) -> pd.Index:

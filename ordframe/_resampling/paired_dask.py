@@ -29,7 +29,6 @@ import xarray as xr
 from ordframe._core.checks import by_names, check_replicates, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, PRED, TRUE
 from ordframe._core.drawing import concrete_seed
-from ordframe._inputs.classes import MissingValuesError
 from ordframe._inputs.dask_frame import check_dask_frame, dask_cube, missing_in_whole
 from ordframe._inputs.frame import frame_rows
 from ordframe._resampling.paired import (
@@ -125,8 +124,10 @@ def dask_bootstrap(
             warn_repeated_samples(recurring.to_numpy(), sample, layers)
         else:
             table = table.compute()
-    except MissingValuesError as error:  # one partition's count: say it of the whole frame
-        raise missing_in_whole(ddf, error) from None
+    except ValueError as error:
+        if not hasattr(error, "missing"):
+            raise
+        raise missing_in_whole(ddf, error) from None  # one partition's count: said of the whole frame
     table = table.reset_index()
     if clusters and (table["cluster"] != table["cluster_max"]).any():
         count = int(table[0][table["cluster"] != table["cluster_max"]].sum())
