@@ -254,3 +254,15 @@ def test_too_few_valid_replicates_give_advice_that_compare_can_take():
     assert "min_valid" not in str(error.value)
     with pytest.raises(ValueError, match="or pass a lower min_valid"):  # ci takes it
         ordframe.ci(v)
+
+
+def test_the_comparison_keeps_the_replicates_record():
+    df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
+    both = pd.concat([df, df.assign(yhat=0, model="b")]).assign(s=lambda d: np.tile(np.arange(100), 2))
+    result = both.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n=200, seed=3)
+    assert {k: result.attrs[k] for k in ("n_resamples", "seed", "method", "sample")} == {
+        "n_resamples": 200,
+        "seed": 3,
+        "method": "samples",
+        "sample": "s",
+    }

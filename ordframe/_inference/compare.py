@@ -38,12 +38,14 @@ says which way is better.
 from __future__ import annotations
 
 import math
+from collections import ChainMap
 
 import numpy as np
 import xarray as xr
 
 from ordframe._core.checks import by_names, check_level, directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
+from ordframe._core.drawing import drawn_of
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import (
     MIN_VALID,
@@ -112,8 +114,9 @@ def compare(
     xarray.Dataset
         Variables ``difference``, ``interval``, ``p_value``, ``adjusted_p_value``,
         ``bootstrap_share_better`` (dims ``metric``, ``model_dim``, ``versus``, ...) and ``mean``, ``rank``
-        (dims ``metric``, ``model_dim``, ...); attrs ``estimate`` (``"data"`` or ``"replicate mean"``) and
-        ``adjust``. A pair with no replicate where both models are defined has NaN ``p_value``,
+        (dims ``metric``, ``model_dim``, ...); attrs ``estimate`` (``"data"`` or ``"replicate mean"``),
+        ``adjust`` and the replicates' record of how they were drawn (``n_resamples``, ``seed``, ``method``,
+        ...). A pair with no replicate where both models are defined has NaN ``p_value``,
         ``adjusted_p_value``, ``bootstrap_share_better`` and ``interval``, and is left out of the adjustment.
 
     Raises
@@ -236,6 +239,7 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
         "replicates": dim,
         "estimate": "data" if on_data else "replicate mean",
         "adjust": "none" if adjust is None else adjust,
+        **drawn_of(ChainMap(*(v.attrs for v in data.values()), data.attrs)),  # how the replicates were drawn
     }
     return out
 
