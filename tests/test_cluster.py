@@ -332,7 +332,7 @@ def test_repeated_cv_without_sample_or_cluster_warns_and_names_them(call):
     kwargs = {
         "by": "model",
         "strata": "fold",
-        "n": 50,
+        "n": 100,
         "seed": 0,
         **({} if call == "bootstrap" else {"metrics": ["mae"]}),
     }
@@ -344,7 +344,7 @@ def test_one_cross_validation_or_named_subjects_do_not_warn():
     df = repeated_cv(subjects=40)
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
-        df.query("repeat == 0").ordinal.compare("y", "yhat", by="model", strata="fold", metrics=["mae"], n=50)
+        df.query("repeat == 0").ordinal.compare("y", "yhat", by="model", strata="fold", metrics=["mae"], n=100)
         df.ordinal.compare(
             "y",
             "yhat",
@@ -352,6 +352,6 @@ def test_one_cross_validation_or_named_subjects_do_not_warn():
             sample="subject",
             strata=["repeat", "fold"],
             cluster="subject",
-            n=50,
+            n=100,
             metrics=["mae"],
         )

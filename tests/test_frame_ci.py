@@ -113,6 +113,7 @@ def test_with_clusters_the_calibrated_default_becomes_basic_and_asking_for_it_is
         df.ordinal.ci("y", "yhat", cluster="c", method="calibrated", **kwargs)
 
 
+@pytest.mark.filterwarnings("ignore:column 'c' looks like the ids")  # the rows alone, on purpose
 def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_replicates():
     df = frame()
     kwargs = {"metrics": ["oc", "uoc"], "by": "model", "n": 300, "method": "calibrated"}
@@ -123,6 +124,7 @@ def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_repl
     assert (first["oc"].sel(bound="high") <= replicates.max("bootstrap")).all()
 
 
+@pytest.mark.filterwarnings("ignore:column 'c' looks like the ids")  # the rows alone, on purpose
 def test_calibrated_and_jeffreys_defaults_together_on_one_frame():
     df = frame()
     bounds = df.ordinal.ci("y", "yhat", metrics=["oc", "within_k", "mae"], by="model", n=200, seed=1)

@@ -146,6 +146,7 @@ def frame(seed=0, subjects=60, size=4):
     )
 
 
+@pytest.mark.filterwarnings("ignore:column 'subject' looks like the ids")  # the rows alone, on purpose
 def test_the_frame_gets_the_intersection_interval_of_its_cube_and_basic_with_clusters():
     df = frame()
     got = df.ordinal.ci("y", "yhat", metrics=["ms", "mae"], n=300, seed=2)

@@ -343,6 +343,7 @@ def test_the_jeffreys_interval_uses_the_replicates_effective_sample_size():
     assert abs(effective - n) < 0.1 * n  # resampling the samples: about N
 
 
+@pytest.mark.filterwarnings("ignore:column 'c' looks like the ids")  # the rows alone, on purpose
 def test_the_jeffreys_interval_widens_with_a_cluster_bootstrap_and_refuses_other_metrics():
     rng = np.random.default_rng(3)
     clusters, size = 40, 5

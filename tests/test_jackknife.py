@@ -24,6 +24,7 @@ def frame(n=40, seed=0, clusters=None):
     return pd.concat(parts, ignore_index=True)
 
 
+@pytest.mark.filterwarnings("ignore:cluster='c' has 14 clusters")  # a small frame, on purpose
 @pytest.mark.parametrize("cluster", [None, 3])
 def test_left_out_values_are_the_metrics_without_that_unit(cluster):
     df = frame(clusters=cluster)
