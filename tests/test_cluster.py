@@ -345,13 +345,5 @@ def test_one_cross_validation_or_named_subjects_do_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         df.query("repeat == 0").ordinal.compare("y", "yhat", by="model", strata="fold", metrics=["mae"], n=100)
-        df.ordinal.compare(
-            "y",
-            "yhat",
-            by="model",
-            sample="subject",
-            strata=["repeat", "fold"],
-            cluster="subject",
-            n=100,
-            metrics=["mae"],
-        )
+        subjects = {"sample": "subject", "strata": ["repeat", "fold"], "cluster": "subject"}
+        df.ordinal.compare("y", "yhat", by="model", n=100, metrics=["mae"], **subjects)
