@@ -16,7 +16,7 @@ Two measurements, each in one run (baselines measured beside ordframe):
    kinds of replicates agree with the cube within 5 standard errors.
 2. **Paired bootstrap, 4 models x 10^6 samples x 2000 replicates**, confusion
    metrics (``df.ordinal.bootstrap``) and RPS with MAE on the same replicates
-   (``df.ordinal.evaluate(..., bootstrap=2000)``): time and peak memory of a
+   (``df.ordinal.evaluate(..., n_resamples=2000)``): time and peak memory of a
    fresh process (target: at most 4 GiB).
 
 The dask.distributed cube is measured by ``bench_dask.py``. Run::
@@ -153,7 +153,7 @@ def paired_job(kind: str, samples: int, models: int, replicates: int) -> dict:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     if kind == "confusion":
-        boot = frame.ordinal.bootstrap("y", "yhat", by="model", sample="sample", n=replicates, seed=0)
+        boot = frame.ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=replicates, seed=0)
         boot.ordinal.evaluate()
     else:
         frame.ordinal.evaluate(
@@ -163,7 +163,7 @@ def paired_job(kind: str, samples: int, models: int, replicates: int) -> dict:
             by="model",
             sample="sample",
             metrics=["rps", "mae"],
-            bootstrap=replicates,
+            n_resamples=replicates,
             seed=0,
         )
     elapsed = time.perf_counter() - start
@@ -185,7 +185,7 @@ def paired(samples: int, models: int, replicates: int) -> list[str]:
     ]
     for kind, label in (
         ("confusion", "all confusion metrics (`df.ordinal.bootstrap` + `evaluate`)"),
-        ("proba", "RPS and MAE on the same replicates (`evaluate(..., bootstrap=)`)"),
+        ("proba", "RPS and MAE on the same replicates (`evaluate(..., n_resamples=)`)"),
     ):
         args = [
             sys.executable,

@@ -8,7 +8,7 @@ Two ratios, each against a baseline measured in the same run:
    cluster="subject")`` against the same call without ``cluster=`` (each
    repeat's rows drawn apart), labels only and with RPS (target: at most 2x).
 2. **300 uneven strata with probabilities vs one stratum of the same
-   samples**: ``evaluate(proba=..., strata="site", bootstrap=B)`` with one site
+   samples**: ``evaluate(proba=..., strata="site", n_resamples=B)`` with one site
    of most samples and 299 small ones, against one site holding them all
    (target: at most 2x; the hostile review of 2026-11 measured 12x).
 
@@ -74,11 +74,14 @@ def cluster_ratio(subjects: int, replicates: int, repeat: int) -> list[str]:
     common = {"by": "model", "sample": "subject", "strata": ["repeat", "fold"], "seed": 0}
     rows = []
     for label, call in (
-        ("labels (`bootstrap`)", lambda **kw: df.ordinal.bootstrap("y", "yhat", n=replicates, **common, **kw)),
         (
-            "RPS and MAE (`evaluate(proba=..., bootstrap=)`)",
+            "labels (`bootstrap`)",
+            lambda **kw: df.ordinal.bootstrap("y", "yhat", n_resamples=replicates, **common, **kw),
+        ),
+        (
+            "RPS and MAE (`evaluate(proba=..., n_resamples=)`)",
             lambda **kw: df.ordinal.evaluate(
-                "y", "yhat", proba=PROBA, metrics=["rps", "mae"], bootstrap=replicates, **common, **kw
+                "y", "yhat", proba=PROBA, metrics=["rps", "mae"], n_resamples=replicates, **common, **kw
             ),
         ),
     ):
@@ -123,7 +126,7 @@ def strata_ratio(samples: int, replicates: int, repeat: int) -> list[str]:
             sample="s",
             strata="site",
             metrics=["mae", "rps"],
-            bootstrap=replicates,
+            n_resamples=replicates,
             seed=0,
         )
 

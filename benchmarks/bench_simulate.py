@@ -52,7 +52,7 @@ def builtin_metrics() -> list[str]:
 
 
 def draw(pairs: int):
-    design = dict(accuracy=ACCURACY, largest=0.5, replicates=pairs)
+    design = dict(accuracy=ACCURACY, largest=0.5, n_resamples=pairs)
     return confusion_cubes(K, N, seed=1, **design), confusion_cubes(K, N, seed=2, **design)
 
 

@@ -133,7 +133,7 @@ def test_ordframe_imports_and_scores_without_its_optional_dependencies():
         "    sys.modules[name] = None  # any import of it raises ImportError\n"
         "import pandas as pd, ordframe\n"
         "df = pd.DataFrame({'y': [0, 1, 2, 2] * 5, 'yhat': [0, 1, 1, 2] * 5, 'model': 'a'})\n"
-        "assert df.ordinal.evaluate('y', 'yhat', bootstrap=20, seed=0)['oc'].sizes == {'bootstrap': 20}\n"
+        "assert df.ordinal.evaluate('y', 'yhat', n_resamples=20, seed=0)['oc'].sizes == {'bootstrap': 20}\n"
         "assert ordframe.oc([0, 1, 2], [0, 1, 2]) == 0\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

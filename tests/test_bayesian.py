@@ -166,16 +166,16 @@ def test_signed_rank_draws_equal_baycomps_for_the_same_dirichlet_weights(rope, t
 @pytest.mark.parametrize("seed", range(6))
 def test_signed_rank_is_within_monte_carlo_error_of_baycomp(seed):
     rng = np.random.default_rng(100 + seed)
-    n_samples = 20_000
+    n_resamples = 20_000
     rope = [0.0, 0.01, 0.02][seed % 3]
     higher = seed % 2
     values = data_set_values(rng, n=[6, 15, 30][seed % 3], ties=seed >= 3, higher=higher)
-    result = bayesian_signed_rank(values, rope=rope, n_samples=n_samples, seed=seed).sel(metric="accuracy")
+    result = bayesian_signed_rank(values, rope=rope, n_resamples=n_resamples, seed=seed).sel(metric="accuracy")
     for a, b in [("m0", "m1"), ("m1", "m2"), ("m2", "m0")]:
         x, y = values.sel(model=b).values, values.sel(model=a).values
         if not higher:
             x, y = -x, -y
-        probs = baycomp.SignedRankTest.probs(x, y, rope, nsamples=n_samples, random_state=seed)
+        probs = baycomp.SignedRankTest.probs(x, y, rope, nsamples=n_resamples, random_state=seed)
         left, right = probs[0], probs[-1]
         equivalent = probs[1] if rope > 0 else 0.0
         part = result.sel(model=a, versus=b)
@@ -184,24 +184,24 @@ def test_signed_rank_is_within_monte_carlo_error_of_baycomp(seed):
             (part["p_versus_better"], left),
             (part["p_equivalent"], equivalent),
         ]:
-            # two independent shares of n_samples draws: sd of their difference sqrt(2 p (1 - p) / n_samples)
+            # two independent shares of n_resamples draws: sd of their difference sqrt(2 p (1 - p) / n_resamples)
             p = (float(ours) + theirs) / 2
-            assert abs(float(ours) - theirs) <= 5 * np.sqrt(2 * p * (1 - p) / n_samples)
+            assert abs(float(ours) - theirs) <= 5 * np.sqrt(2 * p * (1 - p) / n_resamples)
 
 
 def test_signed_rank_posterior_is_coherent_and_seeded():
     rng = np.random.default_rng(8)
     values = xr.merge([data_set_values(rng), (1 - data_set_values(rng)).rename("mer").assign_attrs(higher_is_better=0)])
-    result = bayesian_signed_rank(values, rope={"accuracy": 0.01, "mer": 0.005}, n_samples=2000, seed=1)
+    result = bayesian_signed_rank(values, rope={"accuracy": 0.01, "mer": 0.005}, n_resamples=2000, seed=1)
     np.testing.assert_allclose(sum(result[p] for p in REGIONS).values, 1.0)
     mirrored = result.rename({"model": "versus", "versus": "model"}).transpose(*result["p_model_better"].dims)
     np.testing.assert_array_equal(result["p_model_better"].values, mirrored["p_versus_better"].values)
     diagonal = result.sel(model="m2", versus="m2")
     assert diagonal["p_equivalent"].values.tolist() == [1.0, 1.0]
     xr.testing.assert_identical(
-        result, bayesian_signed_rank(values, rope={"accuracy": 0.01, "mer": 0.005}, n_samples=2000, seed=1)
+        result, bayesian_signed_rank(values, rope={"accuracy": 0.01, "mer": 0.005}, n_resamples=2000, seed=1)
     )
-    no_rope = bayesian_signed_rank(values["accuracy"], n_samples=2000, seed=1).sel(metric="accuracy")
+    no_rope = bayesian_signed_rank(values["accuracy"], n_resamples=2000, seed=1).sel(metric="accuracy")
     assert (no_rope["p_equivalent"] == 0).all()
     assert float(no_rope["p_model_better"].sel(model="m0", versus="m0")) == 0.5  # a tie, split evenly
 
@@ -209,7 +209,7 @@ def test_signed_rank_posterior_is_coherent_and_seeded():
 def test_signed_rank_keeps_samples_and_other_dims():
     rng = np.random.default_rng(9)
     values = xr.concat([data_set_values(rng), data_set_values(rng)], dim="repeat")
-    result = bayesian_signed_rank(values, rope=0.01, n_samples=300, seed=0, keep_samples=True)
+    result = bayesian_signed_rank(values, rope=0.01, n_resamples=300, seed=0, keep_samples=True)
     assert result["p_model_better"].dims == ("metric", "model", "versus", "repeat")
     assert result["samples"].dims == ("metric", "model", "versus", "repeat", "draw", "region")
     assert result["region"].values.tolist() == ["model_better", "equivalent", "versus_better"]
@@ -217,7 +217,7 @@ def test_signed_rank_keeps_samples_and_other_dims():
     winner = result["samples"].argmax("region")
     share = (winner == 0).mean("draw")
     np.testing.assert_allclose(share.isel(model=0, versus=1), result["p_model_better"].isel(model=0, versus=1))
-    one = bayesian_signed_rank(values.isel(repeat=1), rope=0.01, n_samples=300, seed=0)
+    one = bayesian_signed_rank(values.isel(repeat=1), rope=0.01, n_resamples=300, seed=0)
     assert one["p_model_better"].dims == ("metric", "model", "versus")
 
 
@@ -231,12 +231,12 @@ def test_signed_rank_arguments():
         bayesian_signed_rank(values.isel(dataset=[0]))
     with pytest.raises(ValueError, match="prior must be a number > 0"):
         bayesian_signed_rank(values, prior=0)
-    with pytest.raises(TypeError, match="n_samples must be a whole number"):
-        bayesian_signed_rank(values, n_samples=0)
+    with pytest.raises(TypeError, match="n_resamples must be a whole number"):
+        bayesian_signed_rank(values, n_resamples=0)
     with pytest.raises(ValueError, match="has no dim 'data_set'"):
         bayesian_signed_rank(values, dim="data_set")
     with pytest.raises(MemoryError, match="keep_samples"):
         import ordframe
 
         with ordframe.set_options(max_cube_bytes=1000):
-            bayesian_signed_rank(values, n_samples=100, keep_samples=True)
+            bayesian_signed_rank(values, n_resamples=100, keep_samples=True)

@@ -188,8 +188,8 @@ def test_bad_method():
 
 def test_reliability_curves_and_bands():
     df = _frame(300, seed=7, decimals=2)
-    r = df.ordinal.reliability("y", COLUMNS, by="g", seed=0, n_boot=50)
-    again = df.ordinal.reliability("y", COLUMNS, by="g", seed=0, n_boot=50)
+    r = df.ordinal.reliability("y", COLUMNS, by="g", seed=0, n_resamples=50)
+    again = df.ordinal.reliability("y", COLUMNS, by="g", seed=0, n_resamples=50)
     xr.testing.assert_identical(r, again)
     for g in range(3):
         part = df[df["g"] == g]
@@ -218,7 +218,7 @@ def test_plotted_data():
     import ordframe.plot
 
     df = _frame(200, seed=8, decimals=1)
-    r = df.ordinal.reliability("y", COLUMNS, seed=0, n_boot=30)
+    r = df.ordinal.reliability("y", COLUMNS, seed=0, n_resamples=30)
     fig = ordframe.plot.reliability(r)
     assert len(fig.axes) == 3
     for k, ax in enumerate(fig.axes):

@@ -107,7 +107,7 @@ def test_bootstrap_intervals_and_output_file(capsys, predictions, tmp_path):
         "yhat",
         "--metrics",
         "mae",
-        "--bootstrap",
+        "--n-resamples",
         300,
         "--format",
         "json",
@@ -207,7 +207,7 @@ def test_default_metrics_are_the_core_set_and_all_gives_every_one(capsys, predic
     [
         (["--labels", "low", "mid"], "Add them to --labels (in order)"),
         ([], "Pass --labels with the classes in order, lowest first"),
-        (["--labels", "low", "mid", "high", "--bootstrap", "0"], "--bootstrap must be a whole number"),
+        (["--labels", "low", "mid", "high", "--n-resamples", "0"], "--n-resamples must be a whole number"),
         (["--labels", "low", "mid", "high", "--metrics", "rps"], "pass the probability columns with --proba"),
         (["--labels", "low", "mid", "high", "--proba", "p_low", "p_mid"], "pass --labels naming the class of each"),
     ],
@@ -427,7 +427,7 @@ def test_a_failing_plugin_kernel_is_one_line_and_exit_1(capsys, predictions, res
 def test_a_by_column_named_like_the_interval_or_replicate_dim(capsys, predictions, name):
     path, frame = predictions
     frame.rename(columns={"model": name}).to_csv(path, index=False)
-    argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--bootstrap", 100, "--format", "csv"]
+    argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--n-resamples", 100, "--format", "csv"]
     code, out, err = run(capsys, "score", path, "--by", name, *argv)
     assert code == 0 and err == ""
     got = pd.read_csv(__import__("io").StringIO(out))
@@ -553,8 +553,8 @@ def test_markdown_escapes_pipes_and_line_breaks(capsys, tmp_path):
     "argv, message",
     [
         (["--metrics", "mae", "mae"], "--metrics names mae more than once: name each metric once"),
-        (["--seed", "-1", "--bootstrap", "5"], "--seed must be a whole number >= 0, got -1"),
-        (["--bootstrap", "0"], "--bootstrap must be a whole number of replicates >= 1, got 0"),
+        (["--seed", "-1", "--n-resamples", "5"], "--seed must be a whole number >= 0, got -1"),
+        (["--n-resamples", "0"], "--n-resamples must be a whole number of replicates >= 1, got 0"),
         (["--by", "model", "model"], "--by names model more than once: name each column once"),
         (["--proba", "p0", "p0", "p1"], "--proba names p0 more than once: name each column once"),
         (["--by", "mae", "--metrics", "mae"], "--by column 'mae' has the name of a column of the result"),
@@ -597,6 +597,15 @@ def test_parquet_output_is_parquet_and_other_extensions_need_a_format(capsys, pr
     assert not (tmp_path / "r.xlsx").exists() and not (tmp_path / "r.pq").exists()
     code, _, _ = run(capsys, *argv, "--out", tmp_path / "r.xlsx", "--format", "csv")  # said: as --format says
     assert code == 0 and pd.read_csv(tmp_path / "r.xlsx").shape == (2, 2)
+
+
+def test_a_library_message_about_n_resamples_names_the_option():
+    from ordframe._cli.wording import for_the_command_line
+    from ordframe._core.checks import check_replicates
+
+    with pytest.raises(TypeError) as raised:
+        check_replicates(0)
+    assert for_the_command_line(str(raised.value)).startswith("--n-resamples must be a whole number of replicates")
 
 
 def test_every_reworded_library_sentence_still_occurs(capsys, tmp_path, monkeypatch):

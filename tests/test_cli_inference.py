@@ -1,5 +1,5 @@
 """The ``ordframe score`` command's inference options: --sample, --strata, --cluster, --level, --proba with
---bootstrap, and --compare, equal to the Python API on the same seed."""
+--n-resamples, and --compare, equal to the Python API on the same seed."""
 
 import io
 import json
@@ -54,7 +54,7 @@ def test_cluster_intervals_equal_the_python_api(capsys, repeated_cv, tmp_path):
     out = tmp_path / "scores.json"
     argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "oc"]
     code, _, err = run(
-        capsys, *argv, "--bootstrap", 300, "--seed", 4, "--level", 0.9, "--ci", "percentile", "--out", out
+        capsys, *argv, "--n-resamples", 300, "--seed", 4, "--level", 0.9, "--ci", "percentile", "--out", out
     )
     assert code == 0, err
     got = pd.DataFrame(json.loads(out.read_text())).set_index("model")
@@ -67,7 +67,7 @@ def test_cluster_intervals_equal_the_python_api(capsys, repeated_cv, tmp_path):
         sample="subject",
         strata=["repeat", "fold"],
         cluster="subject",
-        n=300,
+        n_resamples=300,
         seed=4,
         pool=True,
     )
@@ -81,7 +81,7 @@ def test_cluster_intervals_equal_the_python_api(capsys, repeated_cv, tmp_path):
 
 def test_probability_intervals_from_the_paired_bootstrap(capsys, repeated_cv):
     df, path = repeated_cv
-    argv = ["score", path, "--true", "y", "--proba", *PROBA, *PAIRED, "--metrics", "rps", "--bootstrap", 200]
+    argv = ["score", path, "--true", "y", "--proba", *PROBA, *PAIRED, "--metrics", "rps", "--n-resamples", 200]
     code, out, err = run(capsys, *argv, "--format", "csv")
     assert code == 0, err
     got = pd.read_csv(io.StringIO(out)).set_index("model")
@@ -106,7 +106,7 @@ def test_probabilities_do_not_change_what_by_means(capsys, tmp_path):
     df[PROBA] = p
     path = tmp_path / "folds.csv"
     df.to_csv(path, index=False)
-    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "fold", "--bootstrap", 1000, "--metrics", "mae"]
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "fold", "--n-resamples", 1000, "--metrics", "mae"]
     code, out, err = run(capsys, *argv, "rps", "--proba", *PROBA, "--ci", "percentile", "--format", "csv")
     assert code == 0, err
     got = pd.read_csv(io.StringIO(out)).set_index("fold")
@@ -127,7 +127,7 @@ def test_a_warning_about_the_rows_is_given_once(capsys, repeated_cv, tmp_path, b
     df, _ = repeated_cv
     path = tmp_path / "gap.csv"
     df[df["repeat"] == 0].assign(y=lambda f: f["y"].where(f.index != 5)).to_csv(path, index=False)
-    argv = ["score", path, "--true", "y", "--proba", *PROBA, *by, "--metrics", "rps", "--bootstrap", 50, "--dropna"]
+    argv = ["score", path, "--true", "y", "--proba", *PROBA, *by, "--metrics", "rps", "--n-resamples", 50, "--dropna"]
     code, _, err = run(capsys, *argv)
     assert code == 0 and err.count("--dropna dropped 1 of 160 rows") == 1, err
 
@@ -137,7 +137,7 @@ def test_compare_with_one_model_says_so(capsys, repeated_cv, tmp_path):
     path = tmp_path / "one_model.csv"
     df[(df["model"] == "a") & (df["repeat"] == 0)].to_csv(path, index=False)
     argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--sample", "subject", "--metrics", "mae"]
-    code, out, err = run(capsys, *argv, "--bootstrap", 100, "--compare")
+    code, out, err = run(capsys, *argv, "--n-resamples", 100, "--compare")
     assert code == 2 and out == ""
     assert (
         err
@@ -147,7 +147,7 @@ def test_compare_with_one_model_says_so(capsys, repeated_cv, tmp_path):
 
 def test_compare_prints_each_pair_once(capsys, repeated_cv):
     df, path = repeated_cv
-    argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "qwk", "--bootstrap", 200]
+    argv = ["score", path, "--true", "y", "--pred", "yhat", *PAIRED, "--metrics", "mae", "qwk", "--n-resamples", 200]
     code, out, err = run(capsys, *argv, "--compare", "--format", "csv", "--seed", 1)
     assert code == 0, err
     got = pd.read_csv(io.StringIO(out))
@@ -171,7 +171,7 @@ def test_compare_prints_each_pair_once(capsys, repeated_cv):
         strata=["repeat", "fold"],
         cluster="subject",
         metrics=["mae", "qwk"],
-        n=200,
+        n_resamples=200,
         seed=1,
     )
     np.testing.assert_allclose(got["difference"], expected["difference"].sel(model="a", versus="b").values)
@@ -196,7 +196,7 @@ def test_compare_writes_every_format(capsys, repeated_cv, tmp_path, extension):
         "--strata",
         "repeat",
     ]
-    code, _, err = run(capsys, *argv, "--metrics", "mae", "--bootstrap", 50, "--compare", "--out", out)
+    code, _, err = run(capsys, *argv, "--metrics", "mae", "--n-resamples", 50, "--compare", "--out", out)
     assert code == 0, err
     assert out.stat().st_size > 0
 
@@ -204,10 +204,10 @@ def test_compare_writes_every_format(capsys, repeated_cv, tmp_path, extension):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--sample", "subject"], "--sample: these options apply to a bootstrap; give --bootstrap N too"),
-        (["--compare", "--bootstrap", 10], "--compare compares the models of one --by column"),
-        (["--bootstrap", 10, "--level", 1.5], "--level must be a number between 0 and 1"),
-        (["--bootstrap", 10, "--cluster", "nope", "--by", "model"], "column 'nope' is not in the file"),
+        (["--sample", "subject"], "--sample: these options apply to a bootstrap; give --n-resamples N too"),
+        (["--compare", "--n-resamples", 10], "--compare compares the models of one --by column"),
+        (["--n-resamples", 10, "--level", 1.5], "--level must be a number between 0 and 1"),
+        (["--n-resamples", 10, "--cluster", "nope", "--by", "model"], "column 'nope' is not in the file"),
     ],
 )
 def test_inference_option_errors(capsys, repeated_cv, options, message):
@@ -236,7 +236,7 @@ def test_the_repeated_cv_warning_reaches_the_command_line(repeated_cv):
             "--strata",
             "repeat",
             "fold",
-            "--bootstrap",
+            "--n-resamples",
             "20",
         ],
         capture_output=True,
@@ -250,7 +250,7 @@ def test_the_repeated_cv_warning_reaches_the_command_line(repeated_cv):
 def test_ci_choice_of_the_paired_path_is_df_ordinal_ci(capsys, repeated_cv, tmp_path, method):
     df, path = repeated_cv
     out = tmp_path / "scores.csv"
-    argv = ["score", path, "--true", "y", "--proba", *PROBA, *PAIRED, "--metrics", "rps", "oc", "--bootstrap", 300]
+    argv = ["score", path, "--true", "y", "--proba", *PROBA, *PAIRED, "--metrics", "rps", "oc", "--n-resamples", 300]
     code, _, err = run(capsys, *argv, "--ci", method, "--seed", 2, "--out", out)
     assert code == 0, err
     got = pd.read_csv(out).set_index("model")
@@ -262,7 +262,7 @@ def test_ci_choice_of_the_paired_path_is_df_ordinal_ci(capsys, repeated_cv, tmp_
         sample="subject",
         strata=["repeat", "fold"],
         cluster="subject",
-        n=300,
+        n_resamples=300,
         seed=2,
         method=method,
     )
@@ -288,7 +288,7 @@ def test_auto_intervals_of_the_cube_path_are_each_metric_s_default(capsys, repea
         "oc",
         "mae",
         "within_k",
-        "--bootstrap",
+        "--n-resamples",
         200,
         "--out",
         out,

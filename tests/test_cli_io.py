@@ -357,7 +357,7 @@ def test_netcdf_keeps_what_the_python_api_gives(capsys, tmp_path, frame):
         xr.testing.assert_allclose(got.load().set_index(group=["model", "fold"]), api, check_dim_order=True)
         assert json.loads(got["oc[beta=0.25]"].attrs["parameters"]) == {"beta": 0.25, "gamma": 1.0}
         assert got["mae"].attrs["direction"] == "lower is better"
-    code, _, _ = run(capsys, *argv, "--bootstrap", 50, "--out", tmp_path / "pooled.nc")
+    code, _, _ = run(capsys, *argv, "--n-resamples", 50, "--out", tmp_path / "pooled.nc")
     with xr.open_dataset(tmp_path / "pooled.nc") as got:
         assert code == 0 and list(got.data_vars) == [
             "oc[beta=0.25]",

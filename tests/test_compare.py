@@ -33,7 +33,7 @@ def models_frame(n=150, models="abcd", seed=0, folds=3):
 def test_adjusted_p_values_are_statsmodels_over_the_pairs(adjust, reference):
     df = models_frame()
     result = df.ordinal.compare(
-        "y", "yhat", by="model", sample="s", metrics=["mae", "qwk"], n=400, seed=1, adjust=adjust
+        "y", "yhat", by="model", sample="s", metrics=["mae", "qwk"], n_resamples=400, seed=1, adjust=adjust
     )
     assert result.attrs["adjust"] == adjust
     rows, cols = np.triu_indices(4, 1)
@@ -47,7 +47,9 @@ def test_adjusted_p_values_are_statsmodels_over_the_pairs(adjust, reference):
 
 def test_no_adjustment_keeps_the_p_values():
     df = models_frame(models="ab")
-    result = df.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n=200, seed=1, adjust=None)
+    result = df.ordinal.compare(
+        "y", "yhat", by="model", sample="s", metrics=["mae"], n_resamples=200, seed=1, adjust=None
+    )
     xr.testing.assert_equal(result["adjusted_p_value"], result["p_value"])
     assert result.attrs["adjust"] == "none"
 
@@ -63,7 +65,7 @@ def test_adjustment_leaves_nan_p_values_out_of_the_family():
 def test_frame_compare_reports_the_estimates_on_the_data():
     df = models_frame()
     result = df.ordinal.compare(
-        "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae", "oc"], n=300, seed=2
+        "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae", "oc"], n_resamples=300, seed=2
     )
     assert result.attrs["estimate"] == "data"
     observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae", "oc"])
@@ -82,9 +84,9 @@ def test_pooled_replicates_are_the_strata_replicates_summed():
     """The strata are drawn apart and scored together: the same draws as df.ordinal.bootstrap(...).sum(strata)."""
     df = models_frame()
     pooled = bootstrap_evaluate(
-        df, "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae"], n=200, seed=3, pool=True
+        df, "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae"], n_resamples=200, seed=3, pool=True
     )
-    cubes = df.ordinal.bootstrap("y", "yhat", by="model", sample="s", strata="fold", n=200, seed=3)
+    cubes = df.ordinal.bootstrap("y", "yhat", by="model", sample="s", strata="fold", n_resamples=200, seed=3)
     np.testing.assert_array_equal(
         pooled["mae"].transpose("bootstrap", "model").values,
         cubes.sum("fold").ordinal.mae().transpose("bootstrap", "model").values,
@@ -94,10 +96,20 @@ def test_pooled_replicates_are_the_strata_replicates_summed():
 def test_pooled_probability_means_are_the_mean_over_every_sample_drawn():
     df = models_frame(models="ab", folds=4)
     pooled = bootstrap_evaluate(
-        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", metrics=["rps"], n=300, seed=3, pool=True
+        df,
+        "y",
+        "yhat",
+        proba=PROBA,
+        by="model",
+        sample="s",
+        strata="fold",
+        metrics=["rps"],
+        n_resamples=300,
+        seed=3,
+        pool=True,
     )
     per_fold = bootstrap_evaluate(
-        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", metrics=["rps"], n=300, seed=3
+        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", metrics=["rps"], n_resamples=300, seed=3
     )
     sizes = xr.DataArray(df[df["model"] == "a"].groupby("fold").size().to_numpy(), dims="fold")
     expected = (per_fold["rps"] * sizes).sum("fold") / sizes.sum()
@@ -108,7 +120,7 @@ def test_frame_compare_with_clusters_and_probabilities():
     df = models_frame(models="ab")
     df["patient"] = df["s"] // 3
     result = df.ordinal.compare(
-        "y", proba=PROBA, by="model", sample="s", cluster="patient", metrics=["rps", "mae"], n=200, seed=0
+        "y", proba=PROBA, by="model", sample="s", cluster="patient", metrics=["rps", "mae"], n_resamples=200, seed=0
     )
     assert set(result["metric"].values) == {"rps", "mae"}
     assert result["p_value"].notnull().all()
@@ -116,7 +128,7 @@ def test_frame_compare_with_clusters_and_probabilities():
 
 def test_compare_without_an_estimate_warns_and_says_so():
     df = models_frame(models="ab")
-    values = df.ordinal.evaluate("y", "yhat", by="model", sample="s", bootstrap=100, seed=0, metrics=["mae"])
+    values = df.ordinal.evaluate("y", "yhat", by="model", sample="s", n_resamples=100, seed=0, metrics=["mae"])
     with pytest.warns(UserWarning, match="compare\\(\\) without estimate="):
         result = ordframe.compare(values)
     assert result.attrs["estimate"] == "replicate mean"
@@ -132,7 +144,7 @@ def test_compare_without_an_estimate_warns_and_says_so():
 )
 def test_compare_argument_errors(kwargs, match):
     values = models_frame(models="ab").ordinal.evaluate(
-        "y", "yhat", by="model", sample="s", bootstrap=20, seed=0, metrics=["mae"]
+        "y", "yhat", by="model", sample="s", n_resamples=20, seed=0, metrics=["mae"]
     )
     with pytest.raises(ValueError, match=match):
         ordframe.compare(values, **kwargs)
@@ -141,7 +153,7 @@ def test_compare_argument_errors(kwargs, match):
 def test_frame_compare_needs_one_model_column():
     df = models_frame(models="ab")
     with pytest.raises(ValueError, match="by= must name the one column of the models"):
-        df.ordinal.compare("y", "yhat", by=["model", "fold"], n=10)
+        df.ordinal.compare("y", "yhat", by=["model", "fold"], n_resamples=10)
 
 
 def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probability():
@@ -157,7 +169,7 @@ def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probab
                 for m in "ab"
             ]
         )
-        result = frame.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n=200, seed=1)
+        result = frame.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n_resamples=200, seed=1)
         shares.append(float(result["bootstrap_share_better"].sel(metric="mae", model="a", versus="b")))
     shares = np.array(shares)
     # uniform on (0, 1): a sizeable share of data sets beyond 0.9 either way, and a mean near 1/2
@@ -167,9 +179,13 @@ def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probab
 
 def test_bca_intervals_of_differences_use_the_paired_jackknife():
     df = models_frame(n=60, models="ab")
-    result = df.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["qwk"], n=800, seed=4, method="bca")
+    result = df.ordinal.compare(
+        "y", "yhat", by="model", sample="s", metrics=["qwk"], n_resamples=800, seed=4, method="bca"
+    )
     assert result.attrs["ci_method"] == "bca"
-    replicates = df.ordinal.evaluate("y", "yhat", by="model", sample="s", bootstrap=800, seed=4, metrics=["qwk"])["qwk"]
+    replicates = df.ordinal.evaluate("y", "yhat", by="model", sample="s", n_resamples=800, seed=4, metrics=["qwk"])[
+        "qwk"
+    ]
     difference = replicates.sel(model="a") - replicates.sel(model="b")
 
     def qwk_difference(rows):
@@ -189,7 +205,7 @@ def test_bca_intervals_of_differences_use_the_paired_jackknife():
 
 def test_basic_intervals_of_differences_reflect_about_the_observed_difference():
     df = models_frame(models="ab")
-    kwargs = {"by": "model", "sample": "s", "metrics": ["oc"], "n": 300, "seed": 2}
+    kwargs = {"by": "model", "sample": "s", "metrics": ["oc"], "n_resamples": 300, "seed": 2}
     basic = df.ordinal.compare("y", "yhat", method="basic", **kwargs)
     plain = df.ordinal.compare("y", "yhat", **kwargs)
     observed = basic["difference"].sel(metric="oc", model="a", versus="b")
@@ -201,7 +217,7 @@ def test_basic_intervals_of_differences_reflect_about_the_observed_difference():
 
 def test_compare_methods_need_what_they_use():
     values = models_frame(models="ab").ordinal.evaluate(
-        "y", "yhat", by="model", sample="s", bootstrap=100, seed=0, metrics=["mae"]
+        "y", "yhat", by="model", sample="s", n_resamples=100, seed=0, metrics=["mae"]
     )
     with pytest.raises(ValueError, match="pass estimate="):
         ordframe.compare(values, estimate="replicates", method="basic")
@@ -215,7 +231,7 @@ def test_frame_compare_knows_the_direction_of_the_metrics_it_names():
     metrics = {"oc25": ("oc", {"beta": 0.25}), "hits": "accuracy"}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = df.ordinal.compare("y", "yhat", sample="s", metrics=metrics, n=100, seed=0)
+        result = df.ordinal.compare("y", "yhat", sample="s", metrics=metrics, n_resamples=100, seed=0)
     observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=metrics)
     assert result["rank"].sel(metric="oc25", model=str(observed["oc25"].idxmin().values)) == 1
     assert result["rank"].sel(metric="hits", model=str(observed["hits"].idxmax().values)) == 1
@@ -259,7 +275,7 @@ def test_too_few_valid_replicates_give_advice_that_compare_can_take():
 def test_the_comparison_keeps_the_replicates_record():
     df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
     both = pd.concat([df, df.assign(yhat=0, model="b")]).assign(s=lambda d: np.tile(np.arange(100), 2))
-    result = both.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n=200, seed=3)
+    result = both.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n_resamples=200, seed=3)
     assert {k: result.attrs[k] for k in ("n_resamples", "seed", "method", "sample")} == {
         "n_resamples": 200,
         "seed": 3,

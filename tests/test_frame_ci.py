@@ -37,8 +37,12 @@ def frame(n=240, seed=0, cluster_size=3):
 
 def test_bca_of_confusion_metrics_is_the_cube_bca_on_the_same_replicates():
     df = frame()
-    got = df.ordinal.ci("y", "yhat", metrics=["oc", "qwk"], by="model", sample="s", n=1000, seed=3, method="bca")
-    replicates = df.ordinal.evaluate("y", "yhat", by="model", sample="s", bootstrap=1000, seed=3, metrics=["oc", "qwk"])
+    got = df.ordinal.ci(
+        "y", "yhat", metrics=["oc", "qwk"], by="model", sample="s", n_resamples=1000, seed=3, method="bca"
+    )
+    replicates = df.ordinal.evaluate(
+        "y", "yhat", by="model", sample="s", n_resamples=1000, seed=3, metrics=["oc", "qwk"]
+    )
     expected = ordframe.ci(replicates, method="bca", cube=df.ordinal.confusion("y", "yhat", by="model"))
     for name in ("oc", "qwk"):
         np.testing.assert_allclose(got[name].transpose(*expected[name].dims).values, expected[name].values, rtol=1e-12)
@@ -47,10 +51,12 @@ def test_bca_of_confusion_metrics_is_the_cube_bca_on_the_same_replicates():
 
 def test_bca_of_a_probability_metric_uses_the_per_sample_jackknife():
     df = frame()
-    got = df.ordinal.ci("y", proba=PROBA, metrics=["rps"], by="model", sample="s", n=1000, seed=1, method="bca")
-    replicates = df.ordinal.evaluate("y", proba=PROBA, by="model", sample="s", bootstrap=1000, seed=1, metrics=["rps"])[
-        "rps"
-    ]
+    got = df.ordinal.ci(
+        "y", proba=PROBA, metrics=["rps"], by="model", sample="s", n_resamples=1000, seed=1, method="bca"
+    )
+    replicates = df.ordinal.evaluate(
+        "y", proba=PROBA, by="model", sample="s", n_resamples=1000, seed=1, metrics=["rps"]
+    )["rps"]
     scores = rps(df[PROBA].to_numpy(), df["y"].to_numpy())
     model = (df["model"] == "b").to_numpy().astype(int)
     acceleration = xr.DataArray(mean_score_acceleration(scores, model, 2), dims="model", coords={"model": ["a", "b"]})
@@ -64,9 +70,11 @@ def test_bca_of_a_probability_metric_uses_the_per_sample_jackknife():
 
 def test_bca_with_clusters_leaves_one_cluster_out():
     df = frame(n=90)
-    got = df.ordinal.ci("y", "yhat", metrics=["mae"], by="model", sample="s", cluster="c", n=800, seed=2, method="bca")
+    got = df.ordinal.ci(
+        "y", "yhat", metrics=["mae"], by="model", sample="s", cluster="c", n_resamples=800, seed=2, method="bca"
+    )
     replicates = df.ordinal.evaluate(
-        "y", "yhat", by="model", sample="s", cluster="c", bootstrap=800, seed=2, metrics=["mae"]
+        "y", "yhat", by="model", sample="s", cluster="c", n_resamples=800, seed=2, metrics=["mae"]
     )
     left_out = np.array(
         [
@@ -84,7 +92,7 @@ def test_bca_with_clusters_leaves_one_cluster_out():
 
 def test_basic_reflects_the_percentile_interval_about_the_estimate():
     df = frame()
-    kwargs = {"metrics": ["oc"], "by": "model", "sample": "s", "n": 500, "seed": 0}
+    kwargs = {"metrics": ["oc"], "by": "model", "sample": "s", "n_resamples": 500, "seed": 0}
     basic = df.ordinal.ci("y", "yhat", method="basic", **kwargs)["oc"]
     percentile = df.ordinal.ci("y", "yhat", method="percentile", **kwargs)["oc"]
     estimate = df.ordinal.evaluate("y", "yhat", by="model", metrics=["oc"])["oc"]
@@ -95,7 +103,7 @@ def test_basic_reflects_the_percentile_interval_about_the_estimate():
 def test_each_metric_gets_its_default_interval():
     df = frame()
     bounds = df.ordinal.ci(
-        "y", "yhat", proba=PROBA, metrics=["oc", "mae", "rps"], by="model", sample="s", n=200, seed=0
+        "y", "yhat", proba=PROBA, metrics=["oc", "mae", "rps"], by="model", sample="s", n_resamples=200, seed=0
     )
     methods = {name: bounds[name].attrs["ci_method"] for name in bounds}
     registry = {name: ordframe.get_metric(name).interval for name in methods}
@@ -104,7 +112,7 @@ def test_each_metric_gets_its_default_interval():
 
 def test_with_clusters_the_calibrated_default_becomes_basic_and_asking_for_it_is_refused():
     df = frame()
-    kwargs = {"metrics": ["oc"], "by": "model", "sample": "s", "n": 200, "seed": 0}
+    kwargs = {"metrics": ["oc"], "by": "model", "sample": "s", "n_resamples": 200, "seed": 0}
     assert ordframe.get_metric("oc").interval == "calibrated"
     assert df.ordinal.ci("y", "yhat", **kwargs)["oc"].attrs["ci_method"] == "calibrated"
     clustered = df.ordinal.ci("y", "yhat", cluster="c", **kwargs)["oc"]
@@ -116,10 +124,10 @@ def test_with_clusters_the_calibrated_default_becomes_basic_and_asking_for_it_is
 @pytest.mark.filterwarnings("ignore:column 'c' looks like the ids")  # the rows alone, on purpose
 def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_replicates():
     df = frame()
-    kwargs = {"metrics": ["oc", "uoc"], "by": "model", "n": 300, "method": "calibrated"}
+    kwargs = {"metrics": ["oc", "uoc"], "by": "model", "n_resamples": 300, "method": "calibrated"}
     first = df.ordinal.ci("y", "yhat", seed=3, **kwargs)
     xr.testing.assert_identical(first, df.ordinal.ci("y", "yhat", seed=3, **kwargs))
-    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n=300, seed=3).ordinal.oc()
+    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=3).ordinal.oc()
     assert (first["oc"].sel(bound="low") >= replicates.min("bootstrap")).all()
     assert (first["oc"].sel(bound="high") <= replicates.max("bootstrap")).all()
 
@@ -127,7 +135,7 @@ def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_repl
 @pytest.mark.filterwarnings("ignore:column 'c' looks like the ids")  # the rows alone, on purpose
 def test_calibrated_and_jeffreys_defaults_together_on_one_frame():
     df = frame()
-    bounds = df.ordinal.ci("y", "yhat", metrics=["oc", "within_k", "mae"], by="model", n=200, seed=1)
+    bounds = df.ordinal.ci("y", "yhat", metrics=["oc", "within_k", "mae"], by="model", n_resamples=200, seed=1)
     methods = {name: bounds[name].attrs["ci_method"] for name in bounds}
     assert methods == {"oc": "calibrated", "within_k": "jeffreys", "mae": "percentile"}
     assert bounds.to_array().notnull().all()
@@ -136,7 +144,7 @@ def test_calibrated_and_jeffreys_defaults_together_on_one_frame():
 def test_m_out_of_n_is_refused_with_where_it_lives():
     df = frame()
     with pytest.raises(ValueError, match="bootstrap_cube"):
-        df.ordinal.ci("y", "yhat", by="model", method="m_out_of_n", n=100)
+        df.ordinal.ci("y", "yhat", by="model", method="m_out_of_n", n_resamples=100)
 
 
 def test_cluster_intervals_cover_where_row_intervals_do_not():
@@ -153,7 +161,7 @@ def test_cluster_intervals_cover_where_row_intervals_do_not():
         df["yhat"] = np.where(wrong, 1 - y, y)
         for kind, cluster in (("cluster", "c"), ("rows", None)):
             bounds = df.ordinal.ci(
-                "y", "yhat", metrics=["mae"], sample="s", cluster=cluster, n=300, seed=0, method="percentile"
+                "y", "yhat", metrics=["mae"], sample="s", cluster=cluster, n_resamples=300, seed=0, method="percentile"
             )
             low, high = bounds["mae"].values
             covered[kind] += low <= truth <= high
@@ -165,7 +173,7 @@ def test_cluster_intervals_cover_where_row_intervals_do_not():
 
 def test_filtered_sorted_reindexed_frames_give_the_same_intervals_and_comparisons():
     df = frame()
-    kwargs = {"by": "model", "sample": "s", "cluster": "c", "n": 200, "seed": 5}
+    kwargs = {"by": "model", "sample": "s", "cluster": "c", "n_resamples": 200, "seed": 5}
     expected_ci = df.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], method="bca", **kwargs)
     expected_compare = df.ordinal.compare("y", "yhat", metrics=["oc", "mae"], method="bca", **kwargs)
     extra = df.iloc[:5].assign(y=np.nan)  # rows that dropna removes

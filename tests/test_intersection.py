@@ -90,7 +90,7 @@ def test_ci_draws_the_per_class_values_of_as_many_replicates_and_is_reproducible
     values = getattr(CUBE.ordinal.bootstrap(400, seed=0).ordinal, metric)()
     got = ordframe.ci(values, method="intersection", cube=CUBE, seed=3)
     m = registry.get_metric(metric)
-    estimates, draws = class_replicates(CUBE, m, {}, n=400, seed=3)
+    estimates, draws = class_replicates(CUBE, m, {}, n_resamples=400, seed=3)
     assert draws.sizes["bootstrap"] == 400 and estimates.dims == ("model", "true")
     low, high = intersection_bounds(estimates, draws, CUBE.sum(("true", "pred")), 0.025, m)
     np.testing.assert_allclose(got.values, np.stack([low.values, high.values]), rtol=1e-12)
@@ -149,30 +149,30 @@ def frame(seed=0, subjects=60, size=4):
 @pytest.mark.filterwarnings("ignore:column 'subject' looks like the ids")  # the rows alone, on purpose
 def test_the_frame_gets_the_intersection_interval_of_its_cube_and_basic_with_clusters():
     df = frame()
-    got = df.ordinal.ci("y", "yhat", metrics=["ms", "mae"], n=300, seed=2)
+    got = df.ordinal.ci("y", "yhat", metrics=["ms", "mae"], n_resamples=300, seed=2)
     assert got["ms"].attrs["ci_method"] == "intersection" and got["mae"].attrs["ci_method"] == "percentile"
     cube = df.ordinal.confusion("y", "yhat")
     stream = np.random.default_rng(2).spawn(1)[0]  # the cube's draws: a stream of their own
     m = registry.get_metric("ms")
-    low, high = intersection_bounds(*class_replicates(cube, m, {}, n=300, seed=stream), cube.sum(), 0.025, m)
+    low, high = intersection_bounds(*class_replicates(cube, m, {}, n_resamples=300, seed=stream), cube.sum(), 0.025, m)
     np.testing.assert_allclose(got["ms"].values, [float(low), float(high)], rtol=1e-12)
-    clustered = df.ordinal.ci("y", "yhat", metrics=["ms"], n=300, seed=2, cluster="subject")
+    clustered = df.ordinal.ci("y", "yhat", metrics=["ms"], n_resamples=300, seed=2, cluster="subject")
     assert clustered["ms"].attrs["ci_method"] == "basic"
     with pytest.raises(ValueError, match="sample by sample, not cluster by cluster"):
-        df.ordinal.ci("y", "yhat", metrics=["ms"], n=300, cluster="subject", method="intersection")
+        df.ordinal.ci("y", "yhat", metrics=["ms"], n_resamples=300, cluster="subject", method="intersection")
 
 
 def test_every_front_end_and_a_handled_frame_give_the_same_interval():
     """A shuffled, sorted, re-indexed frame with a dropped missing row, and the same rows in polars: one interval."""
     polars = pytest.importorskip("polars")
     df = frame(seed=1)[["y", "yhat"]]
-    expected = df.ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n=300, seed=3)
+    expected = df.ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n_resamples=300, seed=3)
     handled = pd.concat([df, pd.DataFrame({"y": [np.nan], "yhat": [1.0]})], ignore_index=True)
     handled = handled.sample(frac=1, random_state=2).dropna().astype(int).sort_values("yhat")
     handled.index = handled.index * 7 + 100
     for other in (
-        handled.ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n=300, seed=3),
-        polars.from_pandas(df).ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n=300, seed=3),
+        handled.ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n_resamples=300, seed=3),
+        polars.from_pandas(df).ordinal.ci("y", "yhat", metrics=["ms", "mmae"], n_resamples=300, seed=3),
     ):
         for metric in ("ms", "mmae"):
             assert other[metric].attrs["ci_method"] == "intersection"

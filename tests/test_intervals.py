@@ -220,7 +220,7 @@ def test_the_basic_and_m_out_of_n_intervals_are_their_formulas():
         ordframe.ci(m_values, method="basic", cube=cube)
     with pytest.raises(ValueError, match="m-out-of-n replicates"):
         ordframe.ci(m_values, method="bca", cube=cube)
-    with pytest.raises(ValueError, match=r"bootstrap_cube\(cube, n, size=m\)"):
+    with pytest.raises(ValueError, match=r"bootstrap_cube\(cube, n_resamples, size=m\)"):
         ordframe.ci(values, method="m_out_of_n", cube=cube)
     with pytest.raises(ValueError, match="needs cube="):
         ordframe.ci(values, method="basic")
@@ -256,7 +256,7 @@ def test_the_double_bootstraps_shares_follow_halls_definition():
     cube = xr.DataArray(counts, dims=("true", "pred"))
     metric = ordframe.get_metric("oc")
     ours = calibration_shares(
-        cube, {"oc": (metric, {}, xr.DataArray(cube.ordinal.oc()))}, outer=600, inner=100, seed=0
+        cube, {"oc": (metric, {}, xr.DataArray(cube.ordinal.oc()))}, n_resamples=600, n_inner=100, seed=0
     )["oc"]
     loop = double_bootstrap_loop(counts, 600, 100, np.random.default_rng(1))
     # two independent Monte-Carlo estimates of the same law: its mean and its tails agree within their error
@@ -271,7 +271,7 @@ def test_the_calibrated_interval_is_the_replicates_quantiles_at_the_calibrated_l
     values = cube.ordinal.bootstrap(500, seed=1).ordinal.oc()
     metric = ordframe.get_metric("oc")
     shares = calibration_shares(
-        cube, {"oc": (metric, {}, xr.DataArray(cube.ordinal.oc()))}, outer=500, inner=100, seed=2
+        cube, {"oc": (metric, {}, xr.DataArray(cube.ordinal.oc()))}, n_resamples=500, n_inner=100, seed=2
     )["oc"]
     levels = np.quantile(shares.values, [0.025, 0.975])
     bounds = ordframe.ci(values, method="calibrated", cube=cube, seed=2)
@@ -293,10 +293,10 @@ def test_the_calibrated_interval_shares_one_double_bootstrap_across_metrics_and_
 def test_a_constant_statistic_gets_the_constant_and_an_undefined_one_nan():
     perfect = xr.DataArray(np.diag([30, 20, 10]), dims=("true", "pred"))
     values = perfect.ordinal.bootstrap(200, seed=0).ordinal.accuracy()
-    np.testing.assert_array_equal(ordframe.ci(values, method="calibrated", cube=perfect, inner=20, seed=0), [1, 1])
+    np.testing.assert_array_equal(ordframe.ci(values, method="calibrated", cube=perfect, n_inner=20, seed=0), [1, 1])
     cube = xr.DataArray([RARE_CLASS, np.zeros((3, 3), int)], dims=("m", "true", "pred"))
     values = cube.ordinal.bootstrap(200, seed=0).ordinal.oc()  # OC is undefined on an empty matrix
-    bounds = ordframe.ci(values, method="calibrated", cube=cube, inner=20, seed=0)
+    bounds = ordframe.ci(values, method="calibrated", cube=cube, n_inner=20, seed=0)
     assert np.isfinite(bounds.isel(m=0)).all() and bounds.isel(m=1).isnull().all()
 
 
@@ -305,8 +305,8 @@ def test_the_calibrated_interval_refuses_what_it_cannot_use():
     values = cube.ordinal.bootstrap(200, seed=1).ordinal.oc()
     with pytest.raises(ValueError, match="needs cube="):
         ordframe.ci(values, method="calibrated")
-    with pytest.raises(TypeError, match="inner must be a whole number >= 2"):
-        ordframe.ci(values, method="calibrated", cube=cube, inner=1)
+    with pytest.raises(TypeError, match="n_inner must be a whole number >= 2"):
+        ordframe.ci(values, method="calibrated", cube=cube, n_inner=1)
     small = ordframe.bootstrap_cube(cube, 200, seed=1, size=30).ordinal.oc()
     with pytest.raises(ValueError, match="m-out-of-n replicates"):
         ordframe.ci(small, method="calibrated", cube=cube)
@@ -350,13 +350,13 @@ def test_the_jeffreys_interval_widens_with_a_cluster_bootstrap_and_refuses_other
     wrong = np.repeat(rng.random(clusters) < 0.3, size) ^ (rng.random(clusters * size) < 0.05)
     y = rng.integers(0, 3, clusters * size)
     df = pd.DataFrame({"c": np.repeat(np.arange(clusters), size), "y": y, "yhat": np.where(wrong, (y + 1) % 3, y)})
-    kwargs = {"metrics": ["accuracy"], "n": 500, "seed": 0, "method": "jeffreys"}
+    kwargs = {"metrics": ["accuracy"], "n_resamples": 500, "seed": 0, "method": "jeffreys"}
     rows = df.ordinal.ci("y", "yhat", **kwargs)["accuracy"]
     whole = df.ordinal.ci("y", "yhat", cluster="c", **kwargs)["accuracy"]
     width = {name: float(b.sel(bound="high") - b.sel(bound="low")) for name, b in (("rows", rows), ("whole", whole))}
     assert width["whole"] > 1.5 * width["rows"]
     with pytest.raises(ValueError, match="share of samples"):
-        df.ordinal.ci("y", "yhat", metrics=["mae"], n=100, method="jeffreys")
+        df.ordinal.ci("y", "yhat", metrics=["mae"], n_resamples=100, method="jeffreys")
     cube = xr.DataArray(RARE_CLASS + 4, dims=("true", "pred"))
     with pytest.raises(ValueError, match="share of samples"):
         ordframe.ci(cube.ordinal.bootstrap(100, seed=0).ordinal.oc(), method="jeffreys", cube=cube)
@@ -375,13 +375,13 @@ def tied_population(k, rho=0.9):
     return p / p.sum()
 
 
-def coverage(metric, method, k=5, n=1000, r=300, b=400, seed=0, inner=100):
+def coverage(metric, method, k=5, n=1000, r=300, b=400, seed=0, n_inner=100):
     p = tied_population(k)
     truth = float(getattr(xr.DataArray(p * n, dims=("true", "pred")).ordinal, metric)())
     rng = np.random.default_rng(seed)
     cubes = xr.DataArray(rng.multinomial(n, p.ravel(), size=r).reshape(r, k, k), dims=("sim", "true", "pred"))
     values = getattr(cubes.ordinal.bootstrap(b, seed=rng).ordinal, metric)()
-    bounds = ordframe.ci(values, method=method, cube=cubes, inner=inner, seed=rng)
+    bounds = ordframe.ci(values, method=method, cube=cubes, n_inner=n_inner, seed=rng)
     return float(((bounds.sel(bound="low") <= truth) & (truth <= bounds.sel(bound="high"))).mean())
 
 
@@ -395,7 +395,7 @@ def test_oc_on_a_tied_population_covers_with_its_default_and_not_with_the_percen
     assert default == "calibrated"
     # 200 test sets of a double bootstrap with 50 inner replicates (the suite: 500 and 100): SE 0.0154
     loose = (0.95 - 3 * 0.0154 - 0.01, 0.95 + 3 * 0.0154 + 0.01)
-    assert loose[0] <= coverage("oc", default, k=5, r=200, b=300, inner=50) <= loose[1]
+    assert loose[0] <= coverage("oc", default, k=5, r=200, b=300, n_inner=50) <= loose[1]
     assert coverage("oc", "percentile", k=8) < LOOSE[0]  # the test tells a method that under-covers
 
 

@@ -60,4 +60,4 @@ def test_the_paired_jackknife_obeys_max_cube_bytes():
     df = frame(n=200, clusters=2)
     replicates = 20 * 2 * 9 * 8  # 20 replicates of 2 models' 3 x 3 cubes fit; the jackknife of 100 clusters does not
     with ordframe.set_options(max_cube_bytes=4 * replicates), pytest.raises(MemoryError, match="jackknife"):
-        df.ordinal.ci("y", "yhat", by="model", sample="s", cluster="c", metrics=["oc"], n=20, method="bca")
+        df.ordinal.ci("y", "yhat", by="model", sample="s", cluster="c", metrics=["oc"], n_resamples=20, method="bca")

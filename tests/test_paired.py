@@ -24,17 +24,17 @@ def models_frame(n=120, models="ab", seed=0, **columns):
 def test_label_replicates_do_not_depend_on_probabilities_being_scored_too():
     """L3: the same seed gives the same label replicates with and without probability metrics."""
     df = models_frame()
-    labels = df.ordinal.evaluate("y", "yhat", by="model", bootstrap=300, seed=5, metrics=["mae", "qwk"])
-    both = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", bootstrap=300, seed=5, metrics=["mae", "rps"])
+    labels = df.ordinal.evaluate("y", "yhat", by="model", n_resamples=300, seed=5, metrics=["mae", "qwk"])
+    both = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", n_resamples=300, seed=5, metrics=["mae", "rps"])
     xr.testing.assert_identical(both["mae"], labels["mae"])
-    cubes = df.ordinal.bootstrap("y", "yhat", by="model", n=300, seed=5)
+    cubes = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=5)
     xr.testing.assert_identical(cubes.ordinal.mae().rename("mae"), labels["mae"])
 
 
 def test_probability_replicates_resample_samples():
     """Their spread is that of resampling the rows themselves (pairs kept), and their mean the estimate's."""
     df = models_frame(n=150, seed=2)
-    boot = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", bootstrap=3000, seed=1, metrics=["rps"])["rps"]
+    boot = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", n_resamples=3000, seed=1, metrics=["rps"])["rps"]
     from ordframe.metrics.proba import rps
 
     scores = rps(df[PROBA].to_numpy(), df["y"].to_numpy()).reshape(2, -1)
@@ -52,9 +52,9 @@ def test_many_small_strata_beside_a_large_one():
     sizes = [400] + [3] * 50
     fold = np.repeat(np.arange(len(sizes)), sizes)
     df = models_frame(n=len(fold), fold=fold)
-    boot = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", strata="fold", bootstrap=50, seed=0)
+    boot = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", strata="fold", n_resamples=50, seed=0)
     assert boot.sizes == {"bootstrap": 50, "fold": 51, "model": 2}
-    counts = df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n=50, seed=0)
+    counts = df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=50, seed=0)
     assert (counts.sum(("true", "pred")).isel(bootstrap=0).values == np.array(sizes)[:, None]).all()
 
 
@@ -63,9 +63,9 @@ def test_the_replicates_are_refused_when_larger_than_max_cube_bytes():
     df = models_frame(n=40, models="abcde", fold=np.arange(40) % 20)
     with ordframe.set_options(max_cube_bytes=2**16):
         with pytest.raises(MemoryError, match="2000 bootstrap replicates of 100 matrices"):
-            df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n=2000, seed=0)
+            df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=2000, seed=0)
         with pytest.raises(MemoryError, match="max_cube_bytes"):
-            df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", strata="fold", bootstrap=2000, seed=0)
+            df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", strata="fold", n_resamples=2000, seed=0)
 
 
 def test_an_unused_category_is_named():
@@ -74,13 +74,13 @@ def test_an_unused_category_is_named():
     df["model"] = df["model"].astype("category")
     subset = df[df.model != "c"]
     with pytest.raises(ValueError, match=r"model='c'.*remove_unused_categories"):
-        subset.ordinal.evaluate("y", "yhat", by="model", bootstrap=10, seed=0, metrics=["mae"])
+        subset.ordinal.evaluate("y", "yhat", by="model", n_resamples=10, seed=0, metrics=["mae"])
 
 
 def test_integer_model_and_stratum_values_with_gaps():
     df = models_frame(models="ab", fold=np.arange(120) % 2 * 2)  # folds 0 and 2
     df["model"] = df["model"].map({"a": 0, "b": 2})  # models 0 and 2
-    boot = df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n=20, seed=0)
+    boot = df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=20, seed=0)
     assert boot["model"].values.tolist() == [0, 2] and boot["fold"].values.tolist() == [0, 2]
     assert (boot.sum(("true", "pred")) == 60).all()
 
@@ -89,12 +89,12 @@ def test_integer_model_and_stratum_values_with_gaps():
 def test_the_replicate_dim_must_be_new(name):
     df = models_frame(fold=np.arange(120) % 3)
     with pytest.raises(ValueError, match="names a dim the result already has"):
-        df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n=5, replicate_dim=name)
+        df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=5, replicate_dim=name)
     with pytest.raises(TypeError, match="non-empty str"):
-        df.ordinal.bootstrap("y", "yhat", by="model", n=5, replicate_dim=5)
+        df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=5, replicate_dim=5)
     renamed = df.rename(columns={"model": "bootstrap"})
     with pytest.raises(ValueError, match="names a dim the result already has"):
-        renamed.ordinal.evaluate("y", "yhat", by="bootstrap", bootstrap=5, seed=0)
+        renamed.ordinal.evaluate("y", "yhat", by="bootstrap", n_resamples=5, seed=0)
 
 
 def test_cube_bootstrap_arguments_and_counts():
@@ -118,7 +118,7 @@ def test_weights_that_overflow_their_sum_are_refused():
 def test_one_model_needs_no_by_column():
     """Review L5: evaluate(bootstrap=) of a single model without by= resamples its rows."""
     df = models_frame(models="a")
-    alone = df.ordinal.evaluate("y", "yhat", bootstrap=200, seed=3, metrics=["mae"])
+    alone = df.ordinal.evaluate("y", "yhat", n_resamples=200, seed=3, metrics=["mae"])
     assert alone["mae"].dims == ("bootstrap",)
-    by_model = df.ordinal.evaluate("y", "yhat", by="model", bootstrap=200, seed=3, metrics=["mae"])
+    by_model = df.ordinal.evaluate("y", "yhat", by="model", n_resamples=200, seed=3, metrics=["mae"])
     np.testing.assert_array_equal(alone["mae"].values, by_model["mae"].sel(model="a").values)

@@ -549,7 +549,7 @@ def test_posterior_simplex_of_the_signed_rank_test():
     values = xr.DataArray(
         rng.normal(0.7, 0.05, (12, 3)), dims=("dataset", "model"), coords={"model": list("abc")}, name="acc"
     ).assign_attrs(higher_is_better=1)
-    result = ordframe.bayesian_signed_rank(values, rope=0.01, n_samples=500, seed=0, keep_samples=True)
+    result = ordframe.bayesian_signed_rank(values, rope=0.01, n_resamples=500, seed=0, keep_samples=True)
     (ax,) = oplot.posterior(result, model="c", versus="a").axes
     (draws,) = by_gid(ax, "draws")
     theta = result["samples"].sel(metric="acc", model="c", versus="a").values  # (draw, region)
@@ -558,6 +558,6 @@ def test_posterior_simplex_of_the_signed_rank_test():
     (triangle,) = by_gid(ax, "triangle")
     np.testing.assert_allclose(triangle.get_xydata()[:3], [[0, 0], [0.5, np.sqrt(3) / 2], [1, 0]])
     with pytest.raises(ValueError, match="keep_samples=True"):
-        oplot.posterior(ordframe.bayesian_signed_rank(values, n_samples=50, seed=0), model="c", versus="a")
+        oplot.posterior(ordframe.bayesian_signed_rank(values, n_resamples=50, seed=0), model="c", versus="a")
     with pytest.raises(TypeError, match="bayesian_correlated_ttest"):
         oplot.posterior(friedman(values), model="c", versus="a")

@@ -150,7 +150,7 @@ def test_inference_methods_take_the_columns_their_defaults_name(lazy):
     frame = pl.concat(parts)
     pandas = frame.to_pandas()
     polars = frame.lazy() if lazy else frame
-    kwargs = {"sample": "s", "metrics": ["mae", "oc"], "n": 200, "seed": 0}
+    kwargs = {"sample": "s", "metrics": ["mae", "oc"], "n_resamples": 200, "seed": 0}
     xr.testing.assert_identical(
         polars.ordinal.compare("y", "yhat", **kwargs), pandas.ordinal.compare("y", "yhat", **kwargs)
     )
@@ -158,8 +158,8 @@ def test_inference_methods_take_the_columns_their_defaults_name(lazy):
         polars.ordinal.ci("y", "yhat", by="model", **kwargs), pandas.ordinal.ci("y", "yhat", by="model", **kwargs)
     )
     xr.testing.assert_identical(
-        polars.ordinal.bootstrap("y", "yhat", sample="s", n=50, seed=1),
-        pandas.ordinal.bootstrap("y", "yhat", sample="s", n=50, seed=1),
+        polars.ordinal.bootstrap("y", "yhat", sample="s", n_resamples=50, seed=1),
+        pandas.ordinal.bootstrap("y", "yhat", sample="s", n_resamples=50, seed=1),
     )
 
 

@@ -403,7 +403,7 @@ def test_without_labels_or_groups_missing_probabilities_stay_an_error():
 def test_a_model_without_probabilities_in_the_paired_bootstrap():
     df = mixed_models()
     boot = df.ordinal.evaluate(
-        "y", "yhat", proba=PROBA_COLUMNS, by="model", metrics=["mae", "rps"], bootstrap=300, seed=0, strata="fold"
+        "y", "yhat", proba=PROBA_COLUMNS, by="model", metrics=["mae", "rps"], n_resamples=300, seed=0, strata="fold"
     )
     assert boot["rps"].sel(model="labels").isnull().all() and boot["mae"].notnull().all()
     assert boot["rps"].sel(model=["a", "b"]).notnull().all()

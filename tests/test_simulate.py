@@ -26,7 +26,7 @@ designs = st.fixed_dictionaries(
         "sizes": st.sampled_from(["multinomial", "fixed"]),
         "spread": st.sampled_from(["hypergeometric", "sequential"]),
         "errors": st.sampled_from(["uniform", "sequential", 0.7, -0.5]),
-        "replicates": st.integers(1, 20),
+        "n_resamples": st.integers(1, 20),
         "seed": st.integers(0, 2**32),
     }
 )
@@ -50,7 +50,7 @@ def test_overall_accuracy_is_exact_and_rows_hold_the_class_sizes(design):
     k, n, kwargs = _args(design, "overall")
     cube = confusion_cubes(k, n, **kwargs)
     assert cube.dims == ("replicate", "true", "pred") and cube.dtype == np.int64
-    assert cube.shape == (kwargs["replicates"], k, k) and (cube >= 0).all()
+    assert cube.shape == (kwargs["n_resamples"], k, k) and (cube >= 0).all()
     assert cube.indexes["true"].tolist() == cube.indexes["pred"].tolist() == list(range(1, k + 1))
     assert (cube.sum(["true", "pred"]) == n).all()
     assert (_diagonal(cube).sum(-1) == math.floor(kwargs["accuracy"] * n + 0.5)).all()
@@ -82,7 +82,7 @@ def test_fixed_sizes_round_by_largest_remainder_with_the_later_classes_first():
 
 
 def test_the_same_seed_gives_the_same_cube_and_replicates_are_independent():
-    kwargs = dict(accuracy=0.6, largest=0.5, replicates=4000, errors=0.5)
+    kwargs = dict(accuracy=0.6, largest=0.5, n_resamples=4000, errors=0.5)
     first, again = confusion_cubes(4, 200, seed=3, **kwargs), confusion_cubes(4, 200, seed=3, **kwargs)
     xr.testing.assert_identical(first, again)
     assert not first.equals(confusion_cubes(4, 200, seed=4, **kwargs))
@@ -94,10 +94,10 @@ def test_the_same_seed_gives_the_same_cube_and_replicates_are_independent():
 
 def test_class_sizes_are_multinomial_and_overall_correct_counts_hypergeometric():
     n, p, total = 60, _priors(3, 0.5), 36
-    cube = confusion_cubes(3, n, accuracy=0.6, largest=0.5, replicates=20000, seed=5)
+    cube = confusion_cubes(3, n, accuracy=0.6, largest=0.5, n_resamples=20000, seed=5)
     sizes = cube.sum("pred").values
     assert np.allclose(sizes.mean(0), n * p, atol=4 * np.sqrt(n * p * (1 - p) / 20000))
-    fixed = confusion_cubes(3, n, accuracy=0.6, largest=0.5, sizes="fixed", replicates=20000, seed=6)
+    fixed = confusion_cubes(3, n, accuracy=0.6, largest=0.5, sizes="fixed", n_resamples=20000, seed=6)
     correct = _diagonal(fixed)[:, 0]  # class 1: 30 of the 60 samples; 36 correct drawn without replacement
     values, counts = np.unique(correct, return_counts=True)
     expected = scipy.stats.hypergeom(n, 30, total).pmf(values) * 20000
@@ -111,7 +111,7 @@ def test_default_design_draws_the_correct_counts_hypergeometric_given_the_sizes(
     Mult(N - T, p), which is the three-step design: given n_1 = s, n_11 is hypergeometric (T of N drawn
     without replacement, s of them of class 1)."""
     n, total = 60, 36
-    cube = confusion_cubes(3, n, accuracy=0.6, largest=0.5, replicates=40000, seed=12)
+    cube = confusion_cubes(3, n, accuracy=0.6, largest=0.5, n_resamples=40000, seed=12)
     sizes, correct = cube.sum("pred").values[:, 0], _diagonal(cube)[:, 0]
     s = np.bincount(sizes).argmax()
     values, counts = np.unique(correct[sizes == s], return_counts=True)
@@ -177,12 +177,12 @@ def test_binomials_at_the_edges():
 
 
 def test_errors_follow_their_weights():
-    cube = confusion_cubes(4, 400, accuracy=0.0, sizes="fixed", errors=1.0, replicates=5000, seed=7)
+    cube = confusion_cubes(4, 400, accuracy=0.0, sizes="fixed", errors=1.0, n_resamples=5000, seed=7)
     row = cube.isel(true=1).mean("replicate").values  # 100 errors of class 2 to classes 1, 3 (distance 1) and 4 (2)
     weights = np.exp(-np.array([1.0, 0.0, 1.0, 2.0]))
     weights[1] = 0
     assert np.allclose(row, 100 * weights / weights.sum(), atol=0.5)
-    uniform = confusion_cubes(4, 400, accuracy=0.0, sizes="fixed", replicates=5000, seed=8)
+    uniform = confusion_cubes(4, 400, accuracy=0.0, sizes="fixed", n_resamples=5000, seed=8)
     assert np.allclose(uniform.isel(true=0).mean("replicate").values, [0, 100 / 3, 100 / 3, 100 / 3], atol=0.5)
 
 
@@ -190,7 +190,7 @@ def test_sequential_draws_are_uniform_over_the_feasible_range():
     # class 1 (600 of 800) gets a uniform share of the 560 correct predictions in [560 - 200, 560]
     cube = confusion_cubes(
         4, 800, accuracy=0.7, largest=0.75, sizes="fixed", spread="sequential", errors="sequential",
-        replicates=20000, seed=9,
+        n_resamples=20000, seed=9,
     )  # fmt: skip
     first = _diagonal(cube)[:, 0]
     assert first.min() >= 360 and first.max() == 560
@@ -214,7 +214,7 @@ def test_sequential_draws_are_uniform_over_the_feasible_range():
         ({"sizes": "exact"}, "sizes must be 'multinomial'"),
         ({"spread": "even"}, "spread must be 'hypergeometric' or 'sequential'"),
         ({"errors": "near"}, "errors must be 'uniform', 'sequential' or a finite decay rate"),
-        ({"replicates": 0}, "replicates must be a whole number >= 1"),
+        ({"n_resamples": 0}, "n_resamples must be a whole number >= 1"),
         ({"dim": "true"}, "dim='true' names a dim the result already has"),
         ({"seed": -1}, "seed must be None"),
     ],
@@ -298,8 +298,8 @@ def test_interval_is_clopper_pearson_as_statsmodels_and_scipy_compute_it(m, shar
 
 
 def test_prefers_keeps_the_dims_not_pooled_and_takes_a_cost_matrix():
-    a = confusion_cubes(3, 90, accuracy=0.6, sizes="fixed", replicates=60, seed=1)
-    b = confusion_cubes(3, 90, accuracy=0.6, sizes="fixed", replicates=60, seed=2)
+    a = confusion_cubes(3, 90, accuracy=0.6, sizes="fixed", n_resamples=60, seed=1)
+    b = confusion_cubes(3, 90, accuracy=0.6, sizes="fixed", n_resamples=60, seed=2)
     stacked = lambda cube: cube.coarsen(replicate=20).construct(replicate=("design", "replicate"))  # noqa: E731
     kept = prefers(stacked(a), stacked(b), metrics="d", dim="replicate")
     assert kept["agree"].dims == ("metric", "design") and kept["interval"].dims == ("metric", "bound", "design")
@@ -309,7 +309,7 @@ def test_prefers_keeps_the_dims_not_pooled_and_takes_a_cost_matrix():
 
 
 def test_prefers_checks_its_arguments():
-    a = confusion_cubes(3, 30, accuracy=0.5, replicates=5, seed=1)
+    a = confusion_cubes(3, 30, accuracy=0.5, n_resamples=5, seed=1)
     with pytest.raises(ValueError, match="a and b must hold the same stack"):
         prefers(a, a.isel(replicate=slice(3)))
     with pytest.raises(ValueError, match="cost= is the cost matrix of reference='cost'"):

@@ -123,7 +123,7 @@ def test_agreement_errors_name_the_argument():
 def test_discriminative_power_is_the_share_of_pairs_with_asl_below_alpha():
     rng = np.random.default_rng(7)
     cubes = random_cubes(rng, 5, 3, samples=150, dims=("model",)).assign_coords(model=list("abcde"))
-    result = ordframe.simulate.discriminative_power(cubes, metrics=["mae", "qwk"], alpha=0.1, n=300, seed=1)
+    result = ordframe.simulate.discriminative_power(cubes, metrics=["mae", "qwk"], alpha=0.1, n_resamples=300, seed=1)
     for metric in ("mae", "qwk"):
         asl = result["asl"].sel(metric=metric).values
         pairs = [asl[i, j] for i in range(5) for j in range(i + 1, 5)]
@@ -135,7 +135,7 @@ def test_discriminative_power_is_the_share_of_pairs_with_asl_below_alpha():
 def test_the_asl_of_two_accuracies_is_the_normal_theory_p_value():
     """Independent test sets of 400: the bootstrap ASL of the accuracy difference is about 2 Phi(-|z|)."""
     cubes = xr.DataArray([[[160, 40], [40, 160]], [[148, 52], [52, 148]]], dims=("model", "true", "pred"))
-    result = ordframe.simulate.discriminative_power(cubes, metrics=["accuracy"], n=4000, seed=2)
+    result = ordframe.simulate.discriminative_power(cubes, metrics=["accuracy"], n_resamples=4000, seed=2)
     p, q, n = 0.80, 0.74, 400
     z = (p - q) / np.sqrt(p * (1 - p) / n + q * (1 - q) / n)
     assert float(result["asl"].sel(metric="accuracy")[0, 1]) == pytest.approx(2 * scipy.stats.norm.sf(z), abs=0.012)
@@ -143,10 +143,10 @@ def test_the_asl_of_two_accuracies_is_the_normal_theory_p_value():
 
 def test_equal_models_are_never_separated_and_distant_ones_always():
     same = xr.DataArray(np.tile([[90, 10], [10, 90]], (3, 1, 1)), dims=("model", "true", "pred"))
-    result = ordframe.simulate.discriminative_power(same, metrics=["accuracy", "mae"], n=500, seed=3)
+    result = ordframe.simulate.discriminative_power(same, metrics=["accuracy", "mae"], n_resamples=500, seed=3)
     np.testing.assert_array_equal(result["discriminative_power"].values, 0.0)
     far = xr.DataArray([[[95, 5], [5, 95]], [[60, 40], [40, 60]]], dims=("model", "true", "pred"))
-    result = ordframe.simulate.discriminative_power(far, metrics=["accuracy", "mae"], n=500, seed=3)
+    result = ordframe.simulate.discriminative_power(far, metrics=["accuracy", "mae"], n_resamples=500, seed=3)
     np.testing.assert_array_equal(result["discriminative_power"].values, 1.0)
 
 
@@ -154,7 +154,7 @@ def test_discriminative_power_pools_a_dim_of_simulated_pairs():
     rng = np.random.default_rng(8)
     cubes = random_cubes(rng, 6 * 2, 3, samples=100).data.reshape(6, 2, 3, 3)
     cubes = xr.DataArray(cubes, dims=("replicate", "model", "true", "pred"))
-    pooled = ordframe.simulate.discriminative_power(cubes, metrics=["mae"], dim="replicate", n=200, seed=4)
+    pooled = ordframe.simulate.discriminative_power(cubes, metrics=["mae"], dim="replicate", n_resamples=200, seed=4)
     assert int(pooled["pairs"].sel(metric="mae")) == 6
     asl = pooled["asl"].sel(metric="mae").isel(model=0, versus=1)
     assert float(pooled["discriminative_power"].sel(metric="mae")) == float((asl < 0.05).mean())
@@ -170,11 +170,13 @@ def test_discriminative_power_of_a_paired_comparison_reads_its_p_values():
             for m, e in noise.items()
         ]
     )
-    comparison = df.ordinal.compare("y", "yhat", by="model", sample="id", metrics=["mae", "qwk"], n=300, seed=0)
+    comparison = df.ordinal.compare(
+        "y", "yhat", by="model", sample="id", metrics=["mae", "qwk"], n_resamples=300, seed=0
+    )
     result = ordframe.simulate.discriminative_power(comparison)
     xr.testing.assert_equal(result["asl"], comparison["p_value"].drop_attrs())
-    with pytest.raises(ValueError, match="metrics, n apply to a cube"):
-        ordframe.simulate.discriminative_power(comparison, metrics=["mae"], n=10)
+    with pytest.raises(ValueError, match="metrics, n_resamples apply to a cube"):
+        ordframe.simulate.discriminative_power(comparison, metrics=["mae"], n_resamples=10)
 
 
 def test_discriminative_power_errors():
@@ -233,7 +235,7 @@ def test_power_under_exchangeable_models_is_the_tests_size():
     joint = rng.dirichlet(np.ones(27)).reshape(3, 3, 3) * 500
     joint = joint + joint.transpose(0, 2, 1)
     with pytest.warns(RuntimeWarning, match="no size evaluated"), pytest.warns(RuntimeWarning, match="is 0"):
-        plan = ordframe.simulate.power(joint, "mae", sizes=[100, 1000], replicates=4000, seed=2)
+        plan = ordframe.simulate.power(joint, "mae", sizes=[100, 1000], n_resamples=4000, seed=2)
     assert np.isnan(float(plan["sample_size"]))
     assert (plan["power"].values > 0.03).all() and (plan["power"].values < 0.06).all()
 
@@ -244,10 +246,10 @@ def test_power_of_two_models_that_predict_alike_is_0_or_1_and_the_warning_says_s
     joint[0, 1, 1], joint[2, 1, 1] = 3, 2  # wrong alike
     alike = r"predict every sample of the pilot alike.*\(power 0\)"
     with pytest.warns(RuntimeWarning, match=alike), pytest.warns(RuntimeWarning, match="no size evaluated"):
-        plan = ordframe.simulate.power(joint, "accuracy", sizes=[10, 100], replicates=50, seed=0)
+        plan = ordframe.simulate.power(joint, "accuracy", sizes=[10, 100], n_resamples=50, seed=0)
     assert (plan["power"].values == 0).all()  # every difference is 0: never outside the critical values [0, 0]
     with pytest.warns(RuntimeWarning, match=r"always rejects any other \(power 1\)"):
-        shifted = ordframe.simulate.power(joint, "accuracy", delta=0.01, sizes=[10, 100], replicates=50, seed=0)
+        shifted = ordframe.simulate.power(joint, "accuracy", delta=0.01, sizes=[10, 100], n_resamples=50, seed=0)
     assert (shifted["power"].values == 1).all()
 
 
@@ -255,7 +257,7 @@ def test_sample_size_from_a_perfect_pilot_warns_that_no_spread_is_no_certainty()
     # the simulation's answer is kept (it is right for a population that makes no error), with the warning
     # that BCa gives for replicates that do not vary, and the rule of three's size
     with pytest.warns(RuntimeWarning, match=r"half-width is 0.*3/N.*about 60 samples"):
-        plan = ordframe.simulate.sample_size(np.diag([10, 10, 10]), "accuracy", halfwidth=0.05, replicates=200, seed=0)
+        plan = ordframe.simulate.sample_size(np.diag([10, 10, 10]), "accuracy", halfwidth=0.05, n_resamples=200, seed=0)
     assert float(plan["sample_size"]) == 1.0 and (plan["halfwidth"].values == 0).all()
 
 
@@ -277,13 +279,13 @@ def test_planning_is_seeded_and_reads_labelled_pilots_by_class():
     labels = ["lo", "mid", "hi"]
     pilot = xr.DataArray(counts, dims=("true", "pred"), coords={"true": labels, "pred": labels})
     shuffled = pilot.isel(pred=[2, 0, 1])
-    first = ordframe.simulate.sample_size(pilot, "oc", halfwidth=0.04, replicates=500, seed=4)
-    again = ordframe.simulate.sample_size(shuffled, "oc", halfwidth=0.04, replicates=500, seed=4)
+    first = ordframe.simulate.sample_size(pilot, "oc", halfwidth=0.04, n_resamples=500, seed=4)
+    again = ordframe.simulate.sample_size(shuffled, "oc", halfwidth=0.04, n_resamples=500, seed=4)
     xr.testing.assert_identical(first, again)
     joint = xr.DataArray(mcnemar_joint(0.15, 0.05, both=0.3, k=3), dims=("true", "pred", "pred_versus"))
-    a = ordframe.simulate.power(joint, "qwk", sizes=[50, 200], replicates=300, seed=5)
+    a = ordframe.simulate.power(joint, "qwk", sizes=[50, 200], n_resamples=300, seed=5)
     b = ordframe.simulate.power(
-        joint.transpose("pred_versus", "true", "pred"), "qwk", sizes=[50, 200], replicates=300, seed=5
+        joint.transpose("pred_versus", "true", "pred"), "qwk", sizes=[50, 200], n_resamples=300, seed=5
     )
     xr.testing.assert_identical(a, b)
 

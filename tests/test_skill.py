@@ -262,11 +262,11 @@ def two_models(n=120, seed=0):
 def test_every_replicates_skill_comes_from_the_same_replicate_of_model_and_reference(name, predicted):
     df = two_models()
     kind = {"pred": predicted} if name == "mae" else {"proba": predicted}
-    replicates = df.ordinal.evaluate("y", **kind, by="model", sample="s", metrics=[name], bootstrap=300, seed=5)
+    replicates = df.ordinal.evaluate("y", **kind, by="model", sample="s", metrics=[name], n_resamples=300, seed=5)
     skills = ordframe.skill(replicates, {"model": "b"})[name]
     expected = ordframe.ci(skills, level=0.9)
     result = df.ordinal.skill(
-        name, "y", predicted, by="model", sample="s", reference={"model": "b"}, bootstrap=300, seed=5, level=0.9
+        name, "y", predicted, by="model", sample="s", reference={"model": "b"}, n_resamples=300, seed=5, level=0.9
     )
     np.testing.assert_allclose(result["interval"].transpose("bound", "model"), expected.transpose("bound", "model"))
     assert (skills.sel(model="b") == 0).all()  # the reference against itself, replicate by replicate
@@ -274,20 +274,20 @@ def test_every_replicates_skill_comes_from_the_same_replicate_of_model_and_refer
 
 def test_the_climatological_reference_of_a_replicate_is_the_replicates_own():
     df = two_models().query("model == 'a'")
-    cubes = df.ordinal.bootstrap("y", "yhat", by=None, n=300, seed=2)
+    cubes = df.ordinal.bootstrap("y", "yhat", by=None, n_resamples=300, seed=2)
     skills = ordframe.skill(cubes.ordinal.accuracy(), "climatology", cube=cubes)
     counts = cubes.values
     f = counts.sum(axis=2) / counts.sum(axis=(1, 2))[:, None]
     accuracy = np.trace(counts, axis1=1, axis2=2) / counts.sum(axis=(1, 2))
     reference = (f * f).sum(axis=1)
     np.testing.assert_allclose(skills.values, (accuracy - reference) / (1 - reference), atol=1e-12)
-    result = df.ordinal.skill("accuracy", "y", "yhat", bootstrap=300, seed=2)
+    result = df.ordinal.skill("accuracy", "y", "yhat", n_resamples=300, seed=2)
     np.testing.assert_allclose(result["interval"].values, ordframe.ci(skills).values)
 
 
 def test_basic_interval_reflects_the_percentile_one_about_the_skill_on_the_data():
     df = two_models()
-    common = {"by": "model", "sample": "s", "bootstrap": 200, "seed": 1}
+    common = {"by": "model", "sample": "s", "n_resamples": 200, "seed": 1}
     percentile = df.ordinal.skill("mae", "y", "yhat", **common)
     basic = df.ordinal.skill("mae", "y", "yhat", method="basic", **common)
     np.testing.assert_allclose(
@@ -312,7 +312,7 @@ def test_the_percentile_interval_of_a_climatological_skill_covers_its_population
         y = rng.choice(3, 300, p=prior)
         yhat = (rng.random(300)[:, None] > np.cumsum(confusion[y], axis=1)).sum(axis=1)
         df = pd.DataFrame({"y": y, "yhat": yhat})
-        low, high = df.ordinal.skill("mae", "y", "yhat", labels=[0, 1, 2], bootstrap=200, seed=i)["interval"].values
+        low, high = df.ordinal.skill("mae", "y", "yhat", labels=[0, 1, 2], n_resamples=200, seed=i)["interval"].values
         covered += low <= truth <= high
     assert 0.85 <= covered / sets <= 1.0
 
@@ -346,7 +346,7 @@ def test_bootstrap_arguments_need_a_bootstrap_and_methods_are_checked():
         with pytest.raises(TypeError, match="shape a bootstrap's draws and mean nothing without one"):
             df.ordinal.skill("mae", "y", "yhat", by="model", **draws)
     with pytest.raises(ValueError, match="method must be one of"):
-        df.ordinal.skill("mae", "y", "yhat", by="model", bootstrap=10, method="bca")
+        df.ordinal.skill("mae", "y", "yhat", by="model", n_resamples=10, method="bca")
     with pytest.raises(ValueError, match="names one metric"):
         df.ordinal.skill(["mae", "qwk"], "y", "yhat", by="model")
 

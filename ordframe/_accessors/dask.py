@@ -198,7 +198,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
-        n: int = 1000,
+        n_resamples: int = 2000,
         seed: Any = None,
         labels: ClassLabels | None = None,
         dropna: bool = False,
@@ -222,7 +222,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         cluster : column name, optional
             The clusters drawn whole, with all their rows across strata and models, as in
             [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap].
-        n : int
+        n_resamples : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
             The same seed gives the same replicates (and the same as [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap] on the computed frame).
@@ -244,7 +244,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         --------
         >>> import dask.dataframe as dd
         >>> df = pd.DataFrame({"s": [0, 1, 2] * 2, "y": [0, 1, 2] * 2, "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
-        >>> boot = dd.from_pandas(df, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="s", n=100, seed=0)
+        >>> boot = dd.from_pandas(df, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="s", n_resamples=100, seed=0)
         >>> boot.dims, int(boot.sum(("true", "pred")).max())
         (('bootstrap', 'model', 'true', 'pred'), 3)
         """
@@ -256,7 +256,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
             sample=sample,
             strata=strata,
             cluster=cluster,
-            n=n,
+            n_resamples=n_resamples,
             seed=seed,
             labels=labels,
             dropna=dropna,

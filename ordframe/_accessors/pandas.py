@@ -99,7 +99,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         dropna: bool = False,
         renormalize: bool = False,
         observed: bool = False,
-        bootstrap: int | None = None,
+        n_resamples: int | None = None,
         seed: Any = None,
         sample: Column | None = None,
         strata: By = None,
@@ -123,30 +123,30 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             Metric names, or ``{output name: name | (name, {params})}``. Default (or ``"all"``, as
             ``--metrics all``): every confusion metric, and every proba metric when ``proba`` is given.
         by : column name or list of column names, optional
-            As in [`confusion`][confusion]; with ``bootstrap``, the models compared.
+            As in [`confusion`][confusion]; with ``n_resamples``, the models compared.
         labels : list, optional
             As in [`confusion`][confusion].
         weights : column name, Series or array, optional
-            As in [`confusion`][confusion] (not with ``bootstrap``).
+            As in [`confusion`][confusion] (not with ``n_resamples``).
         dropna : bool
             As in [`confusion`][confusion].
         renormalize : bool
             Divide each probability row by its sum instead of requiring 1.
         observed : bool
-            As in [`confusion`][confusion] (not with ``bootstrap``).
-        bootstrap : int, optional
+            As in [`confusion`][confusion] (not with ``n_resamples``).
+        n_resamples : int, optional
             Compute every metric on this many paired bootstrap replicates of the
             samples shared by the models in ``by`` (a ``bootstrap`` dim), the same
             replicates for confusion and probability metrics (see [`bootstrap`][bootstrap]).
         seed : None, int or numpy.random.Generator
-            With ``bootstrap``: the same seed gives the same replicates.
+            With ``n_resamples``: the same seed gives the same replicates.
         sample : column name, optional
-            With ``bootstrap``: identifies a sample across models (default: the
+            With ``n_resamples``: identifies a sample across models (default: the
             row's position within its model and stratum).
         strata : column name or list of column names, optional
-            With ``bootstrap``: groups resampled independently, each keeping its size (e.g. ``"fold"``).
+            With ``n_resamples``: groups resampled independently, each keeping its size (e.g. ``"fold"``).
         cluster : column name, optional
-            With ``bootstrap``: the clusters (patients, subjects, sites) drawn whole, with all their rows
+            With ``n_resamples``: the clusters (patients, subjects, sites) drawn whole, with all their rows
             across strata and models (see [`bootstrap`][bootstrap]).
 
         Returns
@@ -174,10 +174,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         a      0.5  0.1375
         b      0.5     NaN
         """
-        if bootstrap is None:
+        if n_resamples is None:
             if any(v is not None for v in (seed, sample, strata, cluster)):
                 raise TypeError(
-                    "seed=, sample=, strata= and cluster= apply to a bootstrap: pass bootstrap=<replicates> too"
+                    "seed=, sample=, strata= and cluster= apply to a bootstrap: pass n_resamples=<replicates> too"
                 )
             return evaluate_frame(
                 self._df,
@@ -204,7 +204,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             sample=sample,
             strata=strata,
             cluster=cluster,
-            n=bootstrap,
+            n_resamples=n_resamples,
             seed=seed,
             labels=labels,
             dropna=dropna,
@@ -481,7 +481,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         proba: ProbaColumns,
         *,
         method: str = "corp",
-        n_boot: int = 100,
+        n_resamples: int = 100,
         level: float = 0.9,
         seed: int | np.random.Generator | None = None,
         by: By = None,
@@ -497,7 +497,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         group, the distinct forecasts (``forecast``), their recalibrated values
         (``observed``: isotonic for ``corp``, the observed frequency for ``binned``),
         their share of the weight (``weight``) and the consistency band
-        (``lower``, ``upper``): the central ``level`` of ``observed`` over ``n_boot``
+        (``lower``, ``upper``): the central ``level`` of ``observed`` over ``n_resamples``
         sets of outcomes drawn from the forecasts themselves, as Dimitriadis,
         Gneiting & Jordan (2021).
 
@@ -509,7 +509,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The probability columns, in class order or as a dict label -> column.
         method : {"corp", "binned"}
             As in [`calibration`][calibration].
-        n_boot : int
+        n_resamples : int
             Resampled sets of outcomes for the bands.
         level : float
             The share of the resampled curves inside the band.
@@ -545,7 +545,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             observed=observed,
         )
-        return reliability(samples, method=method, n_boot=n_boot, level=level, seed=seed)
+        return reliability(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
 
     def ci(
         self,
@@ -558,7 +558,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
-        n: int = 2000,
+        n_resamples: int = 2000,
         seed: Any = None,
         level: float = 0.95,
         method: str | None = None,
@@ -570,7 +570,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
     ) -> xr.Dataset:
         """Confidence intervals of every metric, per model, from the paired bootstrap of the frame's samples.
 
-        [`ordframe.ci`][ordframe.ci] on the replicates of [`evaluate`][evaluate]``(bootstrap=n)`` (the strata
+        [`ordframe.ci`][ordframe.ci] on the replicates of [`evaluate`][evaluate]``(n_resamples=n_resamples)`` (the strata
         drawn apart, scored together), with what the replicates alone cannot give: the estimates on the
         data for the basic and Jeffreys intervals, the data's cube for the calibrated interval's double
         bootstrap and the intersection interval's per-class values, and for BCa the jackknife of the samples, or of the clusters with ``cluster=``, so that
@@ -594,7 +594,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             Groups resampled independently, each keeping its size (e.g. ``"fold"``); pooled for the scores.
         cluster : column name, optional
             The clusters drawn whole (see [`bootstrap`][bootstrap]); BCa then leaves one cluster out.
-        n : int
+        n_resamples : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
             The same seed gives the same replicates.
@@ -639,7 +639,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             sample=sample,
             strata=strata,
             cluster=cluster,
-            n=n,
+            n_resamples=n_resamples,
             seed=seed,
             level=level,
             method=method,
@@ -661,7 +661,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
-        n: int = 2000,
+        n_resamples: int = 2000,
         seed: Any = None,
         labels: ClassLabels | None = None,
         dropna: bool = False,
@@ -673,7 +673,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
     ) -> xr.Dataset:
         """Every pair of the models in ``by`` compared on paired bootstrap replicates, with the estimates on the data.
 
-        The paired replicates of [`evaluate`][evaluate]``(bootstrap=n)`` (the strata drawn apart, scored
+        The paired replicates of [`evaluate`][evaluate]``(n_resamples=n_resamples)`` (the strata drawn apart, scored
         together), the metrics on the whole frame as the estimates, then
         [`ordframe.compare`][ordframe.compare]: differences, intervals, p-values adjusted over the pairs,
         ranks. It compares the fitted models on this data set, not the learning algorithms that made them.
@@ -696,7 +696,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             Groups resampled independently, each keeping its size (e.g. ``"fold"``); pooled for the scores.
         cluster : column name, optional
             The clusters drawn whole (see [`bootstrap`][bootstrap]).
-        n : int
+        n_resamples : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
             The same seed gives the same replicates.
@@ -725,7 +725,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
         >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
-        >>> result = both.ordinal.compare("y", "yhat", by="model", metrics=["mae"], n=500, seed=0)
+        >>> result = both.ordinal.compare("y", "yhat", by="model", metrics=["mae"], n_resamples=500, seed=0)
         >>> float(result["difference"].sel(metric="mae", model="a", versus="b"))
         -1.0
         >>> result["rank"].sel(metric="mae").values.tolist()
@@ -741,7 +741,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             sample=sample,
             strata=strata,
             cluster=cluster,
-            n=n,
+            n_resamples=n_resamples,
             seed=seed,
             labels=labels,
             dropna=dropna,
@@ -763,7 +763,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         labels: ClassLabels | None = None,
         dropna: bool = False,
         renormalize: bool = False,
-        bootstrap: int | None = None,
+        n_resamples: int | None = None,
         level: float = 0.95,
         method: str = "percentile",
         seed: Any = None,
@@ -799,14 +799,14 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             scores the forecast ``q`` for every sample; a confusion metric the expected matrix
             ``n_ij = n_i. q_j`` of a forecaster drawing from ``q`` independently of the truth.
         by : column name or list of column names, optional
-            As in [`evaluate`][evaluate]; with ``bootstrap``, the models (which share the samples).
+            As in [`evaluate`][evaluate]; with ``n_resamples``, the models (which share the samples).
         labels : list, optional
             As in [`confusion`][confusion].
         dropna : bool
             As in [`confusion`][confusion].
         renormalize : bool
             As in [`evaluate`][evaluate].
-        bootstrap : int, optional
+        n_resamples : int, optional
             This many paired bootstrap replicates (see [`bootstrap`][bootstrap]) give an ``interval``: every
             replicate's skill is the model's and the reference's value on that replicate (climatology from the
             replicate's own true labels).
@@ -815,23 +815,23 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         method : {"percentile", "basic"}
             The interval: percentile, or basic (reflected about the skill on the data).
         seed : None, int or numpy.random.Generator
-            With ``bootstrap``: the same seed gives the same replicates.
+            With ``n_resamples``: the same seed gives the same replicates.
         sample : column name, optional
             Identifies a sample across the ``by`` groups, as in [`bootstrap`][bootstrap]. Without
-            ``bootstrap`` it only checks the pairing (every group predicts every sample once, with one true
+            ``n_resamples`` it only checks the pairing (every group predicts every sample once, with one true
             label); the values do not depend on it.
         strata : column name or list of column names, optional
-            With ``bootstrap``: drawn apart, each keeping its size, and scored together. Without it, like
+            With ``n_resamples``: drawn apart, each keeping its size, and scored together. Without it, like
             ``sample``: the samples are paired within each stratum, and checked.
         cluster : column name, optional
-            With ``bootstrap``: the clusters drawn whole (see [`bootstrap`][bootstrap]).
+            With ``n_resamples``: the clusters drawn whole (see [`bootstrap`][bootstrap]).
         progress : bool, optional
             Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
 
         Returns
         -------
         xarray.Dataset
-            ``skill``, ``score`` (the metric) and ``reference_score`` with dims ``by``; with ``bootstrap``,
+            ``skill``, ``score`` (the metric) and ``reference_score`` with dims ``by``; with ``n_resamples``,
             ``interval`` (dims ``("bound", *by)``). Attrs: ``metric``, ``reference``, ``perfect_score`` and
             the interval's ``ci_level``, ``ci_method``, ``ci_valid_share``.
 
@@ -840,7 +840,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         ValueError, TypeError
             For an unknown reference, metric or method, a model label that is not in ``by``, a distribution
             that does not sum to 1, training labels outside the classes, ``seed`` or ``cluster`` without
-            ``bootstrap``, ``sample`` that does not pair the groups, and as in [`evaluate`][evaluate].
+            ``n_resamples``, ``sample`` that does not pair the groups, and as in [`evaluate`][evaluate].
 
         Warns
         -----
@@ -851,7 +851,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Examples
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25})
-        >>> result = df.ordinal.skill("mae", "y", "yhat", bootstrap=500, seed=0)
+        >>> result = df.ordinal.skill("mae", "y", "yhat", n_resamples=500, seed=0)
         >>> round(float(result["skill"]), 4), float(result["score"]), float(result["reference_score"])
         (0.7143, 0.25, 0.875)
         >>> result["interval"].round(2).values.tolist()
@@ -867,7 +867,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             labels=labels,
             dropna=dropna,
             renormalize=renormalize,
-            bootstrap=bootstrap,
+            n_resamples=n_resamples,
             level=level,
             method=method,
             seed=seed,
@@ -886,7 +886,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
-        n: int = 1000,
+        n_resamples: int = 2000,
         seed: Any = None,
         labels: ClassLabels | None = None,
         dropna: bool = False,
@@ -919,7 +919,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             with all its rows across strata and models (several images of one patient, the repeats of a
             repeated cross-validation). Clusters that each lie in one stratum are drawn within it; otherwise
             the strata only split the cubes, whose sizes then vary between replicates.
-        n : int
+        n_resamples : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
             The same seed gives the same replicates.
@@ -945,7 +945,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Examples
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 0, 1, 2], "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
-        >>> boot = df.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0)
+        >>> boot = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=500, seed=0)
         >>> boot.dims
         ('bootstrap', 'model', 'true', 'pred')
         >>> diff = boot.ordinal.mae().diff("model")
@@ -960,7 +960,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             sample=sample,
             strata=strata,
             cluster=cluster,
-            n=n,
+            n_resamples=n_resamples,
             seed=seed,
             labels=labels,
             dropna=dropna,

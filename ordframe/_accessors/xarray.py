@@ -359,7 +359,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         true: xr.DataArray,
         *,
         method: str = "corp",
-        n_boot: int = 100,
+        n_resamples: int = 100,
         level: float = 0.9,
         seed: int | np.random.Generator | None = None,
         dim: Dims = None,
@@ -381,7 +381,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             True labels.
         method : {"corp", "binned"}
             As in [`calibration`][calibration].
-        n_boot : int
+        n_resamples : int
             Resampled sets of outcomes for the bands.
         level : float
             The share of the resampled curves inside the band.
@@ -415,18 +415,18 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             renormalize=renormalize,
             class_dim=class_dim,
         )
-        return reliability(samples, method=method, n_boot=n_boot, level=level, seed=seed)
+        return reliability(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
 
     def bootstrap(
         self,
-        n: int = 1000,
+        n_resamples: int = 2000,
         *,
         seed: Any = None,
         replicate_dim: str = BOOTSTRAP_DIM,
         stratify: bool = False,
         progress: bool | None = None,
     ) -> xr.DataArray:
-        """``n`` bootstrap replicates of every matrix of this confusion cube (see [`ordframe.bootstrap_cube`][ordframe.bootstrap_cube]).
+        """``n_resamples`` bootstrap replicates of every matrix of this confusion cube (see [`ordframe.bootstrap_cube`][ordframe.bootstrap_cube]).
 
         Drawing N samples with replacement is a multinomial draw over the cells;
         ``stratify=True`` keeps every true class's size. Every metric runs on the
@@ -434,7 +434,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        n : int
+        n_resamples : int
             The number of replicates.
         seed : None, int or numpy.random.Generator
             The same seed gives the same replicates.
@@ -451,7 +451,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             int64 counts with dims ``(replicate_dim, *this cube's dims)``.
         """
         return bootstrap_cube(
-            self._obj, n, seed=seed, replicate_dim=replicate_dim, stratify=stratify, progress=progress
+            self._obj, n_resamples, seed=seed, replicate_dim=replicate_dim, stratify=stratify, progress=progress
         )
 
     def _confusion_method(self, metric: Metric):

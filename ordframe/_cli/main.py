@@ -84,16 +84,19 @@ def parser() -> argparse.ArgumentParser:
         "--strata, --cluster) keep every other value, so a class called None or NA stays a class",
     )
     scorer.add_argument(
-        "--bootstrap", type=int, metavar="N", help="add confidence intervals (columns _low, _high) from N replicates"
+        "--n-resamples",
+        type=int,
+        metavar="N",
+        help="add confidence intervals (columns _low, _high) from N bootstrap replicates",
     )
     scorer.add_argument(
-        "--level", type=float, default=0.95, help="the confidence level of --bootstrap intervals (default 0.95)"
+        "--level", type=float, default=0.95, help="the confidence level of --n-resamples intervals (default 0.95)"
     )
     scorer.add_argument(
         "--ci",
         choices=["auto", "percentile", "basic", "bca", "calibrated", "jeffreys", "intersection"],
         default="auto",
-        help="the interval of --bootstrap: auto (each metric's own, chosen by coverage: calibrated for OC), "
+        help="the interval of --n-resamples: auto (each metric's own, chosen by coverage: calibrated for OC), "
         "percentile, basic, bca, calibrated (a double bootstrap), jeffreys (shares of samples such as accuracy) "
         "or intersection (the worst of per-class values: ms, mmae); "
         "default auto; with --compare, auto is percentile and only percentile, basic and bca apply",
@@ -101,23 +104,23 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--sample",
         metavar="COL",
-        help="with --bootstrap: the column naming each sample across the --by models (a paired bootstrap)",
+        help="with --n-resamples: the column naming each sample across the --by models (a paired bootstrap)",
     )
     scorer.add_argument(
         "--strata",
         nargs="+",
         metavar="COL",
-        help="with --bootstrap: columns whose groups are resampled apart, e.g. fold (scored together)",
+        help="with --n-resamples: columns whose groups are resampled apart, e.g. fold (scored together)",
     )
     scorer.add_argument(
         "--cluster",
         metavar="COL",
-        help="with --bootstrap: the column of clusters drawn whole (patients, subjects: a repeated CV's rows)",
+        help="with --n-resamples: the column of clusters drawn whole (patients, subjects: a repeated CV's rows)",
     )
     scorer.add_argument(
         "--compare",
         action="store_true",
-        help="with --bootstrap and one --by column of two models or more: compare every pair (differences, intervals, "
+        help="with --n-resamples and one --by column of two models or more: compare every pair (differences, intervals, "
         "p-values adjusted by Holm's method) instead of scoring each",
     )
     scorer.add_argument(

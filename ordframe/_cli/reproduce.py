@@ -70,7 +70,7 @@ def george_table3(pairs: int = 10_000, seed: int = 2016, level: float = 0.95) ->
             a, b = (
                 confusion_cubes(
                     design.k, design.n, accuracy=accuracy, fixed=design.fixed, largest=largest,
-                    replicates=pairs, seed=rng, **TABLE3_DESIGN,
+                    n_resamples=pairs, seed=rng, **TABLE3_DESIGN,
                 )
                 for _ in range(2)
             )  # fmt: skip

@@ -121,14 +121,14 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
     """The options' own mistakes, said in their words before the library sees them."""
     if args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
-    if args.bootstrap is not None and args.bootstrap < 1:
-        raise UsageError(f"--bootstrap must be a whole number of replicates >= 1, got {args.bootstrap}")
+    if args.n_resamples is not None and args.n_resamples < 1:
+        raise UsageError(f"--n-resamples must be a whole number of replicates >= 1, got {args.n_resamples}")
     if not 0 < args.level < 1:
         raise UsageError(f"--level must be a number between 0 and 1, e.g. 0.95, got {args.level}")
     paired = {"--sample": args.sample, "--strata": args.strata, "--cluster": args.cluster, "--compare": args.compare}
     given = [option for option, value in paired.items() if value]
-    if given and args.bootstrap is None:
-        raise UsageError(f"{' '.join(given)}: these options apply to a bootstrap; give --bootstrap N too")
+    if given and args.n_resamples is None:
+        raise UsageError(f"{' '.join(given)}: these options apply to a bootstrap; give --n-resamples N too")
     if args.compare and len(args.by or []) != 1:
         raise UsageError("--compare compares the models of one --by column: give --by MODEL_COLUMN")
     for option, names in (("--by", args.by), ("--proba", args.proba)):
@@ -140,7 +140,7 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
             )
-    if args.bootstrap and args.proba and args.by and not _paired(args) and args.ci not in ("auto", "percentile"):
+    if args.n_resamples and args.proba and args.by and not _paired(args) and args.ci not in ("auto", "percentile"):
         names = metric_names(None) if metrics is None else [name for name, _ in metrics.values()]
         proba = [name for name in names if get_metric(name).kind == "proba"]
         if proba:
@@ -179,7 +179,7 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
             )
     if args.by:  # the result has one column per --by column and per metric: they need different names
         outputs = metric_names(None if args.proba else "confusion") if metrics is None else list(metrics)
-        if args.bootstrap is not None:
+        if args.n_resamples is not None:
             outputs = [f"{name}{end}" for name in outputs for end in ("", "_low", "_high")]
         clash = [column for column in args.by if column in outputs]
         if clash:
@@ -211,7 +211,7 @@ def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
     # like pandas' groupby: only the --by combinations that occur (the dense layout if a column is named like its dim)
     observed = by is not None and OBSERVED_DIM not in map(str, by)
     common = {"by": by, "labels": labels, "dropna": args.dropna, "observed": observed}
-    if args.bootstrap is None:
+    if args.n_resamples is None:
         return evaluate_frame(
             df, args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
         )
@@ -248,7 +248,7 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, labels, commo
         strata = [hidden.get(column, column) for column in by or []]
         replicates = _group_replicates(df.rename(columns=hidden), args, metrics, labels, strata, cube, rng)
     else:
-        replicates = evaluate_cube(bootstrap_cube(cube, args.bootstrap, seed=rng), metrics)
+        replicates = evaluate_cube(bootstrap_cube(cube, args.n_resamples, seed=rng), metrics)
     bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
@@ -267,7 +267,7 @@ def _group_replicates(df: pd.DataFrame, args, metrics: dict | None, labels, by: 
         metrics=metrics,
         by=None,
         strata=by,
-        n=args.bootstrap,
+        n_resamples=args.n_resamples,
         seed=rng,
         labels=labels,
         dropna=args.dropna,
@@ -304,9 +304,13 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> x
     }
     if args.compare:
         method = INTERVAL[args.ci] or "percentile"
-        result = frame_compare(df, args.true, args.pred, n=args.bootstrap, level=args.level, method=method, **common)
+        result = frame_compare(
+            df, args.true, args.pred, n_resamples=args.n_resamples, level=args.level, method=method, **common
+        )
         return _pairs_table(result, str(args.by[0]))
-    bounds = frame_ci(df, args.true, args.pred, n=args.bootstrap, level=args.level, method=INTERVAL[args.ci], **common)
+    bounds = frame_ci(
+        df, args.true, args.pred, n_resamples=args.n_resamples, level=args.level, method=INTERVAL[args.ci], **common
+    )
     values = evaluate_frame(
         df,
         args.true,

@@ -42,6 +42,7 @@ ARGUMENTS = [
     (r"\bcluster=", "--cluster"),
     (r"\bstrata=", "--strata"),
     (r"\bsample=", "--sample"),
+    (r"\bn_resamples\b=?", "--n-resamples"),
 ]
 OPTIONS = PHRASES + ARGUMENTS
 

@@ -134,11 +134,11 @@ def check_count(n, what: str, low: int = 1) -> int:
     return int(n)
 
 
-def check_replicates(n) -> int:
+def check_replicates(n_resamples) -> int:
     """The number of bootstrap replicates: a whole number >= 1."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise TypeError(f"n must be a whole number of replicates >= 1, got {n!r}")
-    return int(n)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
+        raise TypeError(f"n_resamples must be a whole number of replicates >= 1, got {n_resamples!r}")
+    return int(n_resamples)
 
 
 def check_level(level) -> float:

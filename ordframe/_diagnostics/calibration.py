@@ -150,7 +150,7 @@ def calibration(samples: Samples, *, method: str = "corp", normalize: bool = Tru
 
 
 def reliability(
-    samples: Samples, *, method: str = "corp", n_boot: int = 100, level: float = 0.9, seed=None
+    samples: Samples, *, method: str = "corp", n_resamples: int = 100, level: float = 0.9, seed=None
 ) -> xr.Dataset:
     """Reliability curves per threshold and group, with consistency bands, and the decomposition.
 
@@ -158,11 +158,11 @@ def reliability(
     frequency for ``binned``) and ``weight`` (the share of the group's weight) of every
     distinct forecast, along a ``point`` dim padded with NaN. The consistency band
     (Dimitriadis, Gneiting & Jordan 2021, Sec. 3) holds the central ``level`` of
-    ``observed`` over ``n_boot`` sets of outcomes drawn from the forecasts themselves
+    ``observed`` over ``n_resamples`` sets of outcomes drawn from the forecasts themselves
     (``y* ~ Bernoulli(x)``): where the curve leaves the band, calibration is doubtful.
     """
     method = check_method(method)
-    n_boot = check_count(n_boot, "n_boot")
+    n_resamples = check_count(n_resamples, "n_resamples")
     level = check_level(level)
     rng = rng_of(seed)
     decomposition = calibration(samples, method=method)
@@ -176,19 +176,19 @@ def reliability(
         # outcomes of calibrated forecasts, one set per replicate: the bins stay those of the forecasts, so the
         # replicates need no sort, only each bin's events counted (replicate r's bins are r * J, ..., r * J + J - 1)
         n_bins = len(bins.weight)
-        drawn = (rng.random((n_boot, len(x))) < x).reshape(-1)
-        cells = (np.arange(n_boot)[:, None] * n_bins + member).reshape(-1)[drawn]
+        drawn = (rng.random((n_resamples, len(x))) < x).reshape(-1)
+        cells = (np.arange(n_resamples)[:, None] * n_bins + member).reshape(-1)[drawn]
         events = np.bincount(
-            cells, None if weights is None else np.tile(weights, n_boot)[drawn], minlength=n_boot * n_bins
+            cells, None if weights is None else np.tile(weights, n_resamples)[drawn], minlength=n_resamples * n_bins
         )
         replicates = Bins(
-            (np.arange(n_boot)[:, None] * n_groups + _groups_of(bins)).reshape(-1),
-            np.tile(bins.forecast, n_boot),
-            np.tile(bins.weight, n_boot),
+            (np.arange(n_resamples)[:, None] * n_groups + _groups_of(bins)).reshape(-1),
+            np.tile(bins.forecast, n_resamples),
+            np.tile(bins.weight, n_resamples),
             events,
         )
         observed = _observed(bins, method)
-        band = _observed(replicates, method).reshape(n_boot, -1)  # the same bins, replicate after replicate
+        band = _observed(replicates, method).reshape(n_resamples, -1)  # the same bins, replicate after replicate
         lower, upper = np.quantile(band, [(1 - level) / 2, (1 + level) / 2], axis=0)
         curves.append((bins, observed, lower, upper))
     n_points = max(int(np.bincount(_groups_of(b), minlength=n_groups).max(initial=0)) for b, *_ in curves)
@@ -203,7 +203,7 @@ def reliability(
     coords = {THRESHOLD_DIM: samples.classes[:-1], POINT_DIM: np.arange(n_points)}
     for name, values in out.items():
         decomposition[name] = samples.label(values, (THRESHOLD_DIM, POINT_DIM), coords, name)
-    return decomposition.assign_attrs(level=level, n_boot=n_boot, bands="consistency")
+    return decomposition.assign_attrs(level=level, n_resamples=n_resamples, bands="consistency")
 
 
 VARIABLES = ("forecast", "observed", "weight", "lower", "upper")

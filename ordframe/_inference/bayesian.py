@@ -173,7 +173,7 @@ def bayesian_signed_rank(
     dim: str = "dataset",
     rope=0.0,
     prior: float = 0.5,
-    n_samples: int = 50_000,
+    n_resamples: int = 50_000,
     seed=None,
     keep_samples: bool = False,
     higher_is_better=None,
@@ -201,9 +201,9 @@ def bayesian_signed_rank(
         variable name. 0 (default) gives no equivalence region.
     prior : float
         The weight (> 0) of the prior's pseudo-observation, a difference of 0 (baycomp's default 0.5).
-    n_samples : int
+    n_resamples : int
         The number of Monte-Carlo draws of the Dirichlet weights. The probabilities are shares of draws: their
-        Monte-Carlo standard error is at most ``0.5 / sqrt(n_samples)`` (0.0022 for 50 000).
+        Monte-Carlo standard error is at most ``0.5 / sqrt(n_resamples)`` (0.0022 for 50 000).
     seed : None, int or numpy Generator
         The random draws; the same draws serve every pair and metric, so that the pair (b, a) mirrors (a, b)
         exactly.
@@ -244,7 +244,7 @@ def bayesian_signed_rank(
     """
     if isinstance(prior, bool) or not isinstance(prior, numbers.Real) or not (math.isfinite(prior) and prior > 0):
         raise ValueError(f"prior must be a number > 0, the weight of the pseudo-observation at 0, got {prior!r}")
-    n_samples = check_count(n_samples, "n_samples")
+    n_resamples = check_count(n_resamples, "n_resamples")
     if not isinstance(dim, str):
         raise TypeError(f"dim must name the one dim of the data sets, got {dim!r}")
     data = as_dataset(values)
@@ -265,10 +265,12 @@ def bayesian_signed_rank(
         sign = ranking_sign(name, metric.attrs, overrides[name])
         checked[name] = (sign, sign * metric.drop_attrs(deep=False))
     n = data.sizes[dim]
-    weights = rng_of(seed).dirichlet(np.r_[float(prior), np.ones(n)], n_samples)
+    weights = rng_of(seed).dirichlet(np.r_[float(prior), np.ones(n)], n_resamples)
     if keep_samples:
         pairs = sum(m.size // n * m.sizes[model_dim] for _, m in checked.values())
-        check_allocation(pairs * n_samples * 3 * 8, "the kept samples (keep_samples=True)", "keep fewer n_samples or ")
+        check_allocation(
+            pairs * n_resamples * 3 * 8, "the kept samples (keep_samples=True)", "draw fewer n_resamples or "
+        )
     parts = []
     for name, (sign, better) in checked.items():
         difference = better - better.rename({model_dim: VERSUS_DIM})
@@ -297,7 +299,7 @@ def bayesian_signed_rank(
         "blocks_dim": dim,
         "blocks": int(n),
         "prior": float(prior),
-        "n_samples": n_samples,
+        "n_resamples": n_resamples,
     }
     return out
 

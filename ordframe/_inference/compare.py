@@ -144,7 +144,7 @@ def compare(
     >>> import ordframe
     >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
     >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
-    >>> boot = both.ordinal.bootstrap("y", "yhat", by="model", n=500, seed=0)
+    >>> boot = both.ordinal.bootstrap("y", "yhat", by="model", n_resamples=500, seed=0)
     >>> observed = both.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
     >>> result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae"]), estimate=observed)
     >>> result["rank"].sel(metric="mae").values.tolist()
@@ -358,7 +358,7 @@ def frame_compare(
     sample=None,
     strata=None,
     cluster=None,
-    n: int = 2000,
+    n_resamples: int = 2000,
     seed=None,
     labels=None,
     dropna: bool = False,
@@ -385,7 +385,7 @@ def frame_compare(
     if len(models) != 1:
         raise ValueError(
             f"by= must name the one column of the models compared, got {show(models)}; combine several columns into "
-            "one first, or use ordframe.compare on df.ordinal.evaluate(..., bootstrap=...) with model_dim="
+            "one first, or use ordframe.compare on df.ordinal.evaluate(..., n_resamples=...) with model_dim="
         )
     replicates, estimate, jackknife, _ = frame_replicates(
         df,
@@ -397,7 +397,7 @@ def frame_compare(
         sample=sample,
         strata=strata,
         cluster=cluster,
-        n=n,
+        n_resamples=n_resamples,
         seed=seed,
         labels=labels,
         dropna=dropna,

@@ -5,7 +5,7 @@ biased in the bootstrap, such as OC (a minimum over paths, biased downward where
 optimal paths tie), covers less than its level at every N. Calibration estimates,
 in the bootstrap world, the level at which the percentile interval covers as
 asked, and uses it on the data's replicates. For each of ``B`` outer replicates
-``n*_b`` of the cube, ``inner`` replicates ``n**_bj`` are drawn from ``n*_b``
+``n*_b`` of the cube, ``n_inner`` replicates ``n**_bj`` are drawn from ``n*_b``
 (multinomially, as ``bootstrap_cube`` draws), and the mid-rank share::
 
     v_b = ( #{theta**_bj < theta} + #{theta**_bj = theta} / 2 ) / #valid_j
@@ -43,27 +43,27 @@ def calibration_shares(
     cube: xr.DataArray,
     request: Mapping[Hashable, tuple[Metric, dict, xr.DataArray]],
     *,
-    outer: int,
-    inner: int = INNER,
+    n_resamples: int,
+    n_inner: int = INNER,
     equal: float = 1e-9,
     seed=None,
     progress: bool | None = None,
 ) -> dict[Hashable, xr.DataArray]:
-    """The shares ``v_b`` of every metric of ``request``, along a last dim ``bootstrap`` of length ``outer``.
+    """The shares ``v_b`` of every metric of ``request``, along a last dim ``bootstrap`` of length ``n_resamples``.
 
     ``request`` maps a name to ``(metric, parameters, estimate)``, the estimate being the metric on ``cube``
-    (labelled like the cube less ``true`` and ``pred``). ``outer`` replicates of the cube are drawn, each
-    with ``inner`` replicates of its own, once for all the metrics. A share is NaN where the metric is NaN on
+    (labelled like the cube less ``true`` and ``pred``). ``n_resamples`` outer replicates of the cube are drawn,
+    each with ``n_inner`` replicates of its own, once for all the metrics. A share is NaN where the metric is NaN on
     the cube or on every inner replicate. The calibrated levels are their ``alpha`` and ``1 - alpha``
     quantiles.
     """
     rng = rng_of(seed)
     stack = math.prod(size for dim, size in cube.sizes.items() if dim not in CUBE_DIMS)
     k = cube.sizes[CUBE_DIMS[0]]
-    per_chunk = max(1, CHUNK_COUNTS // (inner * stack * k * k))
+    per_chunk = max(1, CHUNK_COUNTS // (n_inner * stack * k * k))
     shares: dict[Hashable, list[xr.DataArray]] = {name: [] for name in request}
-    for start, stop in chunks(outer, per_chunk, progress=progress, desc="calibration", unit="outer replicate"):
-        draws = bootstrap_cube(bootstrap_cube(cube, stop - start, seed=rng), inner, seed=rng, replicate_dim=INNER_DIM)
+    for start, stop in chunks(n_resamples, per_chunk, progress=progress, desc="calibration", unit="outer replicate"):
+        draws = bootstrap_cube(bootstrap_cube(cube, stop - start, seed=rng), n_inner, seed=rng, replicate_dim=INNER_DIM)
         counts = confusion_counts(draws)  # validated once for every metric
         for name, (metric, params, estimate) in request.items():
             shares[name].append(_share_below(apply_confusion(metric, draws, params, counts), estimate, equal))

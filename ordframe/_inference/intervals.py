@@ -116,7 +116,7 @@ def ci(
     method: str | None = None,
     cube: xr.DataArray | None = None,
     min_valid: float = MIN_VALID,
-    inner: int = INNER,
+    n_inner: int = INNER,
     seed=None,
     progress: bool | None = None,
 ):
@@ -137,7 +137,7 @@ def ci(
         warning when no cube is given (or for a probability metric, whose BCa needs the per-sample scores:
         ``df.ordinal.ci(..., method="bca")``). Every method but ``"percentile"`` needs ``cube``,
         the cube the replicates were drawn from; ``"m_out_of_n"`` needs replicates drawn with
-        ``bootstrap_cube(cube, n, size=m)``; ``"jeffreys"`` a metric that is a share of samples
+        ``bootstrap_cube(cube, n_resamples, size=m)``; ``"jeffreys"`` a metric that is a share of samples
         (``Metric.share``); ``"intersection"`` a metric that is the worst of per-class values
         (``Metric.per_class``: MS, MMAE).
     cube : xarray.DataArray, optional
@@ -153,7 +153,7 @@ def ci(
         that misses a class) gives an interval conditional on the metric being defined, which is another
         sampling distribution; between ``min_valid`` and 1 a warning gives the count. An element whose
         replicates are all NaN (the metric is undefined on the data) gets NaN bounds.
-    inner : int
+    n_inner : int
         For ``"calibrated"``: the replicates drawn from each replicate (default 100).
     seed : None, int or numpy.random.Generator
         For ``"calibrated"`` and ``"intersection"``: the seed of the replicates they draw from the cube (the
@@ -200,7 +200,7 @@ def ci(
     ``[theta - sqrt(m/N) (q*(1 - alpha/2) - theta), theta - sqrt(m/N) (q*(alpha/2) - theta)]``, which stays
     consistent where the statistic is not smooth (a minimum over tied paths). The calibrated interval (Hall 1986;
     Hall & Martin 1988) is the percentile interval at the levels ``v_(alpha/2)`` and ``v_(1 - alpha/2)``,
-    quantiles of ``v_b``, the mid-rank share of ``inner`` replicates of replicate ``b`` below ``theta``: the
+    quantiles of ``v_b``, the mid-rank share of ``n_inner`` replicates of replicate ``b`` below ``theta``: the
     levels at which the percentile interval covers ``theta`` in the bootstrap world. The Jeffreys interval
     (Brown, Cai & DasGupta 2001) of a share ``p`` is ``Beta(x + 1/2, n - x + 1/2)``'s quantiles, ``x = p n``,
     with ``n = min(N, p (1 - p) / var*)`` from the replicates' variance (Korn & Graubard 1998). The
@@ -244,7 +244,7 @@ def ci(
             _registered(array.attrs), method, clusters=clustered(array.attrs), cube=cube is not None, name=name
         )
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
-    shares = _calibration(values, calibrated, dim, cube, inner, seed, progress) if calibrated else {}
+    shares = _calibration(values, calibrated, dim, cube, n_inner, seed, progress) if calibrated else {}
     bounds = {}
     for name, v in values.items():
         share = valid_share(v, dim, min_valid, name)
@@ -260,7 +260,9 @@ def ci(
         elif chosen[name] == "intersection":
             metric, params, checked = _checked_cube(v, dim, cube, name, "intersection")
             _check_kind(metric, "intersection")
-            estimates, draws = class_replicates(checked, metric, params, n=v.sizes[dim], seed=seed, progress=progress)
+            estimates, draws = class_replicates(
+                checked, metric, params, n_resamples=v.sizes[dim], seed=seed, progress=progress
+            )
             low, high = intersection_bounds(estimates, draws, checked.sum(CUBE_DIMS), alpha, metric)
         else:
             low, high = percentile(v, dim, alpha)
@@ -303,7 +305,7 @@ def frame_ci(
     sample=None,
     strata=None,
     cluster=None,
-    n: int = 2000,
+    n_resamples: int = 2000,
     seed=None,
     level: float = 0.95,
     method: str | None = None,
@@ -324,7 +326,7 @@ def frame_ci(
         raise ValueError(
             f"method must be None (each metric's default) or one of {FRAME_METHODS} for a frame, got {method!r}"
             + (
-                "; m-out-of-n replicates come from ordframe.bootstrap_cube(cube, n, size=m)"
+                "; m-out-of-n replicates come from ordframe.bootstrap_cube(cube, n_resamples, size=m)"
                 if method in METHODS
                 else ""
             )
@@ -346,7 +348,7 @@ def frame_ci(
         sample=sample,
         strata=strata,
         cluster=cluster,
-        n=n,
+        n_resamples=n_resamples,
         seed=seed,
         labels=labels,
         dropna=dropna,
@@ -363,7 +365,7 @@ def frame_ci(
         assert cube is not None  # asked for above
         calibration = {name: (*request[name], estimate[name]) for name in calibrated}
         shares = calibration_shares(
-            cube, calibration, outer=n, inner=INNER, equal=_EQUAL, seed=own_stream, progress=progress
+            cube, calibration, n_resamples=n_resamples, n_inner=INNER, equal=_EQUAL, seed=own_stream, progress=progress
         )
     bounds = {}
     for name, values in replicates.items():
@@ -378,7 +380,9 @@ def frame_ci(
         elif chosen[name] == "intersection":
             assert cube is not None  # asked for above
             metric, params = request[name]
-            estimates, draws = class_replicates(cube, metric, params, n=n, seed=own_stream, progress=progress)
+            estimates, draws = class_replicates(
+                cube, metric, params, n_resamples=n_resamples, seed=own_stream, progress=progress
+            )
             low, high = intersection_bounds(estimates, draws, cube.sum(CUBE_DIMS), alpha, metric)
         elif chosen[name] == "bca":
             theta, weights = jackknife[name]
@@ -464,8 +468,8 @@ def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[
         return estimate, 1.0
     if SIZE_COORD not in values.coords:
         raise ValueError(
-            f"method='m_out_of_n' needs replicates of m < N samples, drawn with ordframe.bootstrap_cube(cube, n, "
-            f"size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(name)} have none"
+            "method='m_out_of_n' needs replicates of m < N samples, drawn with ordframe.bootstrap_cube(cube, "
+            f"n_resamples, size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(name)} have none"
         )
     size = values.coords[SIZE_COORD].astype(np.float64)
     return estimate, np.sqrt(size / cube.sum(CUBE_DIMS).drop_attrs(deep=False))
@@ -761,15 +765,17 @@ def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None
     return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
 
 
-def _calibration(values: dict, names: list, dim: str, cube, inner, seed, progress) -> dict[Hashable, xr.DataArray]:
+def _calibration(values: dict, names: list, dim: str, cube, n_inner, seed, progress) -> dict[Hashable, xr.DataArray]:
     """The double bootstrap's shares of the variables ``names``, from one set of draws of ``cube`` for them all."""
-    inner = check_count(inner, "inner", low=2)
+    n_inner = check_count(n_inner, "n_inner", low=2)
     request = {}
     for name in names:
         metric, params, checked = _checked_cube(values[name], dim, cube, name, "calibrated")
         request[name] = (metric, params, _estimate_on(values[name], dim, metric, params, checked, name))
-    outer = max(values[name].sizes[dim] for name in names)
-    return calibration_shares(checked, request, outer=outer, inner=inner, equal=_EQUAL, seed=seed, progress=progress)
+    n_resamples = max(values[name].sizes[dim] for name in names)
+    return calibration_shares(
+        checked, request, n_resamples=n_resamples, n_inner=n_inner, equal=_EQUAL, seed=seed, progress=progress
+    )
 
 
 def jeffreys_bounds(values: xr.DataArray, estimate, samples, dim: str, alpha: float) -> list[xr.DataArray]:

@@ -271,7 +271,7 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
     """The skill score of metric values against a reference: ``(S - S_ref) / (S_perfect - S_ref)``.
 
     The skill of metric values already computed, e.g. the paired bootstrap replicates of several models
-    (``df.ordinal.evaluate(..., by="model", bootstrap=n)``) against one of them; for a frame's skill with
+    (``df.ordinal.evaluate(..., by="model", n_resamples=n)``) against one of them; for a frame's skill with
     its intervals in one call see [`df.ordinal.skill`][ordframe._accessors.pandas.OrdinalFrameAccessor.skill].
 
     Parameters
@@ -290,7 +290,7 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         Dataset by variable name, or a finite number): used as they are, broadcast against ``values``.
     cube : xarray.DataArray, optional
         For a climatological reference: the confusion cube(s) the values were computed on, with the
-        values' dims (a bootstrap's replicate cubes for replicates), e.g. ``cube.ordinal.bootstrap(n)``.
+        values' dims (a bootstrap's replicate cubes for replicates), e.g. ``cube.ordinal.bootstrap(2000)``.
     perfect : float or dict, optional
         The perfect value (by variable name with a dict), instead of the bound in the metric's good
         direction read from the attrs.
@@ -447,7 +447,7 @@ def frame_skill(
     labels=None,
     dropna: bool = False,
     renormalize: bool = False,
-    bootstrap: int | None = None,
+    n_resamples: int | None = None,
     level: float = 0.95,
     method: str = "percentile",
     seed=None,
@@ -456,18 +456,18 @@ def frame_skill(
     cluster=None,
     progress: bool | None = None,
 ) -> xr.Dataset:
-    """The skill of ``metric`` for every ``by`` group of a frame, and with ``bootstrap`` its paired intervals.
+    """The skill of ``metric`` for every ``by`` group of a frame, and with ``n_resamples`` its paired intervals.
 
     ``predicted`` is the predicted-label column of a confusion metric or the probability columns of a
-    probability metric. Without ``bootstrap``, ``sample`` and ``strata`` only check the pairing: every
+    probability metric. Without ``n_resamples``, ``sample`` and ``strata`` only check the pairing: every
     ``by`` group predicts every sample once, with one true label.
     """
     level = check_level(level)
     if method not in SKILL_METHODS:
         raise ValueError(f"method must be one of {SKILL_METHODS} for the interval of a skill score, got {method!r}")
-    if bootstrap is None and (seed is not None or cluster is not None):
+    if n_resamples is None and (seed is not None or cluster is not None):
         raise TypeError(
-            "seed= and cluster= shape a bootstrap's draws and mean nothing without one: pass bootstrap=<replicates> "
+            "seed= and cluster= shape a bootstrap's draws and mean nothing without one: pass n_resamples=<replicates> "
             "too (without it, sample= and strata= only check that every model predicts every sample once)"
         )
     request = metric_request(metric, None, argument="metric")
@@ -476,7 +476,7 @@ def frame_skill(
     ((label, (chosen, params)),) = request.items()
     pred, proba = (predicted, None) if chosen.kind == "confusion" else (None, predicted)
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    if bootstrap is None and (sample is not None or strata is not None):
+    if n_resamples is None and (sample is not None or strata is not None):
         paired_samples(df, true, pred, by=by, sample=sample, strata=strata, resampled=False, **common)
     wanted = {label: (chosen.name, params)}
     estimate, rows = evaluate_frame_rows(df, true, pred, metrics=wanted, by=by, **common)
@@ -492,10 +492,19 @@ def frame_skill(
         "reference_score": xr.broadcast(reference_score, score)[0].drop_attrs(deep=False),
     }
     attrs = {"metric": label, **skill_attrs(score.attrs, parsed.text, best)}
-    if bootstrap is not None:
+    if n_resamples is not None:
         where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
         replicates, cubes = paired_replicates(
-            df, true, pred, metrics=wanted, n=bootstrap, seed=seed, progress=progress, pool=True, **where, **common
+            df,
+            true,
+            pred,
+            metrics=wanted,
+            n_resamples=n_resamples,
+            seed=seed,
+            progress=progress,
+            pool=True,
+            **where,
+            **common,
         )
         values = replicates[label]
         reference_replicates = _reference_of(values, parsed, chosen, params, cubes)
@@ -508,7 +517,7 @@ def frame_skill(
         if method == "basic":
             low, high = reflected(low, high, variables["skill"], 1.0)
         variables["interval"] = interval_of(low, high, skills, level, method, share).drop_attrs(deep=False)
-        attrs.update({"ci_level": level, "ci_method": method, "ci_valid_share": share, "replicates": int(bootstrap)})
+        attrs.update({"ci_level": level, "ci_method": method, "ci_valid_share": share, "n_resamples": int(n_resamples)})
     variables["skill"] = variables["skill"].assign_attrs(skill_attrs(score.attrs, parsed.text, best))
     return xr.Dataset(variables, attrs=attrs)
 

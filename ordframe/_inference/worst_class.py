@@ -39,13 +39,13 @@ def class_values(cube: xr.DataArray, metric: Metric, params: dict) -> xr.DataArr
 
 
 def class_replicates(
-    cube: xr.DataArray, metric: Metric, params: dict, *, n: int, seed=None, progress: bool | None = None
+    cube: xr.DataArray, metric: Metric, params: dict, *, n_resamples: int, seed=None, progress: bool | None = None
 ) -> tuple[xr.DataArray, xr.DataArray]:
-    """The per-class values on ``cube`` and on ``n`` bootstrap replicates of it (a last dim ``bootstrap``)."""
+    """The per-class values on ``cube`` and on ``n_resamples`` bootstrap replicates of it (a last dim ``bootstrap``)."""
     rng = rng_of(seed)
     per_chunk = max(1, CHUNK_COUNTS // math.prod(cube.sizes.values()))
     draws = [
         class_values(bootstrap_cube(cube, stop - start, seed=rng), metric, params)
-        for start, stop in chunks(n, per_chunk, progress=progress, desc="intersection", unit="replicate")
+        for start, stop in chunks(n_resamples, per_chunk, progress=progress, desc="intersection", unit="replicate")
     ]
     return class_values(cube, metric, params), xr.concat(draws, dim=BOOTSTRAP_DIM).transpose(..., BOOTSTRAP_DIM)

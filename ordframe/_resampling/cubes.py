@@ -66,7 +66,7 @@ def _probabilities(counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
 
 def bootstrap_cube(
     cube: xr.DataArray,
-    n: int = 1000,
+    n_resamples: int = 2000,
     *,
     seed=None,
     replicate_dim: str = BOOTSTRAP_DIM,
@@ -74,14 +74,14 @@ def bootstrap_cube(
     progress: bool | None = None,
     size: int | None = None,
 ) -> xr.DataArray:
-    """``n`` bootstrap replicates of every matrix of ``cube``, stacked along a new leading dim ``replicate_dim``.
+    """``n_resamples`` bootstrap replicates of every matrix of ``cube``, stacked along a new leading dim ``replicate_dim``.
 
     Parameters
     ----------
     cube : xarray.DataArray
         A confusion cube of whole counts; a dask-backed cube is computed first
         (a cube is small: K x K per group).
-    n : int
+    n_resamples : int
         The number of replicates.
     seed : None, int or numpy.random.Generator
         The same seed gives the same replicates.
@@ -105,7 +105,7 @@ def bootstrap_cube(
     Raises
     ------
     ValueError, TypeError
-        For a cube of weights, a ``replicate_dim`` name already used, or a bad ``n`` or ``seed``.
+        For a cube of weights, a ``replicate_dim`` name already used, or a bad ``n_resamples`` or ``seed``.
     MemoryError
         If the replicates exceed ``max_cube_bytes``.
 
@@ -119,7 +119,7 @@ def bootstrap_cube(
     """
     check_cube(cube)
     cube, _ = cube_classes(cube)
-    n = check_replicates(n)
+    n_resamples = check_replicates(n_resamples)
     new_dim(replicate_dim, cube.dims, "replicate_dim")
     stratify = check_flag(stratify, "stratify")
     counts = integer_counts(cube)
@@ -134,10 +134,12 @@ def bootstrap_cube(
                 f"size={size} is more samples than the smallest matrix holds ({smallest}); an m-out-of-n bootstrap "
                 "draws m < N samples (e.g. m = N ** 0.7)"
             )
-    check_allocation(n * math.prod(stack) * k * k * 8, f"{n} bootstrap replicates of {math.prod(stack)} matrices")
+    check_allocation(
+        n_resamples * math.prod(stack) * k * k * 8, f"{n_resamples} bootstrap replicates of {math.prod(stack)} matrices"
+    )
     seed = concrete_seed(seed)
     rng = rng_of(seed)
-    draws = np.empty((n, *stack, k, k), np.int64)
+    draws = np.empty((n_resamples, *stack, k, k), np.int64)
     if stratify:
         totals = counts.sum(axis=-1)
         p = _probabilities(counts, totals)
@@ -148,14 +150,14 @@ def bootstrap_cube(
         if size is not None:
             totals = np.where(totals > 0, size, 0)
     per_chunk = max(1, CHUNK_COUNTS // (math.prod(stack) * k * k))
-    for start, stop in chunks(n, per_chunk, progress=progress, desc="bootstrap"):
+    for start, stop in chunks(n_resamples, per_chunk, progress=progress, desc="bootstrap"):
         shape = (stop - start, *stack, k) if stratify else (stop - start, *stack)
         draws[start:stop] = rng.multinomial(totals, p, size=shape).reshape(stop - start, *stack, k, k)
     ordered = cube.transpose(..., *CUBE_DIMS)
     coords = {name: c for name, c in ordered.coords.items()}
     if size is not None:
         coords[SIZE_COORD] = size
-    record = drawn_record(n, seed, CELLS_BY_CLASS if stratify else CELLS)
+    record = drawn_record(n_resamples, seed, CELLS_BY_CLASS if stratify else CELLS)
     return xr.DataArray(draws, dims=(replicate_dim, *ordered.dims), coords=coords, name="count", attrs=record)
 
 

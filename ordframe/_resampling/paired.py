@@ -378,7 +378,7 @@ def frame_bootstrap(
     sample=None,
     strata=None,
     cluster=None,
-    n: int = 1000,
+    n_resamples: int = 2000,
     seed=None,
     labels=None,
     dropna: bool = False,
@@ -394,24 +394,24 @@ def frame_bootstrap(
     its number of samples (e.g. the folds of a cross-validation). ``cluster``
     names the column of the clusters drawn whole (see the module docstring).
     """
-    n, seed = check_replicates(n), concrete_seed(seed)
+    n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
     _check_replicate_dim(replicate_dim, by, strata)
     paired = paired_samples(
         df, true, pred, by=by, sample=sample, strata=strata, cluster=cluster, labels=labels, dropna=dropna
     )
     k = len(paired.rows.classes)
-    values = pattern_cubes(paired.draws(), paired.n_strata * paired.n_models, k, n, rng_of(seed), progress)
+    values = pattern_cubes(paired.draws(), paired.n_strata * paired.n_models, k, n_resamples, rng_of(seed), progress)
     coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
     cube = paired.labelled(values, replicate_dim, (TRUE, PRED), coords, name="count")
-    cube.attrs = paired_record(n, seed, sample, strata, cluster)
+    cube.attrs = paired_record(n_resamples, seed, sample, strata, cluster)
     return cube
 
 
-def paired_record(n: int, seed, sample, strata, cluster) -> dict:
+def paired_record(n_resamples: int, seed, sample, strata, cluster) -> dict:
     """The attrs that say how paired replicates were drawn (``_core/drawing.py``)."""
     names = by_names(sample)
     return drawn_record(
-        n,
+        n_resamples,
         seed,
         SAMPLES if cluster is None else CLUSTERS,
         sample=names[0] if names else None,
@@ -427,19 +427,19 @@ def _check_replicate_dim(replicate_dim, by, strata) -> None:
 
 
 def pattern_cubes(
-    draws: Draws, matrices: int, k: int, n: int, rng: np.random.Generator, progress: bool | None = None
+    draws: Draws, matrices: int, k: int, n_resamples: int, rng: np.random.Generator, progress: bool | None = None
 ) -> np.ndarray:
-    """Replicate cubes ``(n, matrices, K, K)`` drawn over the patterns of ``draws``."""
-    counts = _replicate_counts(n, matrices, k)
-    for start, stop, drawn in _draws(draws.stratum, draws.weight, draws.n_strata, n, rng, progress):
+    """Replicate cubes ``(n_resamples, matrices, K, K)`` drawn over the patterns of ``draws``."""
+    counts = _replicate_counts(n_resamples, matrices, k)
+    for start, stop, drawn in _draws(draws.stratum, draws.weight, draws.n_strata, n_resamples, rng, progress):
         counts[start:stop] = (draws.cells.T @ drawn.T).T
-    return counts.reshape(n, matrices, k, k)
+    return counts.reshape(n_resamples, matrices, k, k)
 
 
-def _replicate_counts(n: int, matrices: int, k: int) -> np.ndarray:
-    """The array of ``n`` replicates of ``matrices`` K x K cubes, refused when larger than ``max_cube_bytes``."""
-    check_allocation(n * matrices * k * k * 8, f"{n} bootstrap replicates of {matrices} matrices")
-    return np.empty((n, matrices * k * k), np.int64)
+def _replicate_counts(n_resamples: int, matrices: int, k: int) -> np.ndarray:
+    """The array of ``n_resamples`` replicates of ``matrices`` K x K cubes, refused when larger than ``max_cube_bytes``."""
+    check_allocation(n_resamples * matrices * k * k * 8, f"{n_resamples} bootstrap replicates of {matrices} matrices")
+    return np.empty((n_resamples, matrices * k * k), np.int64)
 
 
 def bootstrap_evaluate(df: pd.DataFrame, true, pred=None, **options) -> xr.Dataset:
@@ -458,7 +458,7 @@ def paired_replicates(
     sample=None,
     strata=None,
     cluster=None,
-    n: int = 1000,
+    n_resamples: int = 2000,
     seed=None,
     labels=None,
     dropna: bool = False,
@@ -479,7 +479,7 @@ def paired_replicates(
     The cubes hold every replicate's true-class counts, from which a reference forecast that depends on
     the class prior (a skill score's climatology) is scored on the same replicate as the models.
     """
-    n, seed = check_replicates(n), concrete_seed(seed)
+    n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
     _check_replicate_dim(replicate_dim, by, strata)
     taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
@@ -492,7 +492,7 @@ def paired_replicates(
             sample=sample,
             strata=strata,
             cluster=cluster,
-            n=n,
+            n_resamples=n_resamples,
             seed=seed,
             labels=labels,
             dropna=dropna,
@@ -529,25 +529,27 @@ def paired_replicates(
         for out, (m, p) in request.items()
         if m.kind == "proba"
     }
-    counts = _replicate_counts(n, places, k)
-    totals = {out: np.empty((n, places)) for out in scores}
+    counts = _replicate_counts(n_resamples, places, k)
+    totals = {out: np.empty((n_resamples, places)) for out in scores}
     rng = rng_of(seed)
     share = rng.spawn(1)[0]  # the second stage's stream: the first stage's draws stay those of the labels alone
     chunk = max(1, CHUNK_CELLS // max(len(paired.truth) * paired.n_models, 1))
-    for start, stop, drawn in _draws(draws.stratum, draws.weight, draws.n_strata, n, rng, progress, most=chunk):
+    for start, stop, drawn in _draws(
+        draws.stratum, draws.weight, draws.n_strata, n_resamples, rng, progress, most=chunk
+    ):
         counts[start:stop] = (draws.cells.T @ drawn.T).T
         if not scores:
             continue
         picked = _shared_out(drawn, draws.weight, first, members, share, draws.n_units)
         for out, sums in scores.items():
             totals[out][start:stop] = (picked @ sums).toarray()
-    counts = counts.reshape(n, places, k, k)
+    counts = counts.reshape(n_resamples, places, k, k)
     if pool:
         paired = paired.pooled(len(by_names(strata, "strata")))
-        counts = counts.reshape(n, -1, paired.n_models, k, k).sum(axis=1)
-        totals = {out: t.reshape(n, -1, paired.n_models).sum(axis=1) for out, t in totals.items()}
+        counts = counts.reshape(n_resamples, -1, paired.n_models, k, k).sum(axis=1)
+        totals = {out: t.reshape(n_resamples, -1, paired.n_models).sum(axis=1) for out, t in totals.items()}
     cube = paired.labelled(counts, replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes})
-    cube.attrs = paired_record(n, seed, sample, strata, cluster)
+    cube.attrs = paired_record(n_resamples, seed, sample, strata, cluster)
     drawn_rows = counts.sum(axis=(2, 3))  # per replicate and cube: the samples drawn (fixed without clusters)
     variables = {}
     counts_checked = confusion_counts(cube)  # validated once for every metric
@@ -623,7 +625,7 @@ def frame_replicates(
     sample=None,
     strata=None,
     cluster=None,
-    n: int = 2000,
+    n_resamples: int = 2000,
     seed=None,
     labels=None,
     dropna: bool = False,
@@ -641,7 +643,16 @@ def frame_replicates(
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
     where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
     replicates = bootstrap_evaluate(
-        df, true, pred, metrics=metrics, n=n, seed=seed, progress=progress, pool=True, **where, **common
+        df,
+        true,
+        pred,
+        metrics=metrics,
+        n_resamples=n_resamples,
+        seed=seed,
+        progress=progress,
+        pool=True,
+        **where,
+        **common,
     )
     estimate, rows = evaluate_frame_rows(df, true, pred, metrics=metrics, by=by, **common)
     left_out = {}
@@ -738,7 +749,9 @@ def _shared_out(drawn: np.ndarray, weight: np.ndarray, first: np.ndarray, member
     return sparse.csr_matrix((np.ones(len(unit)), (replicate, unit)), shape=(b, units))
 
 
-def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, progress: bool | None = None, most=None):
+def _draws(
+    stratum, weight, n_strata: int, n_resamples: int, rng: np.random.Generator, progress: bool | None = None, most=None
+):
     """Chunks ``(start, stop, counts)`` of replicates: ``counts[b, u]`` draws of unit u (pattern or sample).
 
     In each stratum the stratum's size is drawn over its units with
@@ -754,7 +767,9 @@ def _draws(stratum, weight, n_strata: int, n: int, rng: np.random.Generator, pro
     pvals = np.zeros((n_strata, width))
     pvals[stratum, slot] = weight / np.maximum(sizes[stratum], 1)
     pvals[sizes == 0, 0] = 1.0  # an empty stratum draws nothing
-    size = max(1, min(CHUNK_CELLS // (n_strata * width), most or n))
-    for start, stop in chunks(n, size, progress=progress, desc="bootstrap"):  # bounded memory: chunks of replicates
+    size = max(1, min(CHUNK_CELLS // (n_strata * width), most or n_resamples))
+    for start, stop in chunks(
+        n_resamples, size, progress=progress, desc="bootstrap"
+    ):  # bounded memory: chunks of replicates
         drawn = rng.multinomial(sizes, pvals, size=(stop - start, n_strata))  # (chunk, strata, width)
         yield start, stop, drawn[:, stratum, slot]

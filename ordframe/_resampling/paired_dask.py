@@ -49,7 +49,7 @@ def dask_bootstrap(
     sample=None,
     strata=None,
     cluster=None,
-    n: int = 1000,
+    n_resamples: int = 2000,
     seed=None,
     labels=None,
     dropna: bool = False,
@@ -58,7 +58,7 @@ def dask_bootstrap(
 ) -> xr.DataArray:
     """Paired bootstrap replicate cubes of a dask DataFrame (see the module docstring and ``df.ordinal.bootstrap``)."""
     check_dask_frame(ddf)
-    n, seed = check_replicates(n), concrete_seed(seed)
+    n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
     models, layers = by_names(by), by_names(strata, "strata")
     if len(models) != 1 or sample is None:
         raise ValueError(
@@ -160,12 +160,12 @@ def dask_bootstrap(
         )
     else:  # the patterns in the order of the pandas front end's: the same seed draws the same replicates
         draws = sample_draws(stratum, truth, predictions, k, n_strata, weight)
-    values = pattern_cubes(draws, n_strata * n_models, k, n, rng_of(seed), progress)
-    shape = (n, *(len(v) for v in strata_values), n_models, k, k)
+    values = pattern_cubes(draws, n_strata * n_models, k, n_resamples, rng_of(seed), progress)
+    shape = (n_resamples, *(len(v) for v in strata_values), n_models, k, k)
     coords = {str(c): v for c, v in zip([*layers, models[0]], [*strata_values, model_values])}
     coords.update({TRUE: (TRUE, classes), PRED: (PRED, classes)})
     dims = (replicate_dim, *map(str, layers), str(models[0]), TRUE, PRED)
-    record = paired_record(n, seed, sample, strata, cluster)
+    record = paired_record(n_resamples, seed, sample, strata, cluster)
     return xr.DataArray(values.reshape(shape), dims=dims, coords=coords, name="count", attrs=record)
 
 

@@ -247,7 +247,7 @@ class ReliabilityDisplay:
         sample_weight: Any = None,
         dropna: bool = False,
         method: str = "corp",
-        n_boot: int = 100,
+        n_resamples: int = 100,
         level: float = 0.9,
         seed: Any = None,
         ax: Any = None,
@@ -270,7 +270,7 @@ class ReliabilityDisplay:
             Drop samples with a missing label (default: an error that counts them).
         method : {"corp", "binned"}
             Isotonic recalibration (CORP, the default) or the observed frequency of every distinct forecast.
-        n_boot : int
+        n_resamples : int
             Sets of outcomes drawn from the forecasts for the consistency bands.
         level : float
             The share of those curves inside the band.
@@ -291,7 +291,7 @@ class ReliabilityDisplay:
             lengths.
         """
         samples = prediction_samples(y_true, y_proba, labels=labels, sample_weight=sample_weight, dropna=dropna)
-        curves = reliability_curves(samples, method=method, n_boot=n_boot, level=level, seed=seed)
+        curves = reliability_curves(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
         return cls(curves).plot(ax=ax)
 
     @classmethod
@@ -305,7 +305,7 @@ class ReliabilityDisplay:
         sample_weight: Any = None,
         dropna: bool = False,
         method: str = "corp",
-        n_boot: int = 100,
+        n_resamples: int = 100,
         level: float = 0.9,
         seed: Any = None,
         ax: Any = None,
@@ -332,7 +332,7 @@ class ReliabilityDisplay:
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
         method : {"corp", "binned"}
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        n_boot : int
+        n_resamples : int
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
         level : float
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
@@ -353,7 +353,7 @@ class ReliabilityDisplay:
             sample_weight=sample_weight,
             dropna=dropna,
             method=method,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             level=level,
             seed=seed,
             ax=ax,
@@ -370,7 +370,7 @@ class ReliabilityDisplay:
         sample_weight: Any = None,
         dropna: bool = False,
         method: str = "corp",
-        n_boot: int = 100,
+        n_resamples: int = 100,
         level: float = 0.9,
         seed: Any = None,
         ax: Any = None,
@@ -399,7 +399,7 @@ class ReliabilityDisplay:
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
         method : {"corp", "binned"}
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        n_boot : int
+        n_resamples : int
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
         level : float
             As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
@@ -421,6 +421,6 @@ class ReliabilityDisplay:
         labels = _labels_of(estimators, labels)
         true, proba, weights, _ = cv_predictions(folds, X, y, sample_weight, _proba_of(labels))
         samples = prediction_samples(true, proba, labels=labels, sample_weight=weights, dropna=dropna)
-        display = cls(reliability_curves(samples, method=method, n_boot=n_boot, level=level, seed=seed))
+        display = cls(reliability_curves(samples, method=method, n_resamples=n_resamples, level=level, seed=seed))
         display.n_folds = len(tests)
         return display.plot(ax=ax)

@@ -80,12 +80,12 @@ def _table(low: int, high: int, p: float) -> np.ndarray:
     return cdf.ravel()
 
 
-def multinomials(rng: np.random.Generator, n, p: np.ndarray, replicates: int) -> np.ndarray:
-    """``replicates`` multinomial draws of ``n`` (an int, or one per replicate) over the probabilities ``p``
-    (summing to 1): ``(replicates, len(p))`` int64, one ``binomials`` step per class but the last (class j
+def multinomials(rng: np.random.Generator, n, p: np.ndarray, n_resamples: int) -> np.ndarray:
+    """``n_resamples`` multinomial draws of ``n`` (an int, or one per replicate) over the probabilities ``p``
+    (summing to 1): ``(n_resamples, len(p))`` int64, one ``binomials`` step per class but the last (class j
     receives Binomial(samples left, p_j / (1 - p_1 - ... - p_(j-1))), the last the samples left)."""
-    left = np.broadcast_to(np.asarray(n, dtype=np.int64), (replicates,)).copy()
-    out = np.empty((len(p), replicates), np.int64)  # a class's replicates side by side, transposed at the end
+    left = np.broadcast_to(np.asarray(n, dtype=np.int64), (n_resamples,)).copy()
+    out = np.empty((len(p), n_resamples), np.int64)  # a class's replicates side by side, transposed at the end
     rest = 1.0
     for j in range(len(p) - 1):  # over the classes, never over replicates
         out[j] = binomials(rng, left, min(1.0, p[j] / rest) if rest > 0 else 0.0)

@@ -34,7 +34,7 @@ def confusion_cubes(
     sizes="multinomial",
     spread="hypergeometric",
     errors="uniform",
-    replicates=1,
+    n_resamples=1,
     dim=REPLICATE_DIM,
     seed=None,
 ) -> xr.DataArray:
@@ -97,7 +97,7 @@ def confusion_cubes(
     errors : "uniform", "sequential" or float
         The error structure (step 3): ``"uniform"``, ``"sequential"``, or the decay rate of the error
         weights with the class distance.
-    replicates : int
+    n_resamples : int
         The number of matrices drawn, >= 1.
     dim : str
         The name of the replicate dim.
@@ -113,7 +113,7 @@ def confusion_cubes(
     Raises
     ------
     TypeError
-        If ``k``, ``n`` or ``replicates`` is not a whole number in range, or ``dim`` not a str.
+        If ``k``, ``n`` or ``n_resamples`` is not a whole number in range, or ``dim`` not a str.
     ValueError
         If an argument is out of range (the message names it and the value), or both ``largest``
         and ``priors`` are given.
@@ -121,7 +121,7 @@ def confusion_cubes(
     Examples
     --------
     >>> from ordframe.simulate import confusion_cubes
-    >>> cube = confusion_cubes(4, 400, accuracy=0.6, largest=0.5, sizes="fixed", replicates=3, seed=1)
+    >>> cube = confusion_cubes(4, 400, accuracy=0.6, largest=0.5, sizes="fixed", n_resamples=3, seed=1)
     >>> cube.sum(["true", "pred"]).values.tolist()
     [400, 400, 400]
     >>> cube.sum("pred").values[0].tolist()  # the class sizes
@@ -131,7 +131,7 @@ def confusion_cubes(
     """
     k = check_count(k, "k", 2)
     n = check_count(n, "n", 1)
-    replicates = check_count(replicates, "replicates", 1)
+    n_resamples = check_count(n_resamples, "n_resamples", 1)
     dim = new_dim(dim, CUBE_DIMS, "dim")
     accuracy = _share(accuracy, "accuracy")
     if fixed not in FIXED:
@@ -152,28 +152,30 @@ def confusion_cubes(
     trace = int(np.floor(accuracy * n + 0.5))
     if sizes == "multinomial" and fixed == "overall" and spread == "hypergeometric":
         # T of N samples of i.i.d. classes, drawn without replacement, have i.i.d. classes, and so do the others
-        correct = multinomials(rng, trace, p, replicates)
-        wrong = multinomials(rng, n - trace, p, replicates)
+        correct = multinomials(rng, trace, p, n_resamples)
+        wrong = multinomials(rng, n - trace, p, n_resamples)
     else:
         if sizes == "fixed":
-            class_sizes = np.broadcast_to(_apportion(n, p), (replicates, k))
+            class_sizes = np.broadcast_to(_apportion(n, p), (n_resamples, k))
         else:
-            class_sizes = multinomials(rng, n, p, replicates)
+            class_sizes = multinomials(rng, n, p, n_resamples)
         if fixed == "classwise":
             correct = np.floor(accuracy * class_sizes + 0.5).astype(np.int64)
         elif spread == "hypergeometric":
             correct = _hypergeometric(rng, class_sizes, trace)
         else:
-            correct = _sequential(rng, np.full(replicates, trace), class_sizes)
+            correct = _sequential(rng, np.full(n_resamples, trace), class_sizes)
         wrong = class_sizes - correct
 
-    counts = np.empty((k, k, replicates), dtype=np.int64)  # each cell's replicates side by side
+    counts = np.empty((k, k, n_resamples), dtype=np.int64)  # each cell's replicates side by side
     for i in range(k):  # one vectorised draw per true class, over all replicates
         others = np.arange(k) != i
         if weights is None:
-            counts[i, others] = _sequential(rng, wrong[:, i], np.broadcast_to(wrong[:, i, None], (replicates, k - 1))).T
+            counts[i, others] = _sequential(
+                rng, wrong[:, i], np.broadcast_to(wrong[:, i, None], (n_resamples, k - 1))
+            ).T
         else:
-            counts[i] = multinomials(rng, wrong[:, i], weights[i], replicates).T
+            counts[i] = multinomials(rng, wrong[:, i], weights[i], n_resamples).T
         counts[i, i] = correct[:, i]
     classes = np.arange(1, k + 1)
     counts = np.ascontiguousarray(np.moveaxis(counts, -1, 0))

@@ -56,7 +56,7 @@ def sample_size(
     *,
     halfwidth: float,
     level: float = 0.95,
-    replicates: int = 2000,
+    n_resamples: int = 2000,
     sizes=None,
     max_n: int = 1_000_000,
     seed=None,
@@ -64,7 +64,7 @@ def sample_size(
     """The smallest test-set size n at which ``metric`` is estimated within +-``halfwidth``, by simulation.
 
     A test set of n samples from the population of the pilot is a multinomial draw of n over its cells, with
-    probabilities ``p_rc = n_rc / N``. For every candidate n, ``replicates`` such cubes are drawn and scored;
+    probabilities ``p_rc = n_rc / N``. For every candidate n, ``n_resamples`` such cubes are drawn and scored;
     the half-width at n is ``(q_hi - q_lo) / 2``, the quantiles ``(1 -+ level) / 2`` of the metric over the
     replicates (the interval that a percentile bootstrap of a test set of size n approximates). For accuracy
     p it is about ``z sqrt(p (1 - p) / n)``, hence ``n ~ z^2 p (1 - p) / h^2``.
@@ -80,7 +80,7 @@ def sample_size(
         The target half-width h > 0, in the metric's units.
     level : float
         The level of the interval, in (0, 1).
-    replicates : int
+    n_resamples : int
         The simulated test sets per candidate n.
     sizes : sequence of int, optional
         The candidate sizes, evaluated in one step, instead of the search.
@@ -126,14 +126,14 @@ def sample_size(
     level = check_level(level)
     counts, classes = _pilot(pilot, (TRUE, PRED))
     request, (chosen, params) = _one_metric(metric, counts.shape[-1], classes)
-    rng, replicates = rng_of(seed), check_count(replicates, "replicates", 2)
+    rng, n_resamples = rng_of(seed), check_count(n_resamples, "n_resamples", 2)
     p = (counts / counts.sum()).reshape(-1)
     low, high = (1 - level) / 2, (1 + level) / 2
 
     def evaluate(ns: np.ndarray) -> xr.Dataset:
         k = counts.shape[-1]
-        _check_memory(len(ns) * replicates * k * k, "sample_size", replicates)
-        draws = rng.multinomial(ns[:, None], p, size=(len(ns), replicates)).reshape(len(ns), replicates, k, k)
+        _check_memory(len(ns) * n_resamples * k * k, "sample_size", n_resamples)
+        draws = rng.multinomial(ns[:, None], p, size=(len(ns), n_resamples)).reshape(len(ns), n_resamples, k, k)
         values = np.sort(_score(chosen, params, draws, classes), axis=-1)  # NaN last
         valid = (~np.isnan(values)).sum(axis=-1)
         q_low, q_high = _quantiles(values, valid, low), _quantiles(values, valid, high)
@@ -145,7 +145,7 @@ def sample_size(
                     (SIZE_DIM, BOUND_DIM),
                     np.stack([np.maximum(h_low - l_high, 0) / 2, (h_high - l_low) / 2], axis=-1),
                 ),
-                "valid_share": (SIZE_DIM, valid / replicates),
+                "valid_share": (SIZE_DIM, valid / n_resamples),
             },
             coords={SIZE_DIM: ns, BOUND_DIM: ["low", "high"]},
         )
@@ -167,7 +167,7 @@ def sample_size(
         "metric": request,
         "target_halfwidth": target,
         "level": level,
-        "replicates": replicates,
+        "n_resamples": n_resamples,
         "mc_level": MC_LEVEL,
     }
     return curve
@@ -180,7 +180,7 @@ def power(
     delta: float | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
-    replicates: int = 2000,
+    n_resamples: int = 2000,
     sizes=None,
     max_n: int = 1_000_000,
     seed=None,
@@ -214,7 +214,7 @@ def power(
         The significance level of the two-sided test, in (0, 1).
     power : float
         The power to reach, in (0, 1).
-    replicates : int
+    n_resamples : int
         The simulated test sets per candidate n, under each hypothesis.
     sizes : sequence of int, optional
         The candidate sizes, evaluated in one step, instead of the search.
@@ -262,7 +262,7 @@ def power(
     counts, classes = _pilot(pilot, (TRUE, PRED, PRED_VERSUS))
     k = counts.shape[-1]
     request, (chosen, params) = _one_metric(metric, k, classes)
-    rng, replicates = rng_of(seed), check_count(replicates, "replicates", 2)
+    rng, n_resamples = rng_of(seed), check_count(n_resamples, "n_resamples", 2)
     pilot_values = _score(chosen, params, np.stack(_marginal_cubes(counts)), classes)
     difference = float(pilot_values[0] - pilot_values[1])
     shift = 0.0 if delta is None else _real(delta, "delta") - difference
@@ -270,9 +270,9 @@ def power(
     p = np.stack([(joint + joint.transpose(0, 2, 1)) / 2, joint]).reshape(2, -1)  # the null, the pilot
 
     def evaluate(ns: np.ndarray) -> xr.Dataset:
-        _check_memory(len(ns) * replicates * 2 * k**3, "power", replicates)
-        draws = rng.multinomial(ns[:, None, None], p, size=(len(ns), replicates, 2)).reshape(-1, k, k, k)
-        cubes = np.stack(_marginal_cubes(draws), axis=1).reshape(len(ns), replicates, 2, 2, k, k)
+        _check_memory(len(ns) * n_resamples * 2 * k**3, "power", n_resamples)
+        draws = rng.multinomial(ns[:, None, None], p, size=(len(ns), n_resamples, 2)).reshape(-1, k, k, k)
+        cubes = np.stack(_marginal_cubes(draws), axis=1).reshape(len(ns), n_resamples, 2, 2, k, k)
         values = _score(chosen, params, cubes, classes)
         d = values[..., 0] - values[..., 1]  # (n, replicate, hypothesis)
         null, alternative = np.sort(d[..., 0], axis=-1), d[..., 1] + shift
@@ -287,7 +287,7 @@ def power(
                 "power": (SIZE_DIM, successes / np.where(trials > 0, trials, np.nan)),
                 "power_mc": ((SIZE_DIM, BOUND_DIM), _wilson(successes, trials)),
                 "critical": ((SIZE_DIM, BOUND_DIM), critical),
-                "valid_share": (SIZE_DIM, np.minimum(valid_null, trials) / replicates),
+                "valid_share": (SIZE_DIM, np.minimum(valid_null, trials) / n_resamples),
             },
             coords={SIZE_DIM: ns, BOUND_DIM: ["low", "high"]},
         )
@@ -320,7 +320,7 @@ def power(
         "metric": request,
         "alpha": alpha,
         "target_power": target,
-        "replicates": replicates,
+        "n_resamples": n_resamples,
         "mc_level": MC_LEVEL,
         "null": "the two models exchangeable: the joint table symmetrised in their predictions",
     }
@@ -512,11 +512,11 @@ def _wilson(successes: np.ndarray, trials: np.ndarray) -> np.ndarray:
     return np.stack([np.minimum(centre - spread, share), np.maximum(centre + spread, share)], axis=-1)
 
 
-def _check_memory(cells: int, what: str, replicates: int) -> None:
+def _check_memory(cells: int, what: str, n_resamples: int) -> None:
     check_allocation(
         cells * 8 * 3,  # the draws, their cubes and the kernels' float64 input
         f"{what}'s draws at one step of the search",
-        f"lower replicates= ({replicates}) or give fewer sizes=, or ",
+        f"lower n_resamples= ({n_resamples}) or give fewer sizes=, or ",
     )
 
 

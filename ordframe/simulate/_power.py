@@ -29,7 +29,7 @@ def discriminative_power(
     metrics=None,
     model_dim: str = MODEL_DIM,
     dim=None,
-    n: int = 1000,
+    n_resamples: int = 2000,
     seed=None,
 ) -> xr.Dataset:
     """The share of pairs of models that each metric separates at significance ``alpha`` (Sakai 2006).
@@ -61,7 +61,7 @@ def discriminative_power(
     dim : str or list of str, optional
         Further dims whose elements are pooled with the pairs (e.g. ``"replicate"`` for many simulated
         pairs of models, one along ``model_dim`` each); the other dims are kept.
-    n : int
+    n_resamples : int
         For a cube: the number of bootstrap replicates.
     seed : None, int or numpy.random.Generator
         For a cube: the seed of the bootstrap.
@@ -78,7 +78,7 @@ def discriminative_power(
     ------
     ValueError
         For ``alpha`` outside (0, 1), fewer than two models, a missing dim, a comparison without
-        ``p_value``, or ``metrics``, ``n`` or ``seed`` given with a comparison.
+        ``p_value``, or ``metrics``, ``n_resamples`` or ``seed`` given with a comparison.
 
     Examples
     --------
@@ -87,7 +87,7 @@ def discriminative_power(
     ...     [[[45, 5], [5, 45]], [[30, 20], [20, 30]], [[44, 6], [6, 44]]],
     ...     dims=("model", "true", "pred"), coords={"model": ["a", "b", "c"]},
     ... )
-    >>> result = ordframe.simulate.discriminative_power(cubes, metrics=["accuracy"], n=500, seed=0)
+    >>> result = ordframe.simulate.discriminative_power(cubes, metrics=["accuracy"], n_resamples=500, seed=0)
     >>> result["discriminative_power"].values.tolist()  # a-b and b-c are separated, a-c not
     [0.6666666666666666]
     """
@@ -96,8 +96,8 @@ def discriminative_power(
     pooled = [] if dim is None else dims_list(dim)
     if isinstance(data, xr.Dataset):
         given = [name for name, value in (("metrics", metrics), ("seed", seed)) if value is not None]
-        if n != 1000:
-            given.append("n")
+        if n_resamples != 2000:
+            given.append("n_resamples")
         if given:
             raise ValueError(
                 f"{', '.join(given)} apply to a cube, which is bootstrapped here; a comparison was given, which "
@@ -112,7 +112,7 @@ def discriminative_power(
         test = "the comparison's bootstrap p-values"
     else:
         check_cube(data)
-        asl = _cube_asl(data, metrics, model_dim, n, seed)
+        asl = _cube_asl(data, metrics, model_dim, n_resamples, seed)
         test = "each model's cube bootstrapped on its own (unpaired), p-values of ordframe.compare"
     for d in (model_dim, VERSUS_DIM, *pooled):
         if d not in asl.dims:
@@ -146,13 +146,13 @@ def discriminative_power(
     return out
 
 
-def _cube_asl(cube: xr.DataArray, metrics, model_dim: str, n: int, seed) -> xr.DataArray:
+def _cube_asl(cube: xr.DataArray, metrics, model_dim: str, n_resamples: int, seed) -> xr.DataArray:
     """The two-sided bootstrap p-values of ``compare`` for every pair of models of ``cube``, per metric."""
     if model_dim not in cube.dims:
         raise ValueError(f"the cube has no dim model_dim={model_dim!r}; its dims are {tuple(cube.dims)}")
     if cube.sizes[model_dim] < 2:
         raise ValueError(f"discriminative power needs two models or more along {model_dim!r}, got one")
-    replicates = bootstrap_cube(cube, n, seed=seed)
+    replicates = bootstrap_cube(cube, n_resamples, seed=seed)
     estimate = evaluate_cube(cube, metrics)
     result = compare(
         evaluate_cube(replicates, metrics), model_dim=model_dim, dim=BOOTSTRAP_DIM, estimate=estimate, adjust=None

@@ -79,7 +79,7 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     Examples
     --------
     >>> from ordframe.simulate import confusion_cubes, prefers
-    >>> design = dict(accuracy=0.6, largest=0.25, sizes="fixed", replicates=2000)
+    >>> design = dict(accuracy=0.6, largest=0.25, sizes="fixed", n_resamples=2000)
     >>> a, b = confusion_cubes(4, 400, seed=1, **design), confusion_cubes(4, 400, seed=2, **design)
     >>> result = prefers(a, b, metrics=["d", "amae"])
     >>> result["agree"].values.tolist()  # balanced classes: d and AMAE are both proportional to the cost
