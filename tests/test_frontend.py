@@ -563,7 +563,7 @@ def test_sparse_integer_groups_are_not_counted_over_their_span():
 
 def test_worst_takes_a_score_with_parameters():
     p, t = _proba_case()
-    table = ordframe.worst(p, t, score=("rps", {"normalize": False}), n=1)
+    table = ordframe.worst(p, t, score=("rps", {"normalize": False}), top=1)
     assert table["rps"].iloc[0] == 2.0
     with pytest.raises(ValueError, match="score= must name one proba metric"):
         ordframe.worst(p, t, score=["rps", "brier"])

@@ -622,12 +622,12 @@ def _fig3_samples():
 def test_worst_differs_by_score(score, worst_sample):
     proba, true = _fig3_samples()
     df = pd.DataFrame(proba, columns=list("12345"), index=list("ABC")).assign(grade=true + 1)
-    table = ordframe.worst(df, "grade", list("12345"), score=score, n=3, labels=[1, 2, 3, 4, 5])
+    table = ordframe.worst(df, "grade", list("12345"), score=score, top=3, labels=[1, 2, 3, 4, 5])
     assert table.index[0] == worst_sample
     assert list(table.columns) == ["true", 1, 2, 3, 4, 5, "argmax", score]
     assert table[score].is_monotonic_decreasing
     assert table.loc["B", "true"] == 5 and table.loc["B", "argmax"] == 3
-    assert df.ordinal.worst("grade", list("12345"), score=score, n=1, labels=[1, 2, 3, 4, 5]).index[0] == worst_sample
+    assert df.ordinal.worst("grade", list("12345"), score=score, top=1, labels=[1, 2, 3, 4, 5]).index[0] == worst_sample
 
 
 def test_worst_on_arrays():
@@ -638,10 +638,12 @@ def test_worst_on_arrays():
         coords={"model": ["m1", "m2"], "sample": [10, 11, 12], "class": [1, 2, 3, 4, 5]},
     )
     t = xr.DataArray(true + 1, dims="sample", coords={"sample": [10, 11, 12]})
-    table = p.ordinal.worst(t, n=2)
+    table = p.ordinal.worst(t, top=2)
     assert list(table.index) == [("m1", 10), ("m2", 12)]  # ties keep the input order
     assert table.index.names == ["model", "sample"]
-    assert len(ordframe.worst(p, t, n=100)) == 6
+    assert len(ordframe.worst(p, t, top=100)) == 6
+    with pytest.raises(TypeError, match="top must be a whole number >= 0"):
+        ordframe.worst(p, t, top=-1)
     with pytest.raises(ValueError, match="score= must name 'proba' metrics; 'qwk' is a 'confusion' metric"):
         ordframe.worst(p, t, score="qwk")
 
@@ -656,13 +658,13 @@ def _two_models():
 
 def test_worst_per_group_has_the_group_columns():
     df = _two_models()
-    table = df.ordinal.worst("grade", list("12345"), n=2, by="model", labels=[1, 2, 3, 4, 5])
+    table = df.ordinal.worst("grade", list("12345"), top=2, by="model", labels=[1, 2, 3, 4, 5])
     assert list(table.columns) == ["model", "true", 1, 2, 3, 4, 5, "argmax", "rps"]
     assert list(table.index) == ["F", "E", "A", "B"]  # the groups in sorted order, each worst first
     assert list(table["model"]) == ["m1", "m1", "m2", "m2"]
     df["model"] = pd.Categorical(df["model"], categories=["m2", "m1"])
     df["half"] = [0, 0, 1, 0, 1, 1]
-    table = ordframe.worst(df, "grade", list("12345"), n=5, by=["model", "half"], labels=[1, 2, 3, 4, 5])
+    table = ordframe.worst(df, "grade", list("12345"), top=5, by=["model", "half"], labels=[1, 2, 3, 4, 5])
     assert list(table.columns[:3]) == ["model", "half", "true"]
     assert list(table.index) == ["A", "B", "C", "D", "F", "E"]  # categorical order; n above a group's size: all of it
     assert table.loc["C", "half"] == 1 and table.loc["D", "model"] == "m1"

@@ -215,7 +215,7 @@ def test_sequential_draws_are_uniform_over_the_feasible_range():
         ({"spread": "even"}, "spread must be 'hypergeometric' or 'sequential'"),
         ({"errors": "near"}, "errors must be 'uniform', 'sequential' or a finite decay rate"),
         ({"n_resamples": 0}, "n_resamples must be a whole number >= 1"),
-        ({"dim": "true"}, "dim='true' names a dim the result already has"),
+        ({"replicate_dim": "true"}, "replicate_dim='true' names a dim the result already has"),
         ({"seed": -1}, "seed must be None"),
     ],
 )
@@ -223,6 +223,11 @@ def test_generator_arguments_are_checked(kwargs, match):
     args = {"k": 4, "n": 100, "accuracy": 0.6, **kwargs}
     with pytest.raises((TypeError, ValueError), match=match):
         confusion_cubes(args.pop("k"), args.pop("n"), **args)
+
+
+def test_the_replicates_dim_is_named_by_replicate_dim():
+    cube = confusion_cubes(3, 30, accuracy=0.5, n_resamples=2, replicate_dim="draw", seed=0)
+    assert cube.dims == ("draw", "true", "pred")
 
 
 # --- prefers ---------------------------------------------------------------------------------------------

@@ -271,16 +271,16 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         proba: ProbaColumns,
         *,
         score: str | tuple[str, dict] = "rps",
-        n: int = 10,
+        top: int = 10,
         by: By = None,
         labels: ClassLabels | None = None,
         dropna: bool = False,
         renormalize: bool = False,
         **params: Any,
     ) -> pd.DataFrame:
-        """The ``n`` rows with the worst per-sample ``score``, worst first (see [`ordframe.worst`][ordframe.worst]).
+        """The ``top`` rows with the worst per-sample ``score``, worst first (see [`ordframe.worst`][ordframe.worst]).
 
-        With ``by``, the ``n`` worst rows of every group, with the ``by`` columns first.
+        With ``by``, the ``top`` worst rows of every group, with the ``by`` columns first.
 
         Parameters
         ----------
@@ -290,10 +290,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The probability columns, in class order or as a dict label -> column.
         score : str or (str, dict)
             A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
-        n : int
+        top : int
             How many rows to return (per group with ``by``).
         by : column name or list of column names, optional
-            The ``n`` worst rows of each group (e.g. of each model).
+            The ``top`` worst rows of each group (e.g. of each model).
         labels : list, optional
             As in [`confusion`][confusion].
         dropna : bool
@@ -313,7 +313,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Examples
         --------
         >>> df = pd.DataFrame({"y": [0, 2], "p0": [0.9, 0.9], "p1": [0.1, 0.1], "p2": [0.0, 0.0]})
-        >>> df.ordinal.worst("y", ["p0", "p1", "p2"], n=1, labels=[0, 1, 2]).index.tolist()
+        >>> df.ordinal.worst("y", ["p0", "p1", "p2"], top=1, labels=[0, 1, 2]).index.tolist()
         [1]
         """
         return worst(
@@ -321,7 +321,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             true,
             proba,
             score=score,
-            n=n,
+            top=top,
             by=by,
             labels=labels,
             dropna=dropna,

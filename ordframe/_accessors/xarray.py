@@ -182,14 +182,14 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         true: xr.DataArray,
         *,
         score: str | tuple[str, dict] = "rps",
-        n: int = 10,
+        top: int = 10,
         labels: ClassLabels | None = None,
         dropna: bool = False,
         renormalize: bool = False,
         class_dim: Hashable = CLASS_DIM,
         **params: Any,
     ) -> pd.DataFrame:
-        """The ``n`` samples of these class probabilities with the worst per-sample ``score``, worst first.
+        """The ``top`` samples of these class probabilities with the worst per-sample ``score``, worst first.
 
         The same as [`ordframe.worst`][ordframe.worst] on this array.
 
@@ -199,7 +199,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             The true labels.
         score : str or (str, dict)
             A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
-        n : int
+        top : int
             How many samples to return.
         labels : list, optional
             As in [`confusion`][confusion].
@@ -222,7 +222,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             self._obj,
             true,
             score=score,
-            n=n,
+            top=top,
             labels=labels,
             dropna=dropna,
             renormalize=renormalize,

@@ -21,7 +21,7 @@ def worst(
     proba=None,
     *,
     score="rps",
-    n=10,
+    top=10,
     by=None,
     labels=None,
     dropna=False,
@@ -29,14 +29,14 @@ def worst(
     class_dim=CLASS_DIM,
     **params,
 ) -> pd.DataFrame:
-    """The ``n`` worst samples under the per-sample ``score``, worst first (the error analysis of Galdran 2023, Fig. 3).
+    """The ``top`` worst samples under the per-sample ``score``, worst first (the error analysis of Galdran 2023, Fig. 3).
 
     ``worst(df, "y", ["p0", "p1", "p2"])`` for a DataFrame (``proba`` a list or a
     dict label -> column) or ``worst(proba_da, true_da)`` for a probability
     array. The table has the true label, the probabilities, the most probable
     class (``argmax``) and the score, indexed by the DataFrame's row labels or
     the array's sample coordinates. Ties keep the input order. With ``by``, the
-    ``n`` worst rows of every group, the groups in the order of their values and
+    ``top`` worst rows of every group, the groups in the order of their values and
     the ``by`` columns first in the table.
 
     Parameters
@@ -49,10 +49,10 @@ def worst(
         For a DataFrame: the probability columns, in class order or as a dict label -> column.
     score : str
         A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
-    n : int
+    top : int
         How many rows to return (per group with ``by``).
     by : column name or list of column names, optional
-        For a DataFrame: the ``n`` worst rows of each group (e.g. of each model).
+        For a DataFrame: the ``top`` worst rows of each group (e.g. of each model).
     labels : list, optional
         The classes in order, as in ``df.ordinal.evaluate``.
     dropna : bool
@@ -72,7 +72,7 @@ def worst(
     Raises
     ------
     TypeError
-        For inputs that are neither a DataFrame nor a DataArray, a bad ``n``, or ``by`` with a DataArray.
+        For inputs that are neither a DataFrame nor a DataArray, a bad ``top``, or ``by`` with a DataArray.
     ValueError
         For a ``score`` that is not a proba metric, invalid probabilities, or a ``by`` column with the
         name of a column of the table.
@@ -81,11 +81,11 @@ def worst(
     --------
     >>> import ordframe
     >>> df = pd.DataFrame({"y": [0, 2], "p0": [0.9, 0.9], "p1": [0.1, 0.1], "p2": [0.0, 0.0]})
-    >>> ordframe.worst(df, "y", ["p0", "p1", "p2"], n=1, labels=[0, 1, 2])
+    >>> ordframe.worst(df, "y", ["p0", "p1", "p2"], top=1, labels=[0, 1, 2])
     class  true    0    1    2  argmax    rps
     1         2  0.9  0.1  0.0       0  0.905
     >>> df = df.assign(model=["a", "b"])
-    >>> ordframe.worst(df, "y", ["p0", "p1", "p2"], n=1, by="model", labels=[0, 1, 2])
+    >>> ordframe.worst(df, "y", ["p0", "p1", "p2"], top=1, by="model", labels=[0, 1, 2])
     class model  true    0    1    2  argmax    rps
     0         a     0  0.9  0.1  0.0       0  0.005
     1         b     2  0.9  0.1  0.0       0  0.905
@@ -95,7 +95,7 @@ def worst(
         raise ValueError(f"score= must name one proba metric, got {list(request)}")
     ((metric, params_given),) = request.values()
     params = {**params_given, **params} if params else params_given
-    n = check_count(n, "n", low=0)
+    top = check_count(top, "top", low=0)
     if isinstance(data, pd.DataFrame):
         if proba is None:
             raise TypeError("worst(df, true, proba): give the probability columns, a list or a dict label -> column")
@@ -134,7 +134,7 @@ def worst(
     ranked = kept[np.lexsort((-key[kept], group[kept]))]  # by group, worst first; stable: ties keep the input order
     starts = np.flatnonzero(np.diff(group[ranked], prepend=-1))  # where each group's run begins
     rank = np.arange(len(ranked)) - np.repeat(starts, np.diff(starts, append=len(ranked)))
-    chosen = ranked[rank < int(n)]
+    chosen = ranked[rank < top]
     table = pd.DataFrame(values[chosen], index=row_labels(chosen), columns=pd.Index(classes, name=CLASS_DIM))
     table.insert(0, "true", classes[codes[chosen]])
     table["argmax"] = classes[values[chosen].argmax(axis=1)]

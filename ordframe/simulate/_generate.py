@@ -35,7 +35,7 @@ def confusion_cubes(
     spread="hypergeometric",
     errors="uniform",
     n_resamples=1,
-    dim=REPLICATE_DIM,
+    replicate_dim=REPLICATE_DIM,
     seed=None,
 ) -> xr.DataArray:
     """Random confusion matrices of K ordinal classes and N samples with a fixed accuracy.
@@ -99,21 +99,21 @@ def confusion_cubes(
         weights with the class distance.
     n_resamples : int
         The number of matrices drawn, >= 1.
-    dim : str
-        The name of the replicate dim.
+    replicate_dim : str
+        The name of the new dim of the replicates.
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The random state; the same seed gives the same cube.
 
     Returns
     -------
     xarray.DataArray
-        int64 counts with dims ``(dim, "true", "pred")``, classes labelled 1..K, named ``count``: a
+        int64 counts with dims ``(replicate_dim, "true", "pred")``, classes labelled 1..K, named ``count``: a
         confusion cube for ``cube.ordinal.evaluate()`` and ``ordframe.simulate.prefers``.
 
     Raises
     ------
     TypeError
-        If ``k``, ``n`` or ``n_resamples`` is not a whole number in range, or ``dim`` not a str.
+        If ``k``, ``n`` or ``n_resamples`` is not a whole number in range, or ``replicate_dim`` not a str.
     ValueError
         If an argument is out of range (the message names it and the value), or both ``largest``
         and ``priors`` are given.
@@ -132,7 +132,7 @@ def confusion_cubes(
     k = check_count(k, "k", 2)
     n = check_count(n, "n", 1)
     n_resamples = check_count(n_resamples, "n_resamples", 1)
-    dim = new_dim(dim, CUBE_DIMS, "dim")
+    replicate_dim = new_dim(replicate_dim, CUBE_DIMS, "replicate_dim")
     accuracy = _share(accuracy, "accuracy")
     if fixed not in FIXED:
         raise ValueError(f"fixed must be 'overall' or 'classwise' (which accuracy is held fixed), got {fixed!r}")
@@ -179,7 +179,7 @@ def confusion_cubes(
         counts[i, i] = correct[:, i]
     classes = np.arange(1, k + 1)
     counts = np.ascontiguousarray(np.moveaxis(counts, -1, 0))
-    return xr.DataArray(counts, dims=(dim, TRUE, PRED), coords={TRUE: classes, PRED: classes}, name="count")
+    return xr.DataArray(counts, dims=(replicate_dim, TRUE, PRED), coords={TRUE: classes, PRED: classes}, name="count")
 
 
 def _share(value, name: str) -> float:
