@@ -120,10 +120,10 @@ def test_agreement_errors_name_the_argument():
 # --------------------------------------------------------------------------- discriminative power
 
 
-def test_discriminative_power_is_the_share_of_pairs_with_asl_below_alpha():
+def test_discriminative_power_is_the_share_of_pairs_with_asl_below_one_minus_level():
     rng = np.random.default_rng(7)
     cubes = random_cubes(rng, 5, 3, samples=150, dims=("model",)).assign_coords(model=list("abcde"))
-    result = ordframe.simulate.discriminative_power(cubes, metrics=["mae", "qwk"], alpha=0.1, n_resamples=300, seed=1)
+    result = ordframe.simulate.discriminative_power(cubes, metrics=["mae", "qwk"], level=0.9, n_resamples=300, seed=1)
     for metric in ("mae", "qwk"):
         asl = result["asl"].sel(metric=metric).values
         pairs = [asl[i, j] for i in range(5) for j in range(i + 1, 5)]
@@ -160,6 +160,14 @@ def test_discriminative_power_pools_a_dim_of_simulated_pairs():
     assert float(pooled["discriminative_power"].sel(metric="mae")) == float((asl < 0.05).mean())
 
 
+def test_an_asl_equal_to_one_minus_level_does_not_separate_the_pair():
+    # separated means ASL < 1 - level, strictly, as a test rejects at p < alpha: 1 - 0.95 must not be 0.050000000000000044
+    asl = xr.DataArray([[[1.0, 0.05], [0.05, 1.0]]], dims=("metric", "model", "versus"), coords={"metric": ["mae"]})
+    result = ordframe.simulate.discriminative_power(xr.Dataset({"p_value": asl}), level=0.95)
+    assert float(result["discriminative_power"].sel(metric="mae")) == 0.0
+    assert result.attrs["level"] == 0.95
+
+
 def test_discriminative_power_of_a_paired_comparison_reads_its_p_values():
     rng = np.random.default_rng(9)
     y = rng.integers(0, 4, 300)
@@ -181,8 +189,8 @@ def test_discriminative_power_of_a_paired_comparison_reads_its_p_values():
 
 def test_discriminative_power_errors():
     cube = xr.DataArray([[[5, 1], [1, 5]]], dims=("model", "true", "pred"))
-    with pytest.raises(ValueError, match="alpha must be"):
-        ordframe.simulate.discriminative_power(cube, alpha=5)
+    with pytest.raises(ValueError, match="level must be"):
+        ordframe.simulate.discriminative_power(cube, level=5)
     with pytest.raises(ValueError, match="two models or more"):
         ordframe.simulate.discriminative_power(cube, metrics=["mae"])
     with pytest.raises(ValueError, match="no dim model_dim='system'"):
@@ -326,8 +334,8 @@ def test_planning_errors_name_the_argument():
         ordframe.simulate.sample_size(pilot, "mae", halfwidth=0.1, sizes=[0.5])
     with pytest.raises(ValueError, match=r"power must be a number in \(0, 1\)"):
         ordframe.simulate.power(mcnemar_joint(0.1, 0.05), "mae", power=80)
-    with pytest.raises(ValueError, match="alpha must be"):
-        ordframe.simulate.power(mcnemar_joint(0.1, 0.05), "mae", alpha=0)
+    with pytest.raises(ValueError, match="level must be"):
+        ordframe.simulate.power(mcnemar_joint(0.1, 0.05), "mae", level=1)
     with pytest.raises(ValueError, match="beta"):
         ordframe.simulate.sample_size(pilot, "oc[beta=-1]", halfwidth=0.1)
 

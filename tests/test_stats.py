@@ -307,7 +307,7 @@ def test_demsars_worked_example():
     assert float(result["critical_difference"]) == pytest.approx(1.25, abs=0.005)
     # the largest difference of average ranks, 3.143 - 1.964 = 1.179, is below CD: no pair differs at 0.05
     assert (result["nemenyi_p_value"] > 0.05).all()
-    at_10 = friedman(demsar_table(), alpha=0.10).sel(metric="auc")
+    at_10 = friedman(demsar_table(), level=0.90).sel(metric="auc")
     assert float(at_10["critical_difference"]) == pytest.approx(1.12, abs=0.005)  # q_0.10 = 2.291 for k = 4
     worse = at_10["nemenyi_p_value"].sel(model="C4.5") < 0.10  # C4.5 against C4.5+m (1.143) and C4.5+m+cf (1.179)
     assert worse.values.tolist() == [False, True, False, True]
@@ -467,8 +467,8 @@ def test_friedman_needs_complete_blocks_a_direction_and_the_dims():
         friedman(values.drop_attrs())
     with pytest.raises(ValueError, match="has no dim 'data_set'"):
         friedman(values, dim="data_set")
-    with pytest.raises(ValueError, match="alpha must be"):
-        friedman(values, alpha=5)
+    with pytest.raises(ValueError, match="level must be"):
+        friedman(values, level=5)
     with pytest.raises(ValueError, match="Friedman needs >= 2"):
         friedman(values.isel(dataset=[0]))
 

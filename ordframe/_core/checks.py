@@ -148,6 +148,15 @@ def check_level(level) -> float:
     return float(level)
 
 
+def significance(level: float) -> float:
+    """The significance level ``1 - level`` of a test at the confidence ``level``, as the decimal meant.
+
+    ``1 - 0.95`` is 0.050000000000000044 in floating point, which would count a p-value of exactly 0.05 as
+    below it.
+    """
+    return round(1 - check_level(level), 12)
+
+
 def better_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None = None) -> float:
     """+1 where higher values are better, -1 where lower are: ``higher_is_better`` if given, else the attrs'."""
     if higher_is_better is not None:

@@ -7,7 +7,7 @@ average rank), R_j is the average rank of model j::
              divided by 1 - sum(t^3 - t) / (N k (k^2 - 1)) over the groups of t tied values (unless tie_correction=False)
     F_F    = (N-1) chi2_F / (N (k-1) - chi2_F)                    ~ F(k-1, (k-1)(N-1))   (Iman & Davenport 1980)
     z_ij   = (R_i - R_j) / sqrt(k (k+1) / (6 N))
-    CD     = q_alpha sqrt(k (k+1) / (6 N)),   q_alpha = studentized range quantile(1-alpha, k, inf) / sqrt(2)
+    CD     = q sqrt(k (k+1) / (6 N)),   q = studentized range quantile(level, k, inf) / sqrt(2)
 
 with Nemenyi p-values from the studentized range distribution (``sf(|z| sqrt 2, k, inf)``)
 and Holm's step-down adjustment (Holm 1979) of the normal p-values ``2 Phi(-|z|)``.
@@ -15,19 +15,18 @@ Demšar prefers F_F: the chi-square form is conservative.
 
 Against a control model c (Demšar 2006, section 3.2.2), the k - 1 hypotheses R_j = R_c
 have p-values ``2 Phi(-|z_jc|)``, Holm-adjusted over those k - 1, and the Bonferroni-Dunn
-critical difference is CD_BD = z_{1 - alpha / (2 (k-1))} sqrt(k (k+1) / (6 N)).
+critical difference is CD_BD = z_{1 - alpha / (2 (k-1))} sqrt(k (k+1) / (6 N)), with alpha = 1 - level.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Hashable
 
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import directions, ranking_sign
+from ordframe._core.checks import check_level, directions, ranking_sign, significance
 from ordframe._core.dims import METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._inference.multiplicity import holm, holm_pairs
 from ordframe._inference.values import as_dataset, check_dims, check_label, elementwise
@@ -38,7 +37,7 @@ def friedman(
     *,
     model_dim: str = MODEL_DIM,
     dim: str = "dataset",
-    alpha: float = 0.05,
+    level: float = 0.95,
     tie_correction: bool = True,
     higher_is_better=None,
     control: Hashable | None = None,
@@ -55,9 +54,9 @@ def friedman(
         The dim of the models (k >= 2).
     dim : str
         The dim of the blocks, the data sets (N >= 2), reduced over.
-    alpha : float
-        The significance level of the critical differences (Nemenyi, and Bonferroni-Dunn with ``control=``),
-        in (0, 1).
+    level : float
+        The confidence level of the critical differences (Nemenyi, and Bonferroni-Dunn with ``control=``),
+        in (0, 1): their significance level is ``1 - level``.
     tie_correction : bool
         Divide the Friedman statistic by the correction for ties within data sets,
         ``1 - sum(t^3 - t) / (N k (k^2 - 1))``, as ``scipy.stats.friedmanchisquare`` and R's
@@ -91,7 +90,7 @@ def friedman(
     ------
     ValueError
         If a dim is missing or too short, a variable has no direction, has NaN values (the Friedman
-        test needs complete blocks), alpha is outside (0, 1), or ``control`` is not a model.
+        test needs complete blocks), level is outside (0, 1), or ``control`` is not a model.
 
     Warns
     -----
@@ -127,8 +126,7 @@ def friedman(
     """
     import scipy.stats  # imported when needed: it takes half a second
 
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number in (0, 1), e.g. 0.05, got {alpha!r}")
+    level = check_level(level)
     parts = []
     data = as_dataset(values)
     overrides = directions(higher_is_better, list(data.data_vars))
@@ -173,7 +171,7 @@ def friedman(
         f_statistic = xr.where(room > 0, (n - 1) * statistic / room.where(room > 0), np.inf)
         f_p_value = elementwise(scipy.stats.f.sf, f_statistic, k - 1, (k - 1) * (n - 1))
         se = math.sqrt(k * (k + 1) / (6 * n))
-        q_alpha = scipy.stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
+        q = scipy.stats.studentized_range.ppf(level, k, np.inf) / math.sqrt(2)
         z = (average - average.rename({model_dim: VERSUS_DIM})) / se
         nemenyi = elementwise(scipy.stats.studentized_range.sf, np.abs(z) * math.sqrt(2), k, np.inf)
         if control is not None:
@@ -187,7 +185,7 @@ def friedman(
                     model_dim, ...
                 ),
                 "bonferroni_dunn_cd": xr.full_like(
-                    statistic, scipy.stats.norm.isf(alpha / (2 * (k - 1))) * se, dtype=np.float64
+                    statistic, scipy.stats.norm.isf(significance(level) / (2 * (k - 1))) * se, dtype=np.float64
                 ),
             }
         normal = np.minimum(1.0, 2 * elementwise(scipy.stats.norm.sf, np.abs(z)))
@@ -208,7 +206,7 @@ def friedman(
                     "p_value": p_value,
                     "iman_davenport": f_statistic,
                     "iman_davenport_p_value": f_p_value,
-                    "critical_difference": xr.full_like(statistic, q_alpha * se),
+                    "critical_difference": xr.full_like(statistic, q * se),
                     "nemenyi_p_value": nemenyi.transpose(*pairs),
                     "holm_p_value": holm_p.transpose(*pairs),
                     **control_parts,
@@ -223,7 +221,7 @@ def friedman(
         "test": "Friedman (Demšar 2006)",
         "blocks_dim": dim,
         "blocks": int(n),
-        "alpha": float(alpha),
+        "level": level,
         "tie_correction": int(tie_correction),
         **({"control": str(control)} if control is not None else {}),
     }

@@ -61,10 +61,10 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
     ... )
     >>> fig = ordframe.plot.critical_difference(friedman(auc))
     >>> fig.axes[0].get_title()
-    'auc: average rank over 5 dataset values (1 = best; Iman-Davenport p = 0.017)\\nNemenyi CD = 1.482 at alpha = 0.05'
+    'auc: average rank over 5 dataset values (1 = best; Iman-Davenport p = 0.017)\\nNemenyi CD = 1.482 at level = 0.95'
     >>> fig = ordframe.plot.critical_difference(friedman(auc, control="a"))
     >>> fig.axes[0].get_title().splitlines()[1]
-    'Bonferroni-Dunn CD = 1.418 against a at alpha = 0.05'
+    'Bonferroni-Dunn CD = 1.418 against a at level = 0.95'
     """
     if not isinstance(result, xr.Dataset) or "average_rank" not in result or "critical_difference" not in result:
         raise TypeError(
@@ -158,8 +158,8 @@ def _cd_title(result: xr.Dataset, metric, cd: float, control) -> str:
         head += f" over {blocks} {over} values" if blocks else f" over {over}"
     omnibus = "iman_davenport_p_value"  # Demšar (2006) reports it: the chi-square p-value is conservative
     head += " (1 = best" + (f"; Iman-Davenport p = {float(result[omnibus]):.3f})" if omnibus in result else ")")
-    alpha = result.attrs.get("alpha")
+    level = result.attrs.get("level")
     kind = "Nemenyi CD" if control is None else "Bonferroni-Dunn CD"
     tail = f"{kind} = {cd:.3f}" + (f" against {control}" if control is not None else "")
-    tail += f" at alpha = {alpha:g}" if alpha is not None else ""
+    tail += f" at level = {level:g}" if level is not None else ""
     return f"{head}\n{tail}"

@@ -33,7 +33,7 @@ import pandas as pd
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_counts, cube_classes, prepare
-from ordframe._core.checks import check_count, check_level, rng_of
+from ordframe._core.checks import check_count, check_level, rng_of, significance
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, PRED, PRED_VERSUS, REPLICATE_DIM, SIZE_DIM, TRUE
 from ordframe._core.messages import show, warn
 from ordframe._core.options import check_allocation
@@ -178,7 +178,7 @@ def power(
     metric,
     *,
     delta: float | None = None,
-    alpha: float = 0.05,
+    level: float = 0.95,
     power: float = 0.8,
     n_resamples: int = 2000,
     sizes=None,
@@ -191,8 +191,8 @@ def power(
     class t that model a predicts i and model b predicts j. A test set of n samples is a multinomial draw of n
     over its K^3 cells (so the pairing of the predictions is kept), and the difference ``d = m(a) - m(b)`` of
     ``metric`` is computed on the two models' cubes. The test of "no difference" rejects when d falls outside
-    the ``alpha / 2`` and ``1 - alpha / 2`` quantiles of d under the null that the two models are
-    exchangeable (the table symmetrised in the two predictions, ``(n_tij + n_tji) / 2``, as a paired
+    the ``alpha / 2`` and ``1 - alpha / 2`` quantiles (``alpha = 1 - level``) of d under the null that the two
+    models are exchangeable (the table symmetrised in the two predictions, ``(n_tij + n_tji) / 2``, as a paired
     permutation test assumes); the power at n is the share of draws from the pilot (its difference shifted
     to ``delta`` if given) that the test rejects. For accuracy this is McNemar's test, and the n found is about
     Connor's (1987) ``(z_{1-alpha/2} sqrt(psi) + z_power sqrt(psi - delta^2))^2 / delta^2``, with ``psi`` the
@@ -210,8 +210,8 @@ def power(
         The difference ``m(a) - m(b)`` to detect, in the metric's units: the draws' differences are shifted by
         ``delta - difference`` (the pilot's own difference), which keeps their spread and the bias of the
         metric at n. Default: the pilot's own difference.
-    alpha : float
-        The significance level of the two-sided test, in (0, 1).
+    level : float
+        The confidence level of the two-sided test, in (0, 1): its significance level is ``1 - level``.
     power : float
         The power to reach, in (0, 1).
     n_resamples : int
@@ -258,7 +258,7 @@ def power(
     >>> round(float(plan["difference"]), 3), 400 < int(plan["sample_size"]) < 470  # Connor (1987): 434
     (0.06, True)
     """
-    alpha, target = _share(alpha, "alpha", "a significance level, e.g. 0.05"), _share(power, "power", "e.g. 0.8")
+    alpha, target = significance(level), _share(power, "power", "e.g. 0.8")
     counts, classes = _pilot(pilot, (TRUE, PRED, PRED_VERSUS))
     k = counts.shape[-1]
     request, (chosen, params) = _one_metric(metric, k, classes)
@@ -303,7 +303,7 @@ def power(
     elif difference + shift == 0:
         warn(
             f"the difference to detect is 0 ({'the pilot models score the same' if delta is None else 'delta=0'}): "
-            "the power stays at or below the test's size, alpha; give the difference to detect with delta=",
+            "the power stays at or below the test's size, 1 - level; give the difference to detect with delta=",
             RuntimeWarning,
         )
     curve = _search(
@@ -318,7 +318,7 @@ def power(
     curve["delta"] = difference + shift
     curve.attrs = {
         "metric": request,
-        "alpha": alpha,
+        "level": level,
         "target_power": target,
         "n_resamples": n_resamples,
         "mc_level": MC_LEVEL,

@@ -2,7 +2,7 @@
 
 For every pair of models and every metric, the achieved significance level
 (ASL) is the two-sided bootstrap p-value of ``ordframe.compare``; a metric's
-discriminative power is the share of the pairs whose ASL is below ``alpha``,
+discriminative power is the share of the pairs whose ASL is below ``1 - level``,
 and its ASL curve the pairs' ASLs in ascending order (Sakai's figures). A
 metric that separates more pairs on the same data tells models apart with
 fewer samples.
@@ -15,7 +15,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import check_cube
 from ordframe._bridge.evaluate import evaluate_cube
-from ordframe._core.checks import dims_list
+from ordframe._core.checks import check_level, dims_list, significance
 from ordframe._core.dims import BOOTSTRAP_DIM, METRIC_DIM, MODEL_DIM, PAIR_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
 from ordframe._inference.compare import compare
@@ -25,19 +25,19 @@ from ordframe._resampling.cubes import bootstrap_cube
 def discriminative_power(
     data,
     *,
-    alpha: float = 0.05,
+    level: float = 0.95,
     metrics=None,
     model_dim: str = MODEL_DIM,
     dim=None,
     n_resamples: int = 2000,
     seed=None,
 ) -> xr.Dataset:
-    """The share of pairs of models that each metric separates at significance ``alpha`` (Sakai 2006).
+    """The share of pairs of models that each metric separates at the confidence ``level`` (Sakai 2006).
 
     For every pair of models (a, b), a < b along ``model_dim``, the achieved significance level (ASL) is the
     two-sided bootstrap p-value of "no difference" of [`compare`][ordframe.compare],
     ``min(1, 2 (min(#{d <= 0}, #{d >= 0}) + 1) / (B + 1))`` over the B replicates' differences d. The
-    discriminative power of a metric is ``#{pairs: ASL < alpha} / #{pairs}``, and its ASL curve the pairs'
+    discriminative power of a metric is ``#{pairs: ASL < 1 - level} / #{pairs}``, and its ASL curve the pairs'
     ASLs in ascending order. Sakai (2006) bootstraps a studentised paired statistic over topics; here the test
     is that of ``compare``, on whole test sets.
 
@@ -51,8 +51,9 @@ def discriminative_power(
         ([`bootstrap_cube`][ordframe.bootstrap_cube]), an unpaired test, right for models scored on
         independent test sets (e.g. simulated pairs of cubes); models scored on the same samples are
         compared more powerfully by ``df.ordinal.compare(..., sample=...)``.
-    alpha : float
-        The significance level, in (0, 1).
+    level : float
+        The confidence level, in (0, 1): a pair is separated when its ASL is below ``1 - level``, the test's
+        significance level.
     metrics : str, list or dict, optional
         For a cube: the confusion metrics, as ``metrics=`` of ``cube.ordinal.evaluate`` (default: every
         registered confusion metric). A comparison already holds its metrics.
@@ -70,14 +71,14 @@ def discriminative_power(
     -------
     xarray.Dataset
         ``asl`` (dims ``metric``, ``model_dim``, ``versus`` and the others: the ASL of every pair, NaN where
-        undefined), ``discriminative_power`` (per metric: the share of pairs with ASL < ``alpha``),
+        undefined), ``discriminative_power`` (per metric: the share of pairs with ASL < ``1 - level``),
         ``pairs`` (the pairs with a defined ASL) and ``asl_curve`` (per metric, the ASLs in ascending order
-        along ``pair``, NaN-padded), with the attrs ``alpha`` and ``test``.
+        along ``pair``, NaN-padded), with the attrs ``level`` and ``test``.
 
     Raises
     ------
     ValueError
-        For ``alpha`` outside (0, 1), fewer than two models, a missing dim, a comparison without
+        For ``level`` outside (0, 1), fewer than two models, a missing dim, a comparison without
         ``p_value``, or ``metrics``, ``n_resamples`` or ``seed`` given with a comparison.
 
     Examples
@@ -91,8 +92,7 @@ def discriminative_power(
     >>> result["discriminative_power"].values.tolist()  # a-b and b-c are separated, a-c not
     [0.6666666666666666]
     """
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a significance level in (0, 1), e.g. 0.05, got {alpha!r}")
+    level = check_level(level)
     pooled = [] if dim is None else dims_list(dim)
     if isinstance(data, xr.Dataset):
         given = [name for name, value in (("metrics", metrics), ("seed", seed)) if value is not None]
@@ -126,7 +126,7 @@ def discriminative_power(
     pairs = pairs.drop_vars([PAIR_DIM, model_dim, VERSUS_DIM, *pooled], errors="ignore")
     defined = pairs.notnull()
     count = defined.sum(PAIR_DIM)
-    share = (pairs < alpha).where(defined).sum(PAIR_DIM) / count.where(count > 0)
+    share = (pairs < significance(level)).where(defined).sum(PAIR_DIM) / count.where(count > 0)
     if bool((count < defined.sizes[PAIR_DIM]).any()):
         warn(
             "some pairs of models have no ASL (a metric undefined on every replicate of a model): they are "
@@ -142,7 +142,7 @@ def discriminative_power(
             "asl_curve": curve.assign_coords({PAIR_DIM: np.arange(1, curve.sizes[PAIR_DIM] + 1)}),
         }
     )
-    out.attrs = {"alpha": float(alpha), "test": test}
+    out.attrs = {"level": level, "test": test}
     return out
 
 

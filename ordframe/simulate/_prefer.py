@@ -32,7 +32,8 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
 
     The interval is the Clopper–Pearson interval of the agreement share (the number of agreements
     is binomial given the pairs compared, the pairs being independent draws), by scipy's beta
-    quantiles: [B(alpha/2; x, m - x + 1), B(1 - alpha/2; x + 1, m - x)] for x agreements in m pairs.
+    quantiles: [B(alpha/2; x, m - x + 1), B(1 - alpha/2; x + 1, m - x)] for x agreements in m pairs,
+    alpha = 1 - level.
 
     Parameters
     ----------
