@@ -116,7 +116,7 @@ def test_weights_that_overflow_their_sum_are_refused():
 
 
 def test_one_model_needs_no_by_column():
-    """Review L5: evaluate(bootstrap=) of a single model without by= resamples its rows."""
+    """Review L5: evaluate(n_resamples=) of a single model without by= resamples its rows."""
     df = models_frame(models="a")
     alone = df.ordinal.evaluate("y", "yhat", n_resamples=200, seed=3, metrics=["mae"])
     assert alone["mae"].dims == ("bootstrap",)
