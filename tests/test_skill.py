@@ -55,7 +55,9 @@ def test_rpss_is_one_minus_rps_over_the_climatological_rps_of_xskillscore(n, k, 
         reference = "climatology"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ordframe.UndefinedSkillWarning)  # one class drawn: undefined, checked below
-        result = df.ordinal.skill(("rps", {"normalize": normalize}), "y", columns, reference=reference, labels=labels)
+        result = df.ordinal.skill(
+            "y", proba=columns, metric=("rps", {"normalize": normalize}), reference=reference, labels=labels
+        )
     model, climatology = xs_rps(df["y"].to_numpy(), df[columns].to_numpy(), k), xs_rps(df["y"].to_numpy(), prior, k)
     scale = 1 / (k - 1) if normalize else 1.0
     assert float(result["score"]) == pytest.approx(model * scale, rel=1e-12, abs=1e-14)
@@ -77,7 +79,7 @@ def test_bss_of_two_classes_is_xskillscores_brier_score_against_climatology(n, s
     climatology = float(xs.brier_score(observations, xr.DataArray(np.full(n, base_rate), dims="sample"), dim="sample"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ordframe.UndefinedSkillWarning)
-        result = df.ordinal.skill("brier", "y", columns, labels=[0, 1])
+        result = df.ordinal.skill("y", proba=columns, metric="brier", labels=[0, 1])
     # ordframe's multi-class Brier score sums both classes' squared errors: twice the binary one
     assert float(result["score"]) == pytest.approx(2 * model, rel=1e-12)
     assert float(result["reference_score"]) == pytest.approx(2 * base_rate * (1 - base_rate), abs=1e-14)
@@ -117,7 +119,7 @@ def test_climatology_is_each_groups_own_prior():
     b = pd.DataFrame({"y": rng.choice(3, 100, p=[0.1, 0.2, 0.7]), "site": "b"})
     df = pd.concat([a, b], ignore_index=True)
     df["yhat"] = np.clip(df["y"] + rng.integers(-1, 2, len(df)), 0, 2)
-    result = df.ordinal.skill("accuracy", "y", "yhat", by="site")
+    result = df.ordinal.skill("y", "yhat", metric="accuracy", by="site")
     for site, part in df.groupby("site"):
         q = np.bincount(part["y"], minlength=3) / len(part)
         assert float(result["reference_score"].sel(site=site)) == pytest.approx(q @ q, abs=1e-15)
@@ -132,14 +134,14 @@ def test_a_training_prior_and_a_one_hot_distribution():
         y=df["y"].map({0: "low", 1: "mid", 2: "high"}), yhat=df["yhat"].map({0: "low", 1: "mid", 2: "high"})
     )
     labels = ["low", "mid", "high"]
-    prior = frame.ordinal.skill("mae", "y", "yhat", reference={"prior": training}, labels=labels)
+    prior = frame.ordinal.skill("y", "yhat", metric="mae", reference={"prior": training}, labels=labels)
     f = np.array([2, 2, 4]) / 8
     q = np.array([1, 2, 1]) / 4
     distance = np.abs(np.subtract.outer(np.arange(3), np.arange(3)))
     assert float(prior["reference_score"]) == pytest.approx(f @ distance @ q, abs=1e-15)
     assert "training labels" in prior.attrs["reference"]
     # always predicting the middle class: the constant forecast's own matrix
-    constant = frame.ordinal.skill("mae", "y", "yhat", reference={"distribution": {"mid": 1}}, labels=labels)
+    constant = frame.ordinal.skill("y", "yhat", metric="mae", reference={"distribution": {"mid": 1}}, labels=labels)
     always = frame.assign(yhat="mid").ordinal.mae("y", "yhat", labels=labels)
     assert float(constant["reference_score"]) == pytest.approx(always, abs=1e-15)
 
@@ -171,11 +173,11 @@ def perfect_and_baseline(n=60, seed=0):
 @pytest.mark.parametrize("name", [*PERFECT_CONFUSION, "rps", "brier", "log_score", "sarps"])
 def test_a_perfect_model_has_skill_one_and_the_reference_model_zero(name):
     df = perfect_and_baseline()
-    predicted = "yhat" if ordframe.get_metric(name).kind == "confusion" else PROBA
-    result = df.ordinal.skill(name, "y", predicted, by="model", reference={"model": "baseline"})
+    predicted = {"pred": "yhat"} if ordframe.get_metric(name).kind == "confusion" else {"proba": PROBA}
+    result = df.ordinal.skill("y", **predicted, metric=name, by="model", reference={"model": "baseline"})
     assert float(result["skill"].sel(model="perfect")) == pytest.approx(1.0, abs=1e-12)
     assert float(result["skill"].sel(model="baseline")) == 0.0
-    climatology = df.ordinal.skill(name, "y", predicted, by="model")
+    climatology = df.ordinal.skill("y", **predicted, metric=name, by="model")
     assert float(climatology["skill"].sel(model="perfect")) == pytest.approx(1.0, abs=1e-12)
 
 
@@ -202,7 +204,7 @@ def test_a_forecast_of_the_sample_prior_has_skill_zero_for_every_probability_met
     q = np.bincount(df["y"], minlength=3) / len(df)
     df[columns] = np.broadcast_to(q, (len(df), 3))
     for name in ("rps", "brier", "log_score", "sarps"):
-        assert float(df.ordinal.skill(name, "y", columns)["skill"]) == pytest.approx(0.0, abs=1e-12)
+        assert float(df.ordinal.skill("y", proba=columns, metric=name)["skill"]) == pytest.approx(0.0, abs=1e-12)
 
 
 def within_one(counts):
@@ -223,14 +225,14 @@ def test_a_plugin_metric_has_a_skill_score(restore_registry):
     ordframe.register(Plugin(), "skill-test")
     df = pd.DataFrame({"y": [0, 1, 2, 3, 3, 0] * 10, "yhat": [0, 2, 2, 0, 3, 3] * 10})
     labels = [0, 1, 2, 3]
-    result = df.ordinal.skill("near_rate", "y", "yhat", labels=labels)
+    result = df.ordinal.skill("y", "yhat", metric="near_rate", labels=labels)
     f = np.bincount(df["y"], minlength=4) / len(df)
     near = np.abs(np.subtract.outer(np.arange(4), np.arange(4))) <= 1
     reference = f @ near @ f
     score = (np.abs(df["y"] - df["yhat"]) <= 1).mean()
     assert float(result["skill"]) == pytest.approx((score - reference) / (1 - reference), abs=1e-12)
     with pytest.warns(ordframe.UndefinedSkillWarning, match="perfect value is inf"):
-        unbounded = df.ordinal.skill("near_gain", "y", "yhat", labels=labels)
+        unbounded = df.ordinal.skill("y", "yhat", metric="near_gain", labels=labels)
     assert np.isnan(float(unbounded["skill"]))
     assert float(unbounded["score"]) == pytest.approx(score)
 
@@ -238,7 +240,7 @@ def test_a_plugin_metric_has_a_skill_score(restore_registry):
 def test_a_perfect_reference_makes_the_skill_undefined():
     df = pd.DataFrame({"y": [0] * 20, "yhat": [0] * 15 + [1] * 5})
     with pytest.warns(ordframe.UndefinedSkillWarning, match="reference scores the perfect value"):
-        result = df.ordinal.skill("accuracy", "y", "yhat", labels=[0, 1, 2])
+        result = df.ordinal.skill("y", "yhat", metric="accuracy", labels=[0, 1, 2])
     assert float(result["reference_score"]) == 1.0
     assert np.isnan(float(result["skill"]))
 
@@ -266,7 +268,7 @@ def test_every_replicates_skill_comes_from_the_same_replicate_of_model_and_refer
     skills = ordframe.skill(replicates, {"model": "b"})[name]
     expected = ordframe.ci(skills, level=0.9)
     result = df.ordinal.skill(
-        name, "y", predicted, by="model", sample="s", reference={"model": "b"}, n_resamples=300, seed=5, level=0.9
+        "y", **kind, metric=name, by="model", sample="s", reference={"model": "b"}, n_resamples=300, seed=5, level=0.9
     )
     np.testing.assert_allclose(result["interval"].transpose("bound", "model"), expected.transpose("bound", "model"))
     assert (skills.sel(model="b") == 0).all()  # the reference against itself, replicate by replicate
@@ -281,15 +283,15 @@ def test_the_climatological_reference_of_a_replicate_is_the_replicates_own():
     accuracy = np.trace(counts, axis1=1, axis2=2) / counts.sum(axis=(1, 2))
     reference = (f * f).sum(axis=1)
     np.testing.assert_allclose(skills.values, (accuracy - reference) / (1 - reference), atol=1e-12)
-    result = df.ordinal.skill("accuracy", "y", "yhat", n_resamples=300, seed=2)
+    result = df.ordinal.skill("y", "yhat", metric="accuracy", n_resamples=300, seed=2)
     np.testing.assert_allclose(result["interval"].values, ordframe.ci(skills).values)
 
 
 def test_basic_interval_reflects_the_percentile_one_about_the_skill_on_the_data():
     df = two_models()
     common = {"by": "model", "sample": "s", "n_resamples": 200, "seed": 1}
-    percentile = df.ordinal.skill("mae", "y", "yhat", **common)
-    basic = df.ordinal.skill("mae", "y", "yhat", method="basic", **common)
+    percentile = df.ordinal.skill("y", "yhat", metric="mae", **common)
+    basic = df.ordinal.skill("y", "yhat", metric="mae", method="basic", **common)
     np.testing.assert_allclose(
         basic["interval"].sel(bound="low"), 2 * basic["skill"] - percentile["interval"].sel(bound="high")
     )
@@ -312,7 +314,9 @@ def test_the_percentile_interval_of_a_climatological_skill_covers_its_population
         y = rng.choice(3, 300, p=prior)
         yhat = (rng.random(300)[:, None] > np.cumsum(confusion[y], axis=1)).sum(axis=1)
         df = pd.DataFrame({"y": y, "yhat": yhat})
-        low, high = df.ordinal.skill("mae", "y", "yhat", labels=[0, 1, 2], n_resamples=200, seed=i)["interval"].values
+        low, high = df.ordinal.skill("y", "yhat", metric="mae", labels=[0, 1, 2], n_resamples=200, seed=i)[
+            "interval"
+        ].values
         covered += low <= truth <= high
     assert 0.85 <= covered / sets <= 1.0
 
@@ -337,18 +341,18 @@ def test_the_percentile_interval_of_a_climatological_skill_covers_its_population
 def test_a_bad_reference_says_what_to_give(reference, error, match):
     df = two_models()
     with pytest.raises(error, match=match):
-        df.ordinal.skill("mae", "y", "yhat", by="model", reference=reference)
+        df.ordinal.skill("y", "yhat", metric="mae", by="model", reference=reference)
 
 
 def test_bootstrap_arguments_need_a_bootstrap_and_methods_are_checked():
     df = two_models()
     for draws in ({"seed": 1}, {"cluster": "s"}):
         with pytest.raises(TypeError, match="shape a bootstrap's draws and mean nothing without one"):
-            df.ordinal.skill("mae", "y", "yhat", by="model", **draws)
+            df.ordinal.skill("y", "yhat", metric="mae", by="model", **draws)
     with pytest.raises(ValueError, match="method must be one of"):
-        df.ordinal.skill("mae", "y", "yhat", by="model", n_resamples=10, method="bca")
+        df.ordinal.skill("y", "yhat", metric="mae", by="model", n_resamples=10, method="bca")
     with pytest.raises(ValueError, match="names one metric"):
-        df.ordinal.skill(["mae", "qwk"], "y", "yhat", by="model")
+        df.ordinal.skill("y", "yhat", metric=["mae", "qwk"], by="model")
 
 
 def test_skill_of_values_needs_a_cube_for_climatology_and_a_perfect_value():
@@ -368,15 +372,17 @@ def test_sample_without_a_bootstrap_checks_the_pairing_of_a_model_reference():
     # sample= names the pairing, as with a bootstrap: accepted and checked, the point estimate unchanged
     df = two_models()
     common = {"by": "model", "reference": {"model": "b"}}
-    expected = df.ordinal.skill("mae", "y", "yhat", **common)
-    xr.testing.assert_identical(df.ordinal.skill("mae", "y", "yhat", sample="s", **common), expected)
+    expected = df.ordinal.skill("y", "yhat", metric="mae", **common)
+    xr.testing.assert_identical(df.ordinal.skill("y", "yhat", metric="mae", sample="s", **common), expected)
     folds = df.assign(fold=df["s"] % 2)  # strata= too: the samples are paired within each fold
-    xr.testing.assert_identical(folds.ordinal.skill("mae", "y", "yhat", sample="s", strata="fold", **common), expected)
+    xr.testing.assert_identical(
+        folds.ordinal.skill("y", "yhat", metric="mae", sample="s", strata="fold", **common), expected
+    )
     with pytest.raises(ValueError, match="1 \\(sample, model\\) pair\\(s\\) have no prediction"):
-        df.iloc[:-1].ordinal.skill("mae", "y", "yhat", sample="s", **common)
+        df.iloc[:-1].ordinal.skill("y", "yhat", metric="mae", sample="s", **common)
     with pytest.raises(ValueError, match="different true labels"):
         df.assign(y=np.r_[df["y"].values[:-1], (df["y"].values[-1] + 1) % 3]).ordinal.skill(
-            "mae", "y", "yhat", sample="s", **common
+            "y", "yhat", metric="mae", sample="s", **common
         )
 
 
@@ -426,7 +432,7 @@ def test_a_nan_reference_is_refused_and_an_undefined_skill_counts_the_results_el
 def test_label_warnings_are_given_once():
     df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0], "yhat": [0, 1, 2, 3, 1, 0]})
     with pytest.warns(ordframe.LabelWarning) as record:
-        df.ordinal.skill("mae", "y", "yhat")
+        df.ordinal.skill("y", "yhat", metric="mae")
     assert len([w for w in record if issubclass(w.category, ordframe.LabelWarning)]) == 1
 
 
@@ -436,7 +442,7 @@ def test_the_skill_of_probability_values_from_their_cube_is_the_frames():
     cube = df.ordinal.confusion("y", "yhat", by="model")  # any predictions: the reference needs the true counts
     skills = ordframe.skill(values, {"distribution": [0.2, 0.3, 0.5]}, cube=cube)
     for name in ("rps", "log_score"):
-        frame = df.ordinal.skill(name, "y", PROBA, by="model", reference={"distribution": [0.2, 0.3, 0.5]})
+        frame = df.ordinal.skill("y", proba=PROBA, metric=name, by="model", reference={"distribution": [0.2, 0.3, 0.5]})
         xr.testing.assert_allclose(skills[name].drop_attrs(), frame["skill"].drop_attrs().rename(name))
 
 
@@ -457,3 +463,12 @@ def test_kappas_are_their_own_skill_against_any_independent_reference(counts, pr
             warnings.simplefilter("ignore", ordframe.UndefinedSkillWarning)
             skills = ordframe.skill(values, {"distribution": q}, cube=cube)
         np.testing.assert_allclose(skills.values, values.values, atol=1e-12)
+
+
+def test_skill_takes_its_arguments_as_evaluate_does():
+    """true, pred (or proba=) first, the metric by keyword; the wrong kind of prediction for the metric says so."""
+    df = two_models()
+    with pytest.raises(TypeError, match="'rps' scores class probabilities: pass proba="):
+        df.ordinal.skill("y", "yhat", metric="rps")
+    with pytest.raises(TypeError, match="'mae' scores predicted labels: pass pred="):
+        df.ordinal.skill("y", metric="mae")

@@ -754,10 +754,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
     def skill(
         self,
-        metric: str | tuple[str, dict],
         true: Column,
-        predicted: Column | pd.Series | np.ndarray | ProbaColumns,
+        pred: Column | pd.Series | np.ndarray | None = None,
         *,
+        proba: ProbaColumns | None = None,
+        metric: str | tuple[str, dict],
         reference: str | dict = CLIMATOLOGY,
         by: By = None,
         labels: ClassLabels | None = None,
@@ -783,13 +784,15 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        metric : str or (str, dict)
-            A registered metric (``"mae"``, ``"oc[beta=0.25]"``, ``("rps", {"normalize": False})``).
         true : column name
             The true labels.
-        predicted : column name, Series, array, list or dict
-            For a confusion metric, the predicted labels (a column, or one label per row); for a probability
-            metric, the probability columns (a list in class order or a dict label -> column).
+        pred : column name, Series, array or list, optional
+            The predicted labels of a confusion metric (a column, or one label per row); without it, the most
+            probable class of ``proba``.
+        proba : list or dict of column names, optional
+            The probability columns of a probability metric (a list in class order or a dict label -> column).
+        metric : str or (str, dict)
+            A registered metric (``"mae"``, ``"oc[beta=0.25]"``, ``("rps", {"normalize": False})``).
         reference : "climatology" or dict
             ``"climatology"`` (default): the class prior of the true labels of each ``by`` group;
             ``{"prior": labels}``: the class frequencies of a training set's labels; ``{"distribution": q}``:
@@ -851,7 +854,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Examples
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25})
-        >>> result = df.ordinal.skill("mae", "y", "yhat", n_resamples=500, seed=0)
+        >>> result = df.ordinal.skill("y", "yhat", metric="mae", n_resamples=500, seed=0)
         >>> round(float(result["skill"]), 4), float(result["score"]), float(result["reference_score"])
         (0.7143, 0.25, 0.875)
         >>> result["interval"].round(2).values.tolist()
@@ -859,9 +862,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         """
         return frame_skill(
             self._df,
-            metric,
             true,
-            predicted,
+            pred,
+            proba=proba,
+            metric=metric,
             reference=reference,
             by=by,
             labels=labels,

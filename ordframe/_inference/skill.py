@@ -438,10 +438,11 @@ def _cube_reference(values: xr.DataArray, cube, parsed: Reference, name) -> xr.D
 
 def frame_skill(
     df: pd.DataFrame,
-    metric,
     true,
-    predicted,
+    pred=None,
     *,
+    proba=None,
+    metric,
     reference=CLIMATOLOGY,
     by=None,
     labels=None,
@@ -458,8 +459,8 @@ def frame_skill(
 ) -> xr.Dataset:
     """The skill of ``metric`` for every ``by`` group of a frame, and with ``n_resamples`` its paired intervals.
 
-    ``predicted`` is the predicted-label column of a confusion metric or the probability columns of a
-    probability metric. Without ``n_resamples``, ``sample`` and ``strata`` only check the pairing: every
+    A confusion metric scores ``pred`` (or, without it, the most probable class of ``proba``), a probability
+    metric ``proba``. Without ``n_resamples``, ``sample`` and ``strata`` only check the pairing: every
     ``by`` group predicts every sample once, with one true label.
     """
     level = check_level(level)
@@ -474,7 +475,12 @@ def frame_skill(
     if len(request) != 1:
         raise ValueError(f"metric= names one metric, got {show(list(request))}; call skill once per metric")
     ((label, (chosen, params)),) = request.items()
-    pred, proba = (predicted, None) if chosen.kind == "confusion" else (None, predicted)
+    if chosen.kind == "proba" and proba is None:
+        raise TypeError(f"{chosen.name!r} scores class probabilities: pass proba= (the probability columns)")
+    if chosen.kind == "confusion" and pred is None and proba is None:
+        raise TypeError(f"{chosen.name!r} scores predicted labels: pass pred= (or proba=, for the most probable class)")
+    if chosen.kind == "proba":
+        pred = None  # a probability metric reads the probabilities only
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
     if n_resamples is None and (sample is not None or strata is not None):
         paired_samples(df, true, pred, by=by, sample=sample, strata=strata, resampled=False, **common)
