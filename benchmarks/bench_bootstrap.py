@@ -153,7 +153,7 @@ def paired_job(kind: str, samples: int, models: int, replicates: int) -> dict:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     if kind == "confusion":
-        boot = frame.ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=replicates, seed=0)
+        boot = frame.ordinal.bootstrap("y", "yhat", model="model", sample="sample", n_resamples=replicates, seed=0)
         boot.ordinal.evaluate()
     else:
         frame.ordinal.evaluate(

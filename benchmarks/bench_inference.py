@@ -71,17 +71,17 @@ def repeated_cv(subjects: int, models: int = 3, repeats: int = 3, folds: int = 5
 
 def cluster_ratio(subjects: int, replicates: int, repeat: int) -> list[str]:
     df = repeated_cv(subjects)
-    common = {"by": "model", "sample": "subject", "strata": ["repeat", "fold"], "seed": 0}
+    common = {"sample": "subject", "strata": ["repeat", "fold"], "seed": 0}
     rows = []
     for label, call in (
         (
             "labels (`bootstrap`)",
-            lambda **kw: df.ordinal.bootstrap("y", "yhat", n_resamples=replicates, **common, **kw),
+            lambda **kw: df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=replicates, **common, **kw),
         ),
         (
             "RPS and MAE (`evaluate(proba=..., n_resamples=)`)",
             lambda **kw: df.ordinal.evaluate(
-                "y", "yhat", proba=PROBA, metrics=["rps", "mae"], n_resamples=replicates, **common, **kw
+                "y", "yhat", proba=PROBA, metrics=["rps", "mae"], by="model", n_resamples=replicates, **common, **kw
             ),
         ),
     ):

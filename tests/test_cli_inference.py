@@ -166,7 +166,7 @@ def test_compare_prints_each_pair_once(capsys, repeated_cv):
     expected = df.ordinal.compare(
         "y",
         "yhat",
-        by="model",
+        model="model",
         sample="subject",
         strata=["repeat", "fold"],
         cluster="subject",

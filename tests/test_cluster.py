@@ -70,7 +70,7 @@ def test_cluster_replicates_spread_as_a_subject_level_row_loop():
     df = repeated_cv()
     n = 2000
     boot = df.ordinal.bootstrap(
-        "y", "yhat", by="model", sample="subject", strata=["repeat", "fold"], cluster="subject", n_resamples=n, seed=1
+        "y", "yhat", sample="subject", strata=["repeat", "fold"], cluster="subject", n_resamples=n, seed=1
     )
     ours = boot.sum(("repeat", "fold")).ordinal.mae()
     loop = row_loop(df, n, seed=2, value=mae)
@@ -86,7 +86,7 @@ def test_cluster_replicates_spread_as_a_subject_level_row_loop():
 def test_strata_alone_resample_a_subject_s_repeats_as_independent_and_warn():
     """The review's finding: with the repeats as strata the replicates are too narrow; the warning names cluster=."""
     df = repeated_cv()
-    design = {"by": "model", "sample": "subject", "strata": ["repeat", "fold"], "n_resamples": 1000, "seed": 1}
+    design = {"model": "model", "sample": "subject", "strata": ["repeat", "fold"], "n_resamples": 1000, "seed": 1}
     with pytest.warns(UserWarning, match=r"120 'subject' value\(s\) occur in more than one stratum.*cluster='subject'"):
         naive = df.ordinal.bootstrap("y", "yhat", **design)
     clustered = df.ordinal.bootstrap("y", "yhat", cluster="subject", **design)
@@ -121,7 +121,7 @@ def test_clusters_nested_in_strata_are_drawn_within_them():
     sizes = df[df["model"] == "a"].groupby("fold").size()
     with pytest.warns(UserWarning, match=r"cluster='subject': 5 of the 5 strata hold only 12 clusters"):
         boot = df.ordinal.bootstrap(
-            "y", "yhat", by="model", sample="subject", strata="fold", cluster="subject", n_resamples=200, seed=0
+            "y", "yhat", model="model", sample="subject", strata="fold", cluster="subject", n_resamples=200, seed=0
         )
     totals = boot.sum(("true", "pred"))
     assert (totals.transpose("bootstrap", "fold", "model").values == sizes.to_numpy()[None, :, None]).all()
@@ -140,7 +140,7 @@ def test_clusters_of_several_samples_with_uneven_sizes():
             for m in "ab"
         ]
     ).sample(frac=1, random_state=0)  # shuffled rows: pairing is by the image ids
-    boot = df.ordinal.bootstrap("y", "yhat", by="model", sample="image", cluster="patient", n_resamples=300, seed=0)
+    boot = df.ordinal.bootstrap("y", "yhat", model="model", sample="image", cluster="patient", n_resamples=300, seed=0)
     totals = boot.sum(("true", "pred")).transpose("bootstrap", "model").values
     assert (totals[:, 0] == totals[:, 1]).all()  # the same patients for both models
     assert len(np.unique(totals[:, 0])) > 5
@@ -153,9 +153,9 @@ def test_one_sample_per_cluster_is_the_sample_bootstrap_in_distribution():
     df = repeated_cv(subjects=100).query("repeat == 0")
     n = 3000
     by_cluster = df.ordinal.bootstrap(
-        "y", "yhat", by="model", sample="subject", cluster="subject", n_resamples=n, seed=0
+        "y", "yhat", model="model", sample="subject", cluster="subject", n_resamples=n, seed=0
     )
-    by_sample = df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", n_resamples=n, seed=1)
+    by_sample = df.ordinal.bootstrap("y", "yhat", model="model", sample="subject", n_resamples=n, seed=1)
     spread = by_cluster.ordinal.mae().std("bootstrap").values
     assert spread == pytest.approx(by_sample.ordinal.mae().std("bootstrap").values, rel=5 / np.sqrt(n))
 
@@ -164,21 +164,21 @@ def test_a_sample_in_two_clusters_is_refused():
     df = repeated_cv(subjects=20).query("repeat == 0").copy()
     df["site"] = np.where((df["model"] == "b") & (df["subject"] == "s003"), "x", "y")
     with pytest.raises(ValueError, match=r"1 sample\(s\) have different 'site' values for different models"):
-        df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", cluster="site", n_resamples=10)
+        df.ordinal.bootstrap("y", "yhat", model="model", sample="subject", cluster="site", n_resamples=10)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
         ({"cluster": ["subject", "repeat"]}, TypeError, "cluster= names one column"),
-        ({"cluster": "model"}, ValueError, "'model' given twice among by=, strata=, sample= and cluster="),
+        ({"cluster": "model"}, ValueError, "'model' given twice among model=, strata=, sample= and cluster="),
         ({"cluster": "nope"}, KeyError, "nope"),
     ],
 )
 def test_cluster_argument_errors(kwargs, error, match):
     df = repeated_cv(subjects=20).query("repeat == 0")
     with pytest.raises(error, match=match):
-        df.ordinal.bootstrap("y", "yhat", by="model", sample="subject", n_resamples=10, **kwargs)
+        df.ordinal.bootstrap("y", "yhat", model="model", sample="subject", n_resamples=10, **kwargs)
 
 
 def test_cluster_without_bootstrap_is_refused():
@@ -190,7 +190,7 @@ def test_cluster_without_bootstrap_is_refused():
 def test_filtered_sorted_reindexed_frames_give_the_same_replicates():
     df = repeated_cv(subjects=50)
     kwargs = {
-        "by": "model",
+        "model": "model",
         "sample": "subject",
         "strata": ["repeat", "fold"],
         "cluster": "subject",
@@ -207,7 +207,7 @@ def test_filtered_sorted_reindexed_frames_give_the_same_replicates():
 def test_dask_cluster_bootstrap_equals_pandas():
     df = repeated_cv(subjects=60)
     kwargs = {
-        "by": "model",
+        "model": "model",
         "sample": "subject",
         "strata": ["repeat", "fold"],
         "cluster": "subject",
@@ -225,7 +225,7 @@ def test_dask_warns_of_sample_ids_repeated_across_strata():
     df = repeated_cv(subjects=30)
     with pytest.warns(UserWarning, match="cluster='subject'"):
         dd.from_pandas(df, npartitions=3).ordinal.bootstrap(
-            "y", "yhat", by="model", sample="subject", strata=["repeat", "fold"], n_resamples=10, seed=0
+            "y", "yhat", model="model", sample="subject", strata=["repeat", "fold"], n_resamples=10, seed=0
         )
 
 
@@ -233,7 +233,7 @@ def test_the_cluster_replicates_obey_max_cube_bytes():
     df = repeated_cv(subjects=30)
     with ordframe.set_options(max_cube_bytes=10_000), pytest.raises(MemoryError):
         df.ordinal.bootstrap(
-            "y", "yhat", by="model", sample="subject", cluster="subject", strata="repeat", n_resamples=1000
+            "y", "yhat", model="model", sample="subject", cluster="subject", strata="repeat", n_resamples=1000
         )
 
 
@@ -263,7 +263,8 @@ SINGLE = r"cluster='site' has 1 cluster: .*every replicate would be the data its
 def test_a_single_cluster_is_an_error_not_an_interval_of_width_zero(call):
     # an error, not a value: the one cluster drawn every time is the data, so no interval or p-value means anything
     df = one_site()
-    kwargs = {"by": "model", "sample": "s", "cluster": "site", "n_resamples": 100, "seed": 0}
+    models = {"by" if call == "ci" else "model": "model"}  # ci groups by= the models; the others compare them
+    kwargs = {**models, "sample": "s", "cluster": "site", "n_resamples": 100, "seed": 0}
     if call != "bootstrap":
         kwargs["metrics"] = ["mae"]
     with pytest.raises(ValueError, match=SINGLE):
@@ -305,7 +306,7 @@ def test_dask_counts_the_clusters_too():
     df = one_site()
     with pytest.raises(ValueError, match=SINGLE):
         dd.from_pandas(df, npartitions=3).ordinal.bootstrap(
-            "y", "yhat", by="model", sample="s", cluster="site", n_resamples=10
+            "y", "yhat", model="model", sample="s", cluster="site", n_resamples=10
         )
 
 
@@ -315,18 +316,18 @@ def test_dask_counts_the_clusters_too():
 def test_cluster_replicates_get_the_frame_s_interval_rule_from_ordframe_ci():
     """The README's pattern on cluster replicates: the same interval as df.ordinal.ci(cluster=), not 'calibrated'."""
     df = repeated_cv(subjects=40)
-    kwargs = {"by": "model", "sample": "subject", "strata": ["repeat", "fold"], "cluster": "subject", "seed": 0}
-    boot = df.ordinal.bootstrap("y", "yhat", n_resamples=300, **kwargs)
+    kwargs = {"sample": "subject", "strata": ["repeat", "fold"], "cluster": "subject", "seed": 0}
+    boot = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, **kwargs)
     oc = boot.sum(["repeat", "fold"]).ordinal.oc()
     cube = df.ordinal.confusion("y", "yhat", by="model")
     from_replicates = ordframe.ci(oc, cube=cube)
-    on_frame = df.ordinal.ci("y", "yhat", metrics=["oc"], n_resamples=300, **kwargs)
+    on_frame = df.ordinal.ci("y", "yhat", by="model", metrics=["oc"], n_resamples=300, **kwargs)
     assert from_replicates.attrs["ci_method"] == on_frame["oc"].attrs["ci_method"] == "basic"
     for method in ("calibrated", "intersection", "bca"):  # draw from the cube sample by sample, or leave one out
         with pytest.raises(ValueError, match=f"method='{method}' is not valid for replicates that drew whole clusters"):
             ordframe.ci(oc, cube=cube, method=method)
     with pytest.raises(ValueError, match="method='calibrated' is not valid .* use method='basic' or 'bca'"):
-        df.ordinal.ci("y", "yhat", metrics=["oc"], n_resamples=100, method="calibrated", **kwargs)
+        df.ordinal.ci("y", "yhat", by="model", metrics=["oc"], n_resamples=100, method="calibrated", **kwargs)
 
 
 # --------------------------------------------------------------------------- repeated CV without sample= (item 3)
@@ -339,7 +340,7 @@ def test_repeated_cv_without_sample_or_cluster_warns_and_names_them(call):
     """The README's compare(strata="fold") on repeated-CV rows: intervals about half as wide as they should be."""
     df = repeated_cv(subjects=40)
     kwargs = {
-        "by": "model",
+        "by" if call == "ci" else "model": "model",
         "strata": "fold",
         "n_resamples": 100,
         "seed": 0,
@@ -354,7 +355,7 @@ def test_one_cross_validation_or_named_subjects_do_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         df.query("repeat == 0").ordinal.compare(
-            "y", "yhat", by="model", strata="fold", metrics=["mae"], n_resamples=100
+            "y", "yhat", model="model", strata="fold", metrics=["mae"], n_resamples=100
         )
         subjects = {"sample": "subject", "strata": ["repeat", "fold"], "cluster": "subject"}
-        df.ordinal.compare("y", "yhat", by="model", n_resamples=100, metrics=["mae"], **subjects)
+        df.ordinal.compare("y", "yhat", model="model", n_resamples=100, metrics=["mae"], **subjects)

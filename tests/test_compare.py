@@ -33,7 +33,7 @@ def models_frame(n=150, models="abcd", seed=0, folds=3):
 def test_adjusted_p_values_are_statsmodels_over_the_pairs(adjust, reference):
     df = models_frame()
     result = df.ordinal.compare(
-        "y", "yhat", by="model", sample="s", metrics=["mae", "qwk"], n_resamples=400, seed=1, adjust=adjust
+        "y", "yhat", model="model", sample="s", metrics=["mae", "qwk"], n_resamples=400, seed=1, adjust=adjust
     )
     assert result.attrs["adjust"] == adjust
     rows, cols = np.triu_indices(4, 1)
@@ -48,7 +48,7 @@ def test_adjusted_p_values_are_statsmodels_over_the_pairs(adjust, reference):
 def test_no_adjustment_keeps_the_p_values():
     df = models_frame(models="ab")
     result = df.ordinal.compare(
-        "y", "yhat", by="model", sample="s", metrics=["mae"], n_resamples=200, seed=1, adjust=None
+        "y", "yhat", model="model", sample="s", metrics=["mae"], n_resamples=200, seed=1, adjust=None
     )
     xr.testing.assert_equal(result["adjusted_p_value"], result["p_value"])
     assert result.attrs["adjust"] == "none"
@@ -65,7 +65,7 @@ def test_adjustment_leaves_nan_p_values_out_of_the_family():
 def test_frame_compare_reports_the_estimates_on_the_data():
     df = models_frame()
     result = df.ordinal.compare(
-        "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae", "oc"], n_resamples=300, seed=2
+        "y", "yhat", model="model", sample="s", strata="fold", metrics=["mae", "oc"], n_resamples=300, seed=2
     )
     assert result.attrs["estimate"] == "data"
     observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae", "oc"])
@@ -86,7 +86,7 @@ def test_pooled_replicates_are_the_strata_replicates_summed():
     pooled = bootstrap_evaluate(
         df, "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae"], n_resamples=200, seed=3, pool=True
     )
-    cubes = df.ordinal.bootstrap("y", "yhat", by="model", sample="s", strata="fold", n_resamples=200, seed=3)
+    cubes = df.ordinal.bootstrap("y", "yhat", model="model", sample="s", strata="fold", n_resamples=200, seed=3)
     np.testing.assert_array_equal(
         pooled["mae"].transpose("bootstrap", "model").values,
         cubes.sum("fold").ordinal.mae().transpose("bootstrap", "model").values,
@@ -120,7 +120,7 @@ def test_frame_compare_with_clusters_and_probabilities():
     df = models_frame(models="ab")
     df["patient"] = df["s"] // 3
     result = df.ordinal.compare(
-        "y", proba=PROBA, by="model", sample="s", cluster="patient", metrics=["rps", "mae"], n_resamples=200, seed=0
+        "y", proba=PROBA, model="model", sample="s", cluster="patient", metrics=["rps", "mae"], n_resamples=200, seed=0
     )
     assert set(result["metric"].values) == {"rps", "mae"}
     assert result["p_value"].notnull().all()
@@ -152,8 +152,8 @@ def test_compare_argument_errors(kwargs, match):
 
 def test_frame_compare_needs_one_model_column():
     df = models_frame(models="ab")
-    with pytest.raises(ValueError, match="by= must name the one column of the models"):
-        df.ordinal.compare("y", "yhat", by=["model", "fold"], n_resamples=10)
+    with pytest.raises(ValueError, match="model= must name the one column of the models"):
+        df.ordinal.compare("y", "yhat", model=["model", "fold"], n_resamples=10)
 
 
 def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probability():
@@ -169,7 +169,7 @@ def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probab
                 for m in "ab"
             ]
         )
-        result = frame.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n_resamples=200, seed=1)
+        result = frame.ordinal.compare("y", "yhat", model="model", sample="s", metrics=["mae"], n_resamples=200, seed=1)
         shares.append(float(result["bootstrap_share_better"].sel(metric="mae", model="a", versus="b")))
     shares = np.array(shares)
     # uniform on (0, 1): a sizeable share of data sets beyond 0.9 either way, and a mean near 1/2
@@ -180,7 +180,7 @@ def test_the_share_better_of_equal_models_is_a_bootstrap_proportion_not_a_probab
 def test_bca_intervals_of_differences_use_the_paired_jackknife():
     df = models_frame(n=60, models="ab")
     result = df.ordinal.compare(
-        "y", "yhat", by="model", sample="s", metrics=["qwk"], n_resamples=800, seed=4, method="bca"
+        "y", "yhat", model="model", sample="s", metrics=["qwk"], n_resamples=800, seed=4, method="bca"
     )
     assert result.attrs["ci_method"] == "bca"
     replicates = df.ordinal.evaluate("y", "yhat", by="model", sample="s", n_resamples=800, seed=4, metrics=["qwk"])[
@@ -205,7 +205,7 @@ def test_bca_intervals_of_differences_use_the_paired_jackknife():
 
 def test_basic_intervals_of_differences_reflect_about_the_observed_difference():
     df = models_frame(models="ab")
-    kwargs = {"by": "model", "sample": "s", "metrics": ["oc"], "n_resamples": 300, "seed": 2}
+    kwargs = {"model": "model", "sample": "s", "metrics": ["oc"], "n_resamples": 300, "seed": 2}
     basic = df.ordinal.compare("y", "yhat", method="basic", **kwargs)
     plain = df.ordinal.compare("y", "yhat", **kwargs)
     observed = basic["difference"].sel(metric="oc", model="a", versus="b")
@@ -275,7 +275,7 @@ def test_too_few_valid_replicates_give_advice_that_compare_can_take():
 def test_the_comparison_keeps_the_replicates_record():
     df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
     both = pd.concat([df, df.assign(yhat=0, model="b")]).assign(s=lambda d: np.tile(np.arange(100), 2))
-    result = both.ordinal.compare("y", "yhat", by="model", sample="s", metrics=["mae"], n_resamples=200, seed=3)
+    result = both.ordinal.compare("y", "yhat", model="model", sample="s", metrics=["mae"], n_resamples=200, seed=3)
     assert {k: result.attrs[k] for k in ("n_resamples", "seed", "method", "sample")} == {
         "n_resamples": 200,
         "seed": 3,

@@ -158,7 +158,7 @@ def long_frames(draw):
 def test_every_dask_bootstrap_error_is_pandas_and_replicates_agree(case, dropna):
     df, strata, partitions = case
     ddf = partitioned(df, partitions)
-    call = dict(by="model", sample="s", strata=strata, n_resamples=20, seed=3, dropna=dropna)
+    call = dict(model="model", sample="s", strata=strata, n_resamples=20, seed=3, dropna=dropna)
     expected = outcome(lambda: df.ordinal.bootstrap("y", "yhat", **call))
     got = outcome(lambda: ddf.ordinal.bootstrap("y", "yhat", **call))
     assert expected[0] == got[0], (expected, got)
@@ -326,7 +326,7 @@ def test_on_a_distributed_local_cluster(frame):
             ddf = dd.from_pandas(frame, npartitions=6)
             result = ddf.ordinal.confusion("y", "yhat", by=["model", "fold"]).ordinal.oc()
             pairs = long_predictions(60)
-            call = dict(by="model", sample="sample", strata="fold", n_resamples=50, seed=0)
+            call = dict(model="model", sample="sample", strata="fold", n_resamples=50, seed=0)
             boot = dd.from_pandas(pairs, npartitions=3).ordinal.bootstrap("y", "yhat", **call)
     xr.testing.assert_allclose(result, frame.ordinal.oc("y", "yhat", by=["model", "fold"]))
     xr.testing.assert_identical(boot, pairs.ordinal.bootstrap("y", "yhat", **call))
@@ -347,7 +347,7 @@ def test_paired_bootstrap_of_a_dask_frame_is_pandas():
     frame = long_predictions()
     shuffled = frame.sample(frac=1.0, random_state=1)
     ddf = dd.from_pandas(shuffled, npartitions=4)
-    call = dict(by="model", sample="sample", strata="fold", n_resamples=2000, seed=0)
+    call = dict(model="model", sample="sample", strata="fold", n_resamples=2000, seed=0)
     lazy = ddf.ordinal.bootstrap("y", "yhat", **call)
     xr.testing.assert_identical(lazy, shuffled.ordinal.bootstrap("y", "yhat", **call))
     assert (lazy.sum(("true", "pred")) == 100).all()
@@ -359,28 +359,34 @@ def test_paired_bootstrap_of_a_dask_frame_checks_the_pairs():
     """Hostile review H2: missing ids and strata, and a sample with two rows of one model and none of another."""
     frame = long_predictions(30)
     with pytest.raises(ValueError, match="sample="):
-        dd.from_pandas(frame, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", n_resamples=10)
+        dd.from_pandas(frame, npartitions=2).ordinal.bootstrap("y", "yhat", model="model", n_resamples=10)
     with pytest.raises(ValueError, match="exactly one row of every model"):
         dd.from_pandas(frame.iloc[1:], npartitions=2).ordinal.bootstrap(
-            "y", "yhat", by="model", sample="sample", n_resamples=10
+            "y", "yhat", model="model", sample="sample", n_resamples=10
         )
     bad = frame.copy()
     bad.loc[0, "y"] = (bad.loc[0, "y"] + 1) % 4
     with pytest.raises(ValueError, match="different true labels"):
-        dd.from_pandas(bad, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=10)
+        dd.from_pandas(bad, npartitions=2).ordinal.bootstrap(
+            "y", "yhat", model="model", sample="sample", n_resamples=10
+        )
     twice = frame.copy()
     twice.loc[twice.index[(twice.model == "b") & (twice["sample"] == 0)], "model"] = "a"
     with pytest.raises(ValueError, match="exactly one row of every model"):
-        dd.from_pandas(twice, npartitions=3).ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=10)
+        dd.from_pandas(twice, npartitions=3).ordinal.bootstrap(
+            "y", "yhat", model="model", sample="sample", n_resamples=10
+        )
     holes = frame.astype({"sample": float, "fold": float})
     holes.loc[3, "sample"] = np.nan
     with pytest.raises(ValueError, match="column 'sample' has 1 missing"):
-        dd.from_pandas(holes, npartitions=3).ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=10)
+        dd.from_pandas(holes, npartitions=3).ordinal.bootstrap(
+            "y", "yhat", model="model", sample="sample", n_resamples=10
+        )
     holes = frame.astype({"fold": float})
     holes.loc[5, "fold"] = np.nan
     with pytest.raises(ValueError, match="column 'fold' has 1 missing"):
         dd.from_pandas(holes, npartitions=3).ordinal.bootstrap(
-            "y", "yhat", by="model", sample="sample", strata="fold", n_resamples=10
+            "y", "yhat", model="model", sample="sample", strata="fold", n_resamples=10
         )
 
 
@@ -415,4 +421,4 @@ def test_missing_values_in_several_partitions_are_counted_over_the_whole_frame()
     with pytest.raises(
         ValueError, match=r"column 's' has 2 missing value\(s\) \(NaN/None/NA\), first at rows \[3, 203\]"
     ):
-        dd.from_pandas(ids, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="s", n_resamples=10)
+        dd.from_pandas(ids, npartitions=2).ordinal.bootstrap("y", "yhat", model="model", sample="s", n_resamples=10)

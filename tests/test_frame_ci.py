@@ -127,7 +127,7 @@ def test_the_frames_calibrated_interval_is_reproducible_and_lies_within_the_repl
     kwargs = {"metrics": ["oc", "uoc"], "by": "model", "n_resamples": 300, "method": "calibrated"}
     first = df.ordinal.ci("y", "yhat", seed=3, **kwargs)
     xr.testing.assert_identical(first, df.ordinal.ci("y", "yhat", seed=3, **kwargs))
-    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=3).ordinal.oc()
+    replicates = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, seed=3).ordinal.oc()
     assert (first["oc"].sel(bound="low") >= replicates.min("bootstrap")).all()
     assert (first["oc"].sel(bound="high") <= replicates.max("bootstrap")).all()
 
@@ -173,19 +173,20 @@ def test_cluster_intervals_cover_where_row_intervals_do_not():
 
 def test_filtered_sorted_reindexed_frames_give_the_same_intervals_and_comparisons():
     df = frame()
-    kwargs = {"by": "model", "sample": "s", "cluster": "c", "n_resamples": 200, "seed": 5}
-    expected_ci = df.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], method="bca", **kwargs)
+    kwargs = {"sample": "s", "cluster": "c", "n_resamples": 200, "seed": 5}
+    expected_ci = df.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], by="model", method="bca", **kwargs)
     expected_compare = df.ordinal.compare("y", "yhat", metrics=["oc", "mae"], method="bca", **kwargs)
     extra = df.iloc[:5].assign(y=np.nan)  # rows that dropna removes
     messy = pd.concat([df, extra]).sample(frac=1, random_state=3)
     messy.index = np.arange(len(messy))[::-1] * 7
     clean = messy.dropna(subset=["y"]).astype({"y": int})
     xr.testing.assert_allclose(
-        clean.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], method="bca", **kwargs), expected_ci
+        clean.ordinal.ci("y", "yhat", proba=PROBA, metrics=["oc", "rps"], by="model", method="bca", **kwargs),
+        expected_ci,
     )
     xr.testing.assert_allclose(
         clean.ordinal.compare("y", "yhat", metrics=["oc", "mae"], method="bca", **kwargs), expected_compare
     )
     with pytest.warns(UserWarning, match="dropped"):
-        dropped = messy.ordinal.ci("y", "yhat", metrics=["oc"], dropna=True, method="bca", **kwargs)
+        dropped = messy.ordinal.ci("y", "yhat", metrics=["oc"], by="model", dropna=True, method="bca", **kwargs)
     np.testing.assert_allclose(dropped["oc"].transpose(*expected_ci["oc"].dims).values, expected_ci["oc"].values)

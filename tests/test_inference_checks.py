@@ -42,7 +42,7 @@ def strict_warnings():
 
 def test_bca_refuses_a_cube_without_a_dim_of_the_replicates():
     df = two_models()
-    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=0).ordinal.mae()
+    replicates = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, seed=0).ordinal.mae()
     only_a = df[df.model == "a"].ordinal.confusion("y", "yhat")
     with pytest.raises(ValueError, match=r"the replicates have the dims \['model'\] that the cube lacks"):
         ordframe.ci(replicates, method="bca", cube=only_a)
@@ -60,7 +60,7 @@ def test_bca_refuses_a_cube_that_keeps_a_dim_the_replicates_summed_out():
 
 def test_bca_refuses_other_labels_and_reorders_the_same_labels():
     df = two_models()
-    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=0).ordinal.mae()
+    replicates = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, seed=0).ordinal.mae()
     cube = df.ordinal.confusion("y", "yhat", by="model")
     right = ordframe.ci(replicates, method="bca", cube=cube)
     other = cube.assign_coords(model=["a", "x"])
@@ -80,7 +80,7 @@ def test_bca_refuses_a_cube_with_another_class_order():
         [pd.DataFrame({"y": y, "yhat": rng.choice(labels, 90), "model": m}) for m in "ab"], ignore_index=True
     )
     cost = pd.DataFrame([[0, 1, 9], [1, 0, 1], [1, 1, 0]], index=labels, columns=labels)
-    replicates = df.ordinal.bootstrap("y", "yhat", by="model", labels=labels, n_resamples=500, seed=0)
+    replicates = df.ordinal.bootstrap("y", "yhat", model="model", labels=labels, n_resamples=500, seed=0)
     values = replicates.ordinal.expected_cost(cost=cost)
     assert json.loads(values.attrs["classes"]) == labels
     ordframe.ci(values, method="bca", cube=df.ordinal.confusion("y", "yhat", by="model", labels=labels))
@@ -192,7 +192,7 @@ def three_models():
 
 def test_compare_refuses_an_estimate_without_every_model():
     df = three_models()
-    replicates = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=200, seed=0).ordinal.evaluate(
+    replicates = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=200, seed=0).ordinal.evaluate(
         metrics=["mae"]
     )
     estimate = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
@@ -263,7 +263,9 @@ def test_friedman_warns_when_the_name_disagrees_with_the_metric_attr_and_takes_t
 
 def test_results_named_as_their_metric_do_not_warn():
     df = two_models(200)
-    ds = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=100, seed=0).ordinal.evaluate(metrics=["mae", "qwk"])
+    ds = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=100, seed=0).ordinal.evaluate(
+        metrics=["mae", "qwk"]
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ordframe.compare(ds, estimate="replicates")

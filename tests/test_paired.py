@@ -27,7 +27,7 @@ def test_label_replicates_do_not_depend_on_probabilities_being_scored_too():
     labels = df.ordinal.evaluate("y", "yhat", by="model", n_resamples=300, seed=5, metrics=["mae", "qwk"])
     both = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", n_resamples=300, seed=5, metrics=["mae", "rps"])
     xr.testing.assert_identical(both["mae"], labels["mae"])
-    cubes = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=5)
+    cubes = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, seed=5)
     xr.testing.assert_identical(cubes.ordinal.mae().rename("mae"), labels["mae"])
 
 
@@ -54,7 +54,7 @@ def test_many_small_strata_beside_a_large_one():
     df = models_frame(n=len(fold), fold=fold)
     boot = df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", strata="fold", n_resamples=50, seed=0)
     assert boot.sizes == {"bootstrap": 50, "fold": 51, "model": 2}
-    counts = df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=50, seed=0)
+    counts = df.ordinal.bootstrap("y", "yhat", model="model", strata="fold", n_resamples=50, seed=0)
     assert (counts.sum(("true", "pred")).isel(bootstrap=0).values == np.array(sizes)[:, None]).all()
 
 
@@ -63,7 +63,7 @@ def test_the_replicates_are_refused_when_larger_than_max_cube_bytes():
     df = models_frame(n=40, models="abcde", fold=np.arange(40) % 20)
     with ordframe.set_options(max_cube_bytes=2**16):
         with pytest.raises(MemoryError, match="2000 bootstrap replicates of 100 matrices"):
-            df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=2000, seed=0)
+            df.ordinal.bootstrap("y", "yhat", model="model", strata="fold", n_resamples=2000, seed=0)
         with pytest.raises(MemoryError, match="max_cube_bytes"):
             df.ordinal.evaluate("y", "yhat", proba=PROBA, by="model", strata="fold", n_resamples=2000, seed=0)
 
@@ -80,7 +80,7 @@ def test_an_unused_category_is_named():
 def test_integer_model_and_stratum_values_with_gaps():
     df = models_frame(models="ab", fold=np.arange(120) % 2 * 2)  # folds 0 and 2
     df["model"] = df["model"].map({"a": 0, "b": 2})  # models 0 and 2
-    boot = df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=20, seed=0)
+    boot = df.ordinal.bootstrap("y", "yhat", model="model", strata="fold", n_resamples=20, seed=0)
     assert boot["model"].values.tolist() == [0, 2] and boot["fold"].values.tolist() == [0, 2]
     assert (boot.sum(("true", "pred")) == 60).all()
 
@@ -89,9 +89,9 @@ def test_integer_model_and_stratum_values_with_gaps():
 def test_the_replicate_dim_must_be_new(name):
     df = models_frame(fold=np.arange(120) % 3)
     with pytest.raises(ValueError, match="names a dim the result already has"):
-        df.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=5, replicate_dim=name)
+        df.ordinal.bootstrap("y", "yhat", model="model", strata="fold", n_resamples=5, replicate_dim=name)
     with pytest.raises(TypeError, match="non-empty str"):
-        df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=5, replicate_dim=5)
+        df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=5, replicate_dim=5)
     renamed = df.rename(columns={"model": "bootstrap"})
     with pytest.raises(ValueError, match="names a dim the result already has"):
         renamed.ordinal.evaluate("y", "yhat", by="bootstrap", n_resamples=5, seed=0)

@@ -275,8 +275,8 @@ def test_argument_errors_name_the_argument():
     df = long_frame(0, 20, 3, 2)
     with pytest.raises(ValueError, match=r"tests= takes names among .*, wilcoxon \(None: all\), got 'mcnemar'"):
         df.ordinal.paired_tests("y", "yhat", sample="s", tests=["mcnemar"])
-    with pytest.raises(ValueError, match="by= must name one column of models"):
-        df.ordinal.paired_tests("y", "yhat", sample="s", by=["model", "fold"])
+    with pytest.raises(ValueError, match="model= must name one column of models"):
+        df.ordinal.paired_tests("y", "yhat", sample="s", model=["model", "fold"])
     with pytest.raises(ValueError, match="strata= column 'test' has the name of a result dim"):
         df.rename(columns={"fold": "test"}).ordinal.paired_tests("y", "yhat", sample="s", strata="test")
     with pytest.raises(KeyError):

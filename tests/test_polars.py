@@ -138,7 +138,7 @@ def test_a_categorical_has_no_order_but_labels_give_one():
 
 @pytest.mark.parametrize("lazy", [False, True])
 def test_inference_methods_take_the_columns_their_defaults_name(lazy):
-    """``by="model"`` by default: the model column is taken although no argument names it."""
+    """``model="model"`` by default: the model column is taken although no argument names it."""
     import polars as pl
 
     rng = np.random.default_rng(0)

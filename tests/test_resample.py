@@ -118,7 +118,7 @@ def predictions(n=300, seed=0):
 
 
 def test_a_model_compared_with_itself_differs_by_exactly_zero():
-    boot = predictions().ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=3)
+    boot = predictions().ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, seed=3)
     for metric in ("oc", "mae", "qwk", "d"):
         values = getattr(boot.ordinal, metric)()
         np.testing.assert_array_equal(values.sel(model="a").values, values.sel(model="c").values)
@@ -136,7 +136,7 @@ def test_paired_replicates_are_distributed_as_paired_row_resampling():
         rows.append(np.stack([np.bincount(c, minlength=16) for c in cells]).reshape(2000, 4, 4))
     row_cubes = xr.DataArray(np.stack(rows, 1), dims=("bootstrap", "model", "true", "pred"))
     row_diff = row_cubes.ordinal.mae().diff("model").values.ravel()
-    boot = long[long.model != "c"].ordinal.bootstrap("y", "yhat", by="model", n_resamples=2000, seed=6)
+    boot = long[long.model != "c"].ordinal.bootstrap("y", "yhat", model="model", n_resamples=2000, seed=6)
     diff = boot.ordinal.mae().diff("model").values.ravel()
     assert scipy.stats.ks_2samp(diff, row_diff).pvalue > 0.001
     assert np.std(diff) == pytest.approx(np.std(row_diff), rel=0.1)
@@ -144,7 +144,7 @@ def test_paired_replicates_are_distributed_as_paired_row_resampling():
 
 def test_paired_intervals_are_narrower_than_unpaired_ones_for_correlated_models():
     long = predictions(400)
-    paired = long.ordinal.bootstrap("y", "yhat", by="model", n_resamples=2000, seed=1).ordinal.mae()
+    paired = long.ordinal.bootstrap("y", "yhat", model="model", n_resamples=2000, seed=1).ordinal.mae()
     paired_diff = paired.sel(model="b") - paired.sel(model="a")
     cubes = long.ordinal.confusion("y", "yhat", by="model")
     unpaired = cubes.ordinal.bootstrap(2000, seed=1).ordinal.mae()  # each model resampled on its own
@@ -154,7 +154,7 @@ def test_paired_intervals_are_narrower_than_unpaired_ones_for_correlated_models(
 
 def test_paired_replicates_with_strata_keep_each_stratum_size():
     long = predictions(300).assign(fold=lambda d: d["sample"] % 3)
-    boot = long.ordinal.bootstrap("y", "yhat", by="model", strata="fold", n_resamples=50, seed=0)
+    boot = long.ordinal.bootstrap("y", "yhat", model="model", strata="fold", n_resamples=50, seed=0)
     assert boot.dims == ("bootstrap", "fold", "model", "true", "pred")
     assert (boot.sum(("true", "pred")) == 100).all()
 
@@ -162,7 +162,7 @@ def test_paired_replicates_with_strata_keep_each_stratum_size():
 def test_paired_bootstrap_with_a_sample_column_and_shuffled_rows():
     long = predictions(100)
     shuffled = long.sample(frac=1.0, random_state=0).set_axis(np.arange(300)[::-1])
-    boot = shuffled.ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=200, seed=0)
+    boot = shuffled.ordinal.bootstrap("y", "yhat", model="model", sample="sample", n_resamples=200, seed=0)
     values = boot.ordinal.mae()
     np.testing.assert_array_equal(values.sel(model="a").values, values.sel(model="c").values)
 
@@ -170,13 +170,13 @@ def test_paired_bootstrap_with_a_sample_column_and_shuffled_rows():
 def test_paired_bootstrap_errors():
     long = predictions(20)
     with pytest.raises(ValueError, match="have no prediction"):
-        long.iloc[1:].ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=10)
+        long.iloc[1:].ordinal.bootstrap("y", "yhat", model="model", sample="sample", n_resamples=10)
     with pytest.raises(ValueError, match="more than once"):
-        pd.concat([long, long.iloc[:1]]).ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=10)
+        pd.concat([long, long.iloc[:1]]).ordinal.bootstrap("y", "yhat", model="model", sample="sample", n_resamples=10)
     bad = long.copy()
     bad.loc[0, "y"] = (bad.loc[0, "y"] + 1) % 4
     with pytest.raises(ValueError, match="different true labels"):
-        bad.ordinal.bootstrap("y", "yhat", by="model", sample="sample", n_resamples=10)
+        bad.ordinal.bootstrap("y", "yhat", model="model", sample="sample", n_resamples=10)
 
 
 # --------------------------------------------------------------------------- confidence intervals
@@ -251,7 +251,7 @@ def test_results_carry_their_meaning_through_netcdf(tmp_path):
 
 
 def test_compare_pairs_models_and_ranks_each_metric_in_its_direction():
-    boot = predictions(300).ordinal.bootstrap("y", "yhat", by="model", n_resamples=1000, seed=0)
+    boot = predictions(300).ordinal.bootstrap("y", "yhat", model="model", n_resamples=1000, seed=0)
     result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae", "qwk"]), estimate="replicates")
     for metric in ("mae", "qwk"):  # b is worse than a whichever way the metric points
         part = result.sel(metric=metric)
@@ -296,7 +296,7 @@ def probabilities(n=300, seed=0):
 def test_evaluate_with_bootstrap_equals_evaluating_the_replicate_cubes():
     long = predictions(200)
     ds = long.ordinal.evaluate("y", "yhat", by="model", metrics=["oc", "mae"], n_resamples=300, seed=4)
-    cubes = long.ordinal.bootstrap("y", "yhat", by="model", n_resamples=300, seed=4)
+    cubes = long.ordinal.bootstrap("y", "yhat", model="model", n_resamples=300, seed=4)
     xr.testing.assert_identical(ds, cubes.ordinal.evaluate(metrics=["oc", "mae"]))
 
 
@@ -341,7 +341,7 @@ def test_progress_bar_follows_the_chunks(capsys):
 
 def test_compare_ranks_by_the_values_on_the_data_when_given():
     long = predictions(300)
-    boot = long.ordinal.bootstrap("y", "yhat", by="model", n_resamples=500, seed=0).ordinal.evaluate(metrics=["mae"])
+    boot = long.ordinal.bootstrap("y", "yhat", model="model", n_resamples=500, seed=0).ordinal.evaluate(metrics=["mae"])
     observed = long.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
     shifted = observed.copy(deep=True)
     shifted["mae"].loc[{"model": "b"}] = 0.0  # pretend b is the best on the data
@@ -359,7 +359,7 @@ def test_compare_ranks_by_the_values_on_the_data_when_given():
 
 def test_paired_replicates_record_how_they_were_drawn_through_metrics_sums_and_netcdf(tmp_path):
     long = predictions(200).assign(fold=lambda d: d["sample"] % 4)
-    boot = long.ordinal.bootstrap("y", "yhat", by="model", sample="sample", strata="fold", n_resamples=50, seed=3)
+    boot = long.ordinal.bootstrap("y", "yhat", model="model", sample="sample", strata="fold", n_resamples=50, seed=3)
     record = {"n_resamples": 50, "seed": 3, "method": "samples", "sample": "sample", "strata": '["fold"]'}
     assert boot.attrs == record
     oc = boot.sum("fold").ordinal.oc()
@@ -375,8 +375,8 @@ def test_paired_replicates_record_how_they_were_drawn_through_metrics_sums_and_n
 
 def test_a_fresh_seed_is_recorded_and_draws_the_same_replicates_again():
     long = predictions(100)
-    first = long.ordinal.bootstrap("y", "yhat", by="model", n_resamples=30)
-    again = long.ordinal.bootstrap("y", "yhat", by="model", n_resamples=30, seed=int(first.attrs["seed"]))
+    first = long.ordinal.bootstrap("y", "yhat", model="model", n_resamples=30)
+    again = long.ordinal.bootstrap("y", "yhat", model="model", n_resamples=30, seed=int(first.attrs["seed"]))
     xr.testing.assert_identical(first, again)
     cube = long.ordinal.confusion("y", "yhat", by="model")
     cells = cube.ordinal.bootstrap(30, stratify=True)

@@ -179,7 +179,7 @@ def test_discriminative_power_of_a_paired_comparison_reads_its_p_values():
         ]
     )
     comparison = df.ordinal.compare(
-        "y", "yhat", by="model", sample="id", metrics=["mae", "qwk"], n_resamples=300, seed=0
+        "y", "yhat", model="model", sample="id", metrics=["mae", "qwk"], n_resamples=300, seed=0
     )
     result = ordframe.simulate.discriminative_power(comparison)
     xr.testing.assert_equal(result["asl"], comparison["p_value"].drop_attrs())

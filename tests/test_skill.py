@@ -276,7 +276,7 @@ def test_every_replicates_skill_comes_from_the_same_replicate_of_model_and_refer
 
 def test_the_climatological_reference_of_a_replicate_is_the_replicates_own():
     df = two_models().query("model == 'a'")
-    cubes = df.ordinal.bootstrap("y", "yhat", by=None, n_resamples=300, seed=2)
+    cubes = df.ordinal.bootstrap("y", "yhat", model=None, n_resamples=300, seed=2)
     skills = ordframe.skill(cubes.ordinal.accuracy(), "climatology", cube=cubes)
     counts = cubes.values
     f = counts.sum(axis=2) / counts.sum(axis=(1, 2))[:, None]

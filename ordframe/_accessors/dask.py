@@ -194,7 +194,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         true: Column,
         pred: Column,
         *,
-        by: By = "model",
+        model: By = "model",
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
@@ -213,8 +213,8 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
             The true labels, one row per (sample, model).
         pred : column name
             The predicted labels.
-        by : column name or list of column names
-            The models compared: one replicate cube per model.
+        model : column name
+            The column of the models compared, which predict the same samples: one replicate cube per model.
         sample : column name
             Identifies a sample across models (required: a dask DataFrame's rows have no reliable position).
         strata : column name or list of column names, optional
@@ -238,13 +238,13 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         Returns
         -------
         xarray.DataArray
-            int64 counts with dims ``(replicate_dim, *strata, *by, "true", "pred")``.
+            int64 counts with dims ``(replicate_dim, *strata, model, "true", "pred")``.
 
         Examples
         --------
         >>> import dask.dataframe as dd
         >>> df = pd.DataFrame({"s": [0, 1, 2] * 2, "y": [0, 1, 2] * 2, "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
-        >>> boot = dd.from_pandas(df, npartitions=2).ordinal.bootstrap("y", "yhat", by="model", sample="s", n_resamples=100, seed=0)
+        >>> boot = dd.from_pandas(df, npartitions=2).ordinal.bootstrap("y", "yhat", model="model", sample="s", n_resamples=100, seed=0)
         >>> boot.dims, int(boot.sum(("true", "pred")).max())
         (('bootstrap', 'model', 'true', 'pred'), 3)
         """
@@ -252,7 +252,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
             self._ddf,
             true,
             pred,
-            by=by,
+            model=model,
             sample=sample,
             strata=strata,
             cluster=cluster,

@@ -657,7 +657,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         *,
         proba: ProbaColumns | None = None,
         metrics: MetricSpec = None,
-        by: Column = "model",
+        model: Column = "model",
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
@@ -671,7 +671,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         method: str = "percentile",
         progress: bool | None = None,
     ) -> xr.Dataset:
-        """Every pair of the models in ``by`` compared on paired bootstrap replicates, with the estimates on the data.
+        """Every pair of the models in ``model`` compared on paired bootstrap replicates, with the estimates on the data.
 
         The paired replicates of [`evaluate`][evaluate]``(n_resamples=n_resamples)`` (the strata drawn apart, scored
         together), the metrics on the whole frame as the estimates, then
@@ -688,8 +688,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             Probability columns, as in [`evaluate`][evaluate].
         metrics : str, list or dict, optional
             As in [`evaluate`][evaluate].
-        by : column name
-            The one column of the models compared.
+        model : column name
+            The one column of the models compared, which predict the same samples.
         sample : column name, optional
             Identifies a sample across models (default: the row's position within its model and stratum).
         strata : column name or list, optional
@@ -725,7 +725,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
         >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
-        >>> result = both.ordinal.compare("y", "yhat", by="model", metrics=["mae"], n_resamples=500, seed=0)
+        >>> result = both.ordinal.compare("y", "yhat", model="model", metrics=["mae"], n_resamples=500, seed=0)
         >>> float(result["difference"].sel(metric="mae", model="a", versus="b"))
         -1.0
         >>> result["rank"].sel(metric="mae").values.tolist()
@@ -737,7 +737,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             pred,
             proba=proba,
             metrics=metrics,
-            by=by,
+            model=model,
             sample=sample,
             strata=strata,
             cluster=cluster,
@@ -886,7 +886,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         true: Column,
         pred: Column | pd.Series | np.ndarray,
         *,
-        by: By = "model",
+        model: By = "model",
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
@@ -897,7 +897,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         replicate_dim: str = BOOTSTRAP_DIM,
         progress: bool | None = None,
     ) -> xr.DataArray:
-        """Paired bootstrap replicate cubes of the models in ``by``, resampling the samples they share.
+        """Paired bootstrap replicate cubes of the models in ``model``, resampling the samples they share.
 
         The same resample of samples applies to every model, so differences
         between models keep their correlation; drawn as multinomial counts of the
@@ -910,8 +910,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The true labels, one row per (sample, model).
         pred : column name, Series or array
             The predicted labels.
-        by : column name or list of column names
-            The models compared: one replicate cube per model.
+        model : column name or list of column names
+            The models compared, which predict the same samples: one replicate cube per model.
         sample : column name, optional
             Identifies a sample across models (default: the row's position within its model and stratum).
         strata : column name or list, optional
@@ -939,7 +939,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Returns
         -------
         xarray.DataArray
-            int64 counts with dims ``(replicate_dim, *strata, *by, "true", "pred")``.
+            int64 counts with dims ``(replicate_dim, *strata, *model, "true", "pred")``.
 
         Raises
         ------
@@ -949,7 +949,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Examples
         --------
         >>> df = pd.DataFrame({"y": [0, 1, 2, 0, 1, 2], "yhat": [0, 1, 1, 0, 2, 2], "model": list("aaabbb")})
-        >>> boot = df.ordinal.bootstrap("y", "yhat", by="model", n_resamples=500, seed=0)
+        >>> boot = df.ordinal.bootstrap("y", "yhat", model="model", n_resamples=500, seed=0)
         >>> boot.dims
         ('bootstrap', 'model', 'true', 'pred')
         >>> diff = boot.ordinal.mae().diff("model")
@@ -960,7 +960,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             self._df,
             true,
             pred,
-            by=by,
+            model=model,
             sample=sample,
             strata=strata,
             cluster=cluster,
@@ -977,7 +977,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         true: Column,
         pred: Column | pd.Series | np.ndarray,
         *,
-        by: Column = "model",
+        model: Column = "model",
         sample: Column | None = None,
         strata: By = None,
         tests: str | Sequence[str] | None = None,
@@ -1018,8 +1018,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The true labels, one row per (sample, model).
         pred : column name, Series or array
             The predicted labels.
-        by : column name
-            The column of the models compared, pairwise.
+        model : column name
+            The column of the models compared pairwise, which predict the same samples.
         sample : column name, optional
             Identifies a sample across models (default: the row's position within its model and stratum).
         strata : column name or list of column names, optional
@@ -1036,7 +1036,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         -------
         xarray.Dataset
             ``statistic``, ``p_value`` and ``df`` (NaN for the exact and normal tests) with dims
-            ``("test", by, "versus", *strata)``; the counts behind them, dims ``(by, "versus", *strata)``:
+            ``("test", model, "versus", *strata)``; the counts behind them, dims ``(model, "versus", *strata)``:
             ``only_correct`` (a right, b wrong: McNemar's discordant cells), ``disagreements`` (a and b
             predict different classes) and ``smaller_error`` (a's absolute class error below b's), each with
             the tests that use it; ``n``, the samples per stratum. p-values are two-sided and not adjusted
@@ -1045,7 +1045,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Raises
         ------
         ValueError
-            If ``by`` names several columns, a model lacks a sample or has it twice, a sample's true label
+            If ``model`` names several columns, a model lacks a sample or has it twice, a sample's true label
             differs between models, or a test is unknown; and as in [`confusion`][confusion].
 
         Warns
@@ -1071,7 +1071,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             self._df,
             true,
             pred,
-            by=by,
+            model=model,
             sample=sample,
             strata=strata,
             tests=tests,

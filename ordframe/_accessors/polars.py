@@ -61,7 +61,7 @@ class OrdinalPolarsAccessor(_OrdinalAccessor):
         @functools.wraps(method)
         def call(*args, **kwargs):
             columns = column_names(self._frame)
-            named = named_columns([*args, *kwargs.values(), *defaults], set(columns))  # by="model" by default too
+            named = named_columns([*args, *kwargs.values(), *defaults], set(columns))  # model="model" by default too
             df = pandas_frame(self._frame, named)
             args = tuple(pandas_series(a, f"argument {i + 1}") if is_polars(a) else a for i, a in enumerate(args))
             kwargs = {k: pandas_series(v, f"{k}=") if is_polars(v) else v for k, v in kwargs.items()}

@@ -293,7 +293,6 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> x
     common = {
         "proba": args.proba,
         "metrics": metrics,
-        "by": args.by,
         "sample": args.sample,
         "strata": args.strata,
         "cluster": args.cluster,
@@ -301,16 +300,14 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> x
         "labels": labels,
         "dropna": args.dropna,
         "renormalize": args.renormalize,
+        "n_resamples": args.n_resamples,
+        "level": args.level,
     }
     if args.compare:
         method = INTERVAL[args.ci] or "percentile"
-        result = frame_compare(
-            df, args.true, args.pred, n_resamples=args.n_resamples, level=args.level, method=method, **common
-        )
+        result = frame_compare(df, args.true, args.pred, model=args.by, method=method, **common)
         return _pairs_table(result, str(args.by[0]))
-    bounds = frame_ci(
-        df, args.true, args.pred, n_resamples=args.n_resamples, level=args.level, method=INTERVAL[args.ci], **common
-    )
+    bounds = frame_ci(df, args.true, args.pred, by=args.by, method=INTERVAL[args.ci], **common)
     values = evaluate_frame(
         df,
         args.true,

@@ -144,7 +144,7 @@ def compare(
     >>> import ordframe
     >>> df = pd.DataFrame({"y": [0, 1, 2, 2] * 25, "yhat": [0, 1, 2, 1] * 25, "model": "a"})
     >>> both = pd.concat([df, df.assign(yhat=0, model="b")])
-    >>> boot = both.ordinal.bootstrap("y", "yhat", by="model", n_resamples=500, seed=0)
+    >>> boot = both.ordinal.bootstrap("y", "yhat", model="model", n_resamples=500, seed=0)
     >>> observed = both.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
     >>> result = ordframe.compare(boot.ordinal.evaluate(metrics=["mae"]), estimate=observed)
     >>> result["rank"].sel(metric="mae").values.tolist()
@@ -354,7 +354,7 @@ def frame_compare(
     *,
     proba=None,
     metrics=None,
-    by="model",
+    model="model",
     sample=None,
     strata=None,
     cluster=None,
@@ -368,7 +368,7 @@ def frame_compare(
     method: str = "percentile",
     progress: bool | None = None,
 ) -> xr.Dataset:
-    """``compare`` of the models in ``by`` on paired replicates of a frame, with the estimates on the data.
+    """``compare`` of the models in ``model`` on paired replicates of a frame, with the estimates on the data.
 
     The strata are drawn apart and scored together (``pool``), as the estimate on the whole frame is. BCa's
     acceleration of a difference comes from the jackknife of the samples (or clusters), each left out of
@@ -381,10 +381,10 @@ def frame_compare(
         raise ValueError(
             f"method must be one of {DIFFERENCE_METHODS} for the intervals of the differences, got {method!r}"
         )
-    models = by_names(by)
+    models = by_names(model, "model")
     if len(models) != 1:
         raise ValueError(
-            f"by= must name the one column of the models compared, got {show(models)}; combine several columns into "
+            f"model= must name the one column of the models compared, got {show(models)}; combine several columns into "
             "one first, or use ordframe.compare on df.ordinal.evaluate(..., n_resamples=...) with model_dim="
         )
     replicates, estimate, jackknife, _ = frame_replicates(
@@ -404,6 +404,7 @@ def frame_compare(
         renormalize=renormalize,
         progress=progress,
         jackknife=method == "bca",
+        what="model",
     )
     model_dim = str(models[0])
     accelerations = {

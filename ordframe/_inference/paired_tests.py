@@ -160,7 +160,7 @@ def frame_paired_tests(
     true,
     pred,
     *,
-    by="model",
+    model="model",
     sample=None,
     strata=None,
     tests=None,
@@ -169,20 +169,29 @@ def frame_paired_tests(
 ) -> xr.Dataset:
     """Every test of ``tests`` for every pair of models and stratum (see ``df.ordinal.paired_tests``)."""
     chosen = _tests(tests)
-    models = by_names(by)
+    models = by_names(model, "model")
     if len(models) != 1:
         raise ValueError(
-            f"by= must name one column of models to compare pairwise, got {show(models)}; combine several "
+            f"model= must name one column of models to compare pairwise, got {show(models)}; combine several "
             "columns into one first, e.g. df['model'] = df['a'].astype(str) + '/' + df['b'].astype(str)"
         )
     clash = [c for c in [*models, *by_names(strata, "strata")] if str(c) in (VERSUS_DIM, TEST_DIM)]
     if clash:
         raise ValueError(
-            f"by= or strata= column {clash[0]!r} has the name of a result dim ({VERSUS_DIM!r}, {TEST_DIM!r}); "
+            f"model= or strata= column {clash[0]!r} has the name of a result dim ({VERSUS_DIM!r}, {TEST_DIM!r}); "
             f"rename it, e.g. df.rename(columns={{{clash[0]!r}: '{clash[0]}_'}})"
         )
     paired = paired_samples(
-        df, true, pred, by=by, sample=sample, strata=strata, labels=labels, dropna=dropna, resampled=False
+        df,
+        true,
+        pred,
+        by=models,
+        sample=sample,
+        strata=strata,
+        labels=labels,
+        dropna=dropna,
+        resampled=False,
+        what="model",
     )
     patterns, weight = np.unique(
         np.column_stack([paired.stratum, paired.truth, paired.rows.predicted().array()[paired.table]]),
@@ -192,9 +201,9 @@ def frame_paired_tests(
     variables = pattern_tests(patterns, weight, paired.n_strata, len(paired.rows.classes), chosen)
     samples = variables.pop("n")
     out = xr.Dataset({name: _labelled(paired, values, chosen) for name, values in variables.items()})
-    model = paired.groups.names[-1]
-    out["n"] = _labelled(paired, samples, chosen).isel({model: 0, VERSUS_DIM: 0}, drop=True)
-    return out.assign_attrs(tests=", ".join(chosen), zero_method="wilcox", pairs=f"{model} against {VERSUS_DIM}")
+    model_dim = paired.groups.names[-1]
+    out["n"] = _labelled(paired, samples, chosen).isel({model_dim: 0, VERSUS_DIM: 0}, drop=True)
+    return out.assign_attrs(tests=", ".join(chosen), zero_method="wilcox", pairs=f"{model_dim} against {VERSUS_DIM}")
 
 
 def pattern_tests(patterns: np.ndarray, weight: np.ndarray, n_strata: int, k: int, chosen) -> dict[str, np.ndarray]:

@@ -55,7 +55,7 @@ from ordframe._core.drawing import CLUSTERS, SAMPLES, concrete_seed, drawn_recor
 from ordframe._core.messages import MAX_SHOWN, show, warn
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
-from ordframe._inputs.frame import FrameRows, frame_rows
+from ordframe._inputs.frame import FrameRows, check_column, frame_rows
 from ordframe._inputs.groups import Groups, occurring
 from ordframe._registry.request import evaluation_request
 
@@ -131,18 +131,21 @@ def paired_samples(
     dropna: bool = False,
     renormalize: bool = False,
     resampled: bool = True,
+    what: str = "by",
 ) -> PairedSamples:
     """Validate the rows (one per sample and model) and arrange them by sample (see ``PairedSamples``).
 
     ``resampled``: the samples are to be bootstrapped, so sample ids found in several strata warn.
+    ``what``: the keyword the caller names the models' columns ``by`` with, for the messages.
     """
-    models, layers = by_names(by), by_names(strata)
-    extra, clusters = by_names(sample), one_column(cluster, "cluster")
+    models, layers = by_names(by, what), by_names(strata, "strata")
+    extra, clusters = by_names(sample, "sample"), one_column(cluster, "cluster")
     own = [c for c in clusters if c not in extra]  # the sample ids may be the clusters: one row per subject
     named = [*models, *layers, *extra, *own]
     repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
     if repeated:
-        raise ValueError(f"{show(repeated)} given twice among by=, strata=, sample= and cluster=")
+        raise ValueError(f"{show(repeated)} given twice among {what}=, strata=, sample= and cluster=")
+    check_roles(df, {what: models, "strata": layers, "sample": extra, "cluster": own})
     rows = frame_rows(
         df,
         true,
@@ -192,6 +195,13 @@ def paired_samples(
     if not extra and not clusters and resampled:
         _warn_unnamed_samples(df, models, {*named, *_named_columns(true, pred, proba)})
     return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
+
+
+def check_roles(df: pd.DataFrame, roles: dict) -> None:
+    """An error naming the argument (``{keyword: column names}``) whose column the frame lacks."""
+    for role, names in roles.items():
+        for name in names:
+            check_column(df, name, role)
 
 
 def _cluster_of(codes: np.ndarray, table: np.ndarray, name) -> np.ndarray:
@@ -374,7 +384,7 @@ def frame_bootstrap(
     true,
     pred,
     *,
-    by="model",
+    model="model",
     sample=None,
     strata=None,
     cluster=None,
@@ -384,20 +394,30 @@ def frame_bootstrap(
     dropna: bool = False,
     replicate_dim: str = BOOTSTRAP_DIM,
     progress: bool | None = None,
+    what: str = "model",
 ) -> xr.DataArray:
-    """Paired bootstrap replicate cubes with dims ``(replicate_dim, *strata, *by, "true", "pred")``.
+    """Paired bootstrap replicate cubes with dims ``(replicate_dim, *strata, *model, "true", "pred")``.
 
-    ``by`` names the models (the columns whose values are compared); every
-    model must predict every sample once. ``sample`` names the column that
+    ``model`` names the models (the columns whose values are compared; ``what``, the keyword that
+    named them, for the messages); every model must predict every sample once. ``sample`` names the column that
     identifies a sample across models (default: the row's position within its
     model and stratum). ``strata`` are resampled independently, each keeping
     its number of samples (e.g. the folds of a cross-validation). ``cluster``
     names the column of the clusters drawn whole (see the module docstring).
     """
     n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
-    _check_replicate_dim(replicate_dim, by, strata)
+    _check_replicate_dim(replicate_dim, model, strata, what)
     paired = paired_samples(
-        df, true, pred, by=by, sample=sample, strata=strata, cluster=cluster, labels=labels, dropna=dropna
+        df,
+        true,
+        pred,
+        by=model,
+        sample=sample,
+        strata=strata,
+        cluster=cluster,
+        labels=labels,
+        dropna=dropna,
+        what=what,
     )
     k = len(paired.rows.classes)
     values = pattern_cubes(paired.draws(), paired.n_strata * paired.n_models, k, n_resamples, rng_of(seed), progress)
@@ -420,9 +440,11 @@ def paired_record(n_resamples: int, seed, sample, strata, cluster) -> dict:
     )
 
 
-def _check_replicate_dim(replicate_dim, by, strata) -> None:
+def _check_replicate_dim(replicate_dim, by, strata, what: str) -> None:
     new_dim(
-        replicate_dim, [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), *CUBE_DIMS], "replicate_dim"
+        replicate_dim,
+        [*map(str, by_names(by, what)), *map(str, by_names(strata, "strata")), *CUBE_DIMS],
+        "replicate_dim",
     )
 
 
@@ -466,6 +488,7 @@ def paired_replicates(
     replicate_dim: str = BOOTSTRAP_DIM,
     progress: bool | None = None,
     pool: bool = False,
+    what: str = "by",
 ) -> tuple[xr.Dataset, xr.DataArray]:
     """Every metric on the same paired replicates, a Dataset with dims ``(replicate_dim, *strata, *by)``, and the
     replicate cubes it was computed from (pooled with ``pool``).
@@ -474,21 +497,21 @@ def paired_replicates(
     probable class), probability metrics are the replicate means of the
     per-sample scores of ``proba``; all from one draw of the samples (or clusters).
     ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *by)``):
-    summed cubes, and the mean score over every sample drawn.
+    summed cubes, and the mean score over every sample drawn. ``what``: the keyword that named ``by``.
 
     The cubes hold every replicate's true-class counts, from which a reference forecast that depends on
     the class prior (a skill score's climatology) is scored on the same replicate as the models.
     """
     n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
-    _check_replicate_dim(replicate_dim, by, strata)
-    taken = [*map(str, by_names(by)), *map(str, by_names(strata, "strata")), replicate_dim]
+    _check_replicate_dim(replicate_dim, by, strata, what)
+    taken = [*map(str, by_names(by, what)), *map(str, by_names(strata, "strata")), replicate_dim]
     request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
     if all(m.kind == "confusion" for m, _ in request.values()) and not pool:  # cubes alone: draw the patterns
         cube = frame_bootstrap(
             df,
             true,
             pred,
-            by=by,
+            model=by,
             sample=sample,
             strata=strata,
             cluster=cluster,
@@ -498,6 +521,7 @@ def paired_replicates(
             dropna=dropna,
             replicate_dim=replicate_dim,
             progress=progress,
+            what=what,
         )
         checked = confusion_counts(cube)  # validated once for every metric
         return xr.Dataset(
@@ -516,6 +540,7 @@ def paired_replicates(
         labels=labels,
         dropna=dropna,
         renormalize=renormalize,
+        what=what,
     )
     rows, k = paired.rows, len(paired.rows.classes)
     places = paired.n_strata * paired.n_models
@@ -633,15 +658,16 @@ def frame_replicates(
     progress: bool | None = None,
     jackknife: bool = False,
     cube: bool = False,
+    what: str = "by",
 ) -> FrameReplicates:
     """What intervals and comparisons of a frame's models start from, the strata pooled.
 
     Every metric on the paired replicates (dims ``(replicate_dim, *by)``) and on the data (dims ``by``);
     with ``jackknife`` the paired jackknife (``paired_jackknife``; else ``{}``); with ``cube`` the data's
-    confusion cube (dims ``(*by, true, pred)``; else None).
+    confusion cube (dims ``(*by, true, pred)``; else None). ``what``: the keyword that named ``by``.
     """
     common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
+    where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster, "what": what}
     replicates = bootstrap_evaluate(
         df,
         true,

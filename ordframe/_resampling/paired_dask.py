@@ -29,9 +29,11 @@ import xarray as xr
 from ordframe._core.checks import by_names, check_replicates, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, PRED, TRUE
 from ordframe._core.drawing import concrete_seed
+from ordframe._core.messages import show
 from ordframe._inputs.dask_frame import check_dask_frame, dask_cube, missing_in_whole
 from ordframe._inputs.frame import frame_rows
 from ordframe._resampling.paired import (
+    check_roles,
     cluster_draws,
     paired_record,
     pattern_cubes,
@@ -45,7 +47,7 @@ def dask_bootstrap(
     true,
     pred,
     *,
-    by="model",
+    model="model",
     sample=None,
     strata=None,
     cluster=None,
@@ -59,10 +61,10 @@ def dask_bootstrap(
     """Paired bootstrap replicate cubes of a dask DataFrame (see the module docstring and ``df.ordinal.bootstrap``)."""
     check_dask_frame(ddf)
     n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
-    models, layers = by_names(by), by_names(strata, "strata")
+    models, layers = by_names(model, "model"), by_names(strata, "strata")
     if len(models) != 1 or sample is None:
         raise ValueError(
-            "a dask DataFrame's paired bootstrap needs one model column (by=) and the column that "
+            "a dask DataFrame's paired bootstrap needs one model column (model=) and the column that "
             "identifies the samples (sample=): row positions are not known across partitions"
         )
     clusters = one_column(cluster, "cluster")
@@ -70,7 +72,8 @@ def dask_bootstrap(
     named = [*models, *layers, sample, *own]
     repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
     if repeated:
-        raise ValueError(f"{repeated} given twice among by=, strata=, sample= and cluster=")
+        raise ValueError(f"{show(repeated)} given twice among model=, strata=, sample= and cluster=")
+    check_roles(ddf._meta, {"model": models, "strata": layers, "sample": [sample], "cluster": own})
     cube = dask_cube(ddf, true, pred, by=[*layers, *models], labels=labels, dropna=dropna)
     classes = cube.indexes[TRUE]
     strata_values = [cube.indexes[str(c)] for c in layers]
@@ -147,7 +150,7 @@ def dask_bootstrap(
         raise ValueError(
             f"{count} sample(s) do not have exactly one row of every model (a model lacks the sample, or predicts "
             f"it twice); every model must predict every sample exactly once: drop those samples, or check the "
-            f"sample= and by= columns"
+            f"sample= and model= columns"
         )
     code = table["code"].to_numpy()
     digits = np.stack([(code // (k + 1) ** m) % (k + 1) for m in range(n_models)], axis=1)
