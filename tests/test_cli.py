@@ -566,6 +566,14 @@ def test_markdown_escapes_pipes_and_line_breaks(capsys, tmp_path):
         (["--labels", "1", "2", "2.0"], "--labels 1 2 2.0: 2.0 names a class already given; name each class once"),
         (["--proba", "p0", "p1", "--labels", "1", "2", "3"], "--proba names 2 columns but --labels 3 classes"),
         (["--by", "nope"], "column 'nope' is not in the file; its columns are: y, yhat, model, mae, p0, p1"),
+        (
+            ["--by", "model", "--strata", "model", "--n-resamples", "5"],
+            "'model' given twice among --by, --strata, --sample and --cluster",
+        ),
+        (
+            ["--by", "model", "--strata", "model", "--n-resamples", "5", "--compare"],
+            "'model' given twice among --by, --strata, --sample and --cluster",
+        ),
     ],
 )
 def test_messages_are_in_command_line_words(capsys, predictions, argv, message):

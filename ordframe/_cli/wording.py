@@ -42,6 +42,7 @@ ARGUMENTS = [
     (r"\bcluster=", "--cluster"),
     (r"\bstrata=", "--strata"),
     (r"\bsample=", "--sample"),
+    (r"\b(?:by|model)=(?=[\s,)]|$)", "--by"),  # the --by columns: the groups, or with --compare the models
     (r"\bn_resamples\b=?", "--n-resamples"),
 ]
 OPTIONS = PHRASES + ARGUMENTS
