@@ -139,6 +139,7 @@ def test_kernels_by_blocks_score_each_matrix_as_alone_whatever_its_lane(m):
         np.testing.assert_array_equal(stacked, alone)
 
 
+@pytest.mark.slow
 def test_switch_reads_the_environment():
     """``ORDFRAME_NUMBA=0`` turns the numba kernels off in a fresh interpreter."""
     import os

@@ -121,6 +121,7 @@ def test_internals_are_private_and_the_public_names_are_exported():
     assert {"bootstrap_cube", "jackknife", "report_cube", "george_cost", "METRIC_SETS"} <= set(ordframe.__all__)
 
 
+@pytest.mark.slow
 def test_ordframe_imports_and_scores_without_its_optional_dependencies():
     """The core install (no extra) has none of dask, polars, matplotlib, scikit-learn, pyarrow or torch."""
     import subprocess
@@ -163,6 +164,7 @@ IMPORT_ORDERS = {
 
 
 @pytest.mark.parametrize("imports", IMPORT_ORDERS.values(), ids=IMPORT_ORDERS.keys())
+@pytest.mark.slow
 def test_the_accessors_are_registered_in_any_import_order(imports):
     import subprocess
     import sys
@@ -178,6 +180,7 @@ def test_the_accessors_are_registered_in_any_import_order(imports):
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 def test_importing_ordframe_imports_no_frame_library():
     import subprocess
     import sys

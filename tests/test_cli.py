@@ -252,6 +252,7 @@ def test_a_garbled_file(capsys, tmp_path):
     assert code == 2 and err.startswith("ordframe score: error: cannot read")
 
 
+@pytest.mark.slow
 def test_version_module_entry_point_and_closed_pipe(predictions):
     path, _ = predictions
     version = subprocess.run([sys.executable, "-m", "ordframe", "--version"], capture_output=True, text=True)
@@ -490,6 +491,7 @@ def test_a_standard_output_that_fails_is_one_line(capsys, predictions, monkeypat
 
 
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.slow
 def test_dev_full_in_a_process(predictions):
     path, _ = predictions
     with open("/dev/full", "w") as full:
@@ -504,6 +506,7 @@ def test_dev_full_in_a_process(predictions):
     )
 
 
+@pytest.mark.slow
 def test_standard_input_and_pipes(capsys, predictions, monkeypatch, tmp_path):
     path, frame = predictions
     mae = frame.ordinal.mae("y", "yhat")

@@ -216,6 +216,7 @@ def test_inference_option_errors(capsys, repeated_cv, options, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_repeated_cv_warning_reaches_the_command_line(repeated_cv):
     _, path = repeated_cv
     done = subprocess.run(

@@ -65,6 +65,7 @@ SCORE = ["--true", "y", "--pred", "yhat", "--by", "model", "--metrics", *METRICS
 
 
 @pytest.mark.parametrize("sep", [",", ";", "\t"])
+@pytest.mark.slow
 def test_standard_input_in_each_separator_is_found_and_read_once(frame, expected, sep):
     done = command("score", "-", *SCORE, "--format", "json", stdin=frame.to_csv(sep=sep, index=False).encode())
     assert done.returncode == 0, done.stderr
@@ -72,6 +73,7 @@ def test_standard_input_in_each_separator_is_found_and_read_once(frame, expected
     np.testing.assert_allclose(got[METRICS].to_numpy(), expected.to_numpy())
 
 
+@pytest.mark.slow
 def test_dev_stdin_and_a_given_separator(frame, expected):
     done = command("score", "/dev/stdin", *SCORE, "--sep", "tab", stdin=frame.to_csv(sep="\t", index=False).encode())
     assert done.returncode == 0, done.stderr
@@ -333,6 +335,7 @@ def read_back(path) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".json", ".md", ".txt", ".parquet", ".nc"])
+@pytest.mark.slow
 def test_every_out_extension_is_what_it_says_and_reads_back(tmp_path, frame, expected, suffix):
     if suffix == ".parquet":
         pytest.importorskip("pyarrow")
@@ -392,6 +395,7 @@ def test_output_format_errors(capsys, tmp_path, frame, argv, message, monkeypatc
     assert not any(tmp_path.glob("r.*"))
 
 
+@pytest.mark.slow
 def test_parquet_without_pyarrow_names_the_extra(tmp_path, frame):
     pytest.importorskip("pyarrow")
     frame.to_csv(tmp_path / "p.csv", index=False)
@@ -421,6 +425,7 @@ def test_parquet_without_pyarrow_names_the_extra(tmp_path, frame):
 # --------------------------------------------------------------------------- the demo: --out first, then progress
 
 
+@pytest.mark.slow
 def test_demo_out_is_checked_before_training(tmp_path):
     taken = tmp_path / "results.csv"
     taken.write_text("an earlier result\n")
@@ -504,6 +509,7 @@ def test_demo_training_shows_progress_on_standard_error(capsys):
 ASCII = {"PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"}
 
 
+@pytest.mark.slow
 def test_an_ascii_console_gets_plain_text(tmp_path):
     frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "modèle": ["é", "é", "ß", "ß"]})
     frame.to_csv(tmp_path / "p.csv", index=False)
@@ -531,6 +537,7 @@ def test_an_ascii_console_gets_plain_text(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
+@pytest.mark.slow
 def test_data_on_an_ascii_console_keeps_every_character(tmp_path, fmt):
     frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "model": ["grade ≤ 3", "grade ≤ 3", "ß", "ß"]})
     frame.to_csv(tmp_path / "p.csv", index=False)
@@ -545,6 +552,7 @@ def test_data_on_an_ascii_console_keeps_every_character(tmp_path, fmt):
         )
 
 
+@pytest.mark.slow
 def test_old_mac_line_ends_are_read_and_a_gzip_file_is_named(tmp_path):
     (tmp_path / "cr.csv").write_bytes(b"y;yhat\r0;1\r1;1\r2;2\r")
     done = command("score", tmp_path / "cr.csv", "--true", "y", "--pred", "yhat", "--metrics", "mae")
@@ -598,6 +606,7 @@ def test_for_console_decides_every_stand_in():
 # --------------------------------------------------------------------------- the parser is light
 
 
+@pytest.mark.slow
 def test_help_and_version_need_neither_pandas_nor_xarray():
     """Without the package's own imports (``ordframe/__init__``), the parser loads no heavy module."""
     script = textwrap.dedent(

@@ -187,6 +187,7 @@ def test_a_count_confirms_sampled_spans_that_hold():
 
 
 @pytest.mark.parametrize("value", ["0", "1"])
+@pytest.mark.slow
 def test_ordframe_numba_0_turns_the_compiled_count_off(value):
     """``ORDFRAME_NUMBA=0`` in a fresh interpreter: numpy's count; otherwise the compiled one where numba is."""
     code = "from ordframe._inputs import counting; print(counting.COMPILED)"

@@ -155,6 +155,7 @@ def long_frames(draw):
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(long_frames(), st.booleans())
+@pytest.mark.slow
 def test_every_dask_bootstrap_error_is_pandas_and_replicates_agree(case, dropna):
     df, strata, partitions = case
     ddf = partitioned(df, partitions)
@@ -309,6 +310,7 @@ def test_errors_name_the_column_and_the_alternative(frame):
         ordframe._inputs.dask_frame.dask_cube(frame, "y", "yhat")
 
 
+@pytest.mark.slow
 def test_importing_ordframe_does_not_import_dask_dataframe():
     import subprocess
     import sys
@@ -319,6 +321,7 @@ def test_importing_ordframe_does_not_import_dask_dataframe():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "True"
 
 
+@pytest.mark.slow
 def test_on_a_distributed_local_cluster(frame):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:

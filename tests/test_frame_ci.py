@@ -147,6 +147,7 @@ def test_m_out_of_n_is_refused_with_where_it_lives():
         df.ordinal.ci("y", "yhat", by="model", method="m_out_of_n", n_resamples=100)
 
 
+@pytest.mark.slow
 def test_cluster_intervals_cover_where_row_intervals_do_not():
     """Strongly clustered data: the cluster bootstrap's percentile interval covers about 95%, the rows' far less."""
     rng = np.random.default_rng(11)

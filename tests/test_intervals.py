@@ -390,6 +390,7 @@ def coverage(metric, method, k=5, n=1000, r=300, b=400, seed=0, n_inner=100):
 LOOSE = (0.95 - 3 * 0.0126 - 0.01, 0.95 + 3 * 0.0126 + 0.01)
 
 
+@pytest.mark.slow
 def test_oc_on_a_tied_population_covers_with_its_default_and_not_with_the_percentile_interval():
     default = ordframe.get_metric("oc").interval
     assert default == "calibrated"
@@ -400,6 +401,7 @@ def test_oc_on_a_tied_population_covers_with_its_default_and_not_with_the_percen
 
 
 @pytest.mark.parametrize("metric", ["ms", "mmae"])
+@pytest.mark.slow
 def test_a_worst_class_metric_with_tied_classes_covers_with_its_default_and_not_with_the_percentile_interval(metric):
     """At K = 8 the two middle classes tie for the worst: the intersection interval covers at least its level (it
     is conservative there by construction), the percentile interval of the biased minimum or maximum does not."""

@@ -316,6 +316,7 @@ def test_from_cv_results_with_other_samples_is_an_error(data):
         ConfusionDisplay.from_cv_results(results, X[:100], y[:100], labels=LABELS)
 
 
+@pytest.mark.slow
 def test_importing_the_plots_does_not_import_matplotlib():
     code = "import sys, ordframe, ordframe.plot; print('matplotlib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

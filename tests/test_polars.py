@@ -118,6 +118,7 @@ def test_an_absent_column_is_named_with_every_column_of_the_frame():
         frame.ordinal.occ  # noqa: B018
 
 
+@pytest.mark.slow
 def test_the_namespace_registers_when_polars_is_imported_after_ordframe():
     code = (
         "import sys, ordframe\n"

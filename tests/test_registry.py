@@ -619,6 +619,7 @@ print(errors)
 """
 
 
+@pytest.mark.slow
 def test_concurrent_first_use_in_a_fresh_process():
     root = Path(__file__).resolve().parent.parent
     command = [sys.executable, "-c", CONCURRENT_FIRST_USE]

@@ -207,6 +207,7 @@ def test_intervals_match_scipy_bootstrap(method, metric, statistic):
     np.testing.assert_allclose(ours, [reference.low, reference.high], atol=0.015)
 
 
+@pytest.mark.slow
 def test_percentile_and_bca_coverage_on_simulated_data():
     """Over 1000 simulated data sets of 200 samples, 95% intervals for accuracy cover the truth 93-97% of the time."""
     probabilities = np.array([[0.3, 0.05, 0.0], [0.05, 0.3, 0.05], [0.0, 0.05, 0.2]])

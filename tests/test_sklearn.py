@@ -215,6 +215,7 @@ def test_pickle_round_trip(data, model):
     assert again(model, X, y) == scorer(model, X, y)
 
 
+@pytest.mark.slow
 def test_parallel_cross_validation(data):
     X, y = data
     scorer = make_scorer("rps", labels=LABELS)
