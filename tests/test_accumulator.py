@@ -157,11 +157,26 @@ def test_group_keywords_may_come_in_any_order():
     np.testing.assert_allclose(acc.evaluate().accuracy.values, [[1.0, 0.5]])
 
 
+class Tensor:
+    """An array-like that only numpy's ``__array__`` protocol reads, as a CPU torch tensor is read (the torch
+    wheel is not installed here: this is the protocol ordframe relies on, without a 2 GB dependency)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.values, dtype=dtype)
+
+    def __len__(self):
+        return len(self.values)
+
+
 def test_tensors_are_taken_as_numpy_takes_them():
-    torch = pytest.importorskip("torch")
-    acc = ordframe.Accumulator(LABELS)
-    acc.update(torch.tensor([0, 1, 2]), torch.tensor([0, 2, 2]), y_proba=torch.full((3, 4), 0.25))
-    assert int(acc.cube().sum()) == 3
+    acc = ordframe.Accumulator(LABELS, metrics=["mae", "rps"])
+    acc.update(Tensor([0, 1, 2]), Tensor([0, 2, 2]), y_proba=Tensor(np.full((3, 4), 0.25)))
+    same = ordframe.Accumulator(LABELS, metrics=["mae", "rps"])
+    same.update([0, 1, 2], [0, 2, 2], y_proba=np.full((3, 4), 0.25))
+    xr.testing.assert_identical(acc.evaluate(), same.evaluate())
 
 
 def test_merged_workers_give_the_probability_scores_and_weights_of_all_rows():
@@ -194,14 +209,6 @@ def test_a_zero_dimensional_group_value_is_its_number():
     cube = acc.cube()
     assert cube.sizes["step"] == 2 and cube["step"].values.tolist() == [0, 1]
     np.testing.assert_array_equal(cube.sum(["true", "pred"]).values, [[4, 0], [0, 2]])
-
-
-def test_zero_dimensional_tensors_as_group_values():
-    torch = pytest.importorskip("torch")
-    acc = ordframe.Accumulator(LABELS, metrics=["accuracy"])
-    for _ in range(3):
-        acc.update(torch.tensor([0, 1]), torch.tensor([0, 1]), step=torch.tensor(0))
-    assert acc.cube().sizes["step"] == 1 and int(acc.cube().sum()) == 6
 
 
 @pytest.mark.parametrize("name", ["labels", "weights", "by", "proba", "observed"])
