@@ -49,7 +49,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
-from ordframe._core.checks import by_names, check_replicates, new_dim, one_column, rng_of
+from ordframe._core.checks import by_names, check_replicates, is_column_name, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
 from ordframe._core.drawing import CLUSTERS, SAMPLES, concrete_seed, drawn_record
 from ordframe._core.messages import MAX_SHOWN, show, warn
@@ -222,7 +222,7 @@ def _named_columns(*arguments) -> set:
     for argument in arguments:
         values = list(argument.values()) if isinstance(argument, dict) else argument
         for value in values if isinstance(values, (list, tuple)) else [values]:
-            if isinstance(value, (str, int, np.integer)):
+            if is_column_name(value):
                 names.add(value)
     return names
 
