@@ -44,6 +44,7 @@ from ordframe._inputs.classes import declared_order, encode, labels_of
 from ordframe._inputs.estimators import predict_proba
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.probability import SUM_TOL, array_inputs
+from ordframe._inputs.selection import Selection
 from ordframe._registry.manager import get_metric
 
 __all__ = ["OrdinalScorer", "make_scorer"]
@@ -97,7 +98,9 @@ class OrdinalScorer:
             if weights is not None:
                 frame["w"] = weights
             try:
-                rows = frame_rows(frame, "y", "p", labels=self.labels, weights=None if weights is None else "w")
+                rows = frame_rows(
+                    frame, Selection("y", "p", labels=self.labels, weights=None if weights is None else "w")
+                )
             except ValueError:  # say what is wrong in scikit-learn's terms, if it is the labels
                 self._check_classes(true, "y")
                 self._check_classes(pred, f"{name}.predict(X)", predicted=True)

@@ -12,7 +12,9 @@ import pytest
 
 import ordframe
 from ordframe._cli.main import main
-from ordframe._resampling.paired import bootstrap_evaluate
+from ordframe._core.drawing import Resampling
+from ordframe._inputs.selection import Selection
+from ordframe._resampling.paired import paired_replicates
 
 PROBA = ["p0", "p1", "p2"]
 
@@ -58,19 +60,8 @@ def test_cluster_intervals_equal_the_python_api(capsys, repeated_cv, tmp_path):
     )
     assert code == 0, err
     got = pd.DataFrame(json.loads(out.read_text())).set_index("model")
-    replicates = bootstrap_evaluate(
-        df,
-        "y",
-        "yhat",
-        metrics=["mae", "oc"],
-        by="model",
-        sample="subject",
-        strata=["repeat", "fold"],
-        cluster="subject",
-        n_resamples=300,
-        seed=4,
-        pool=True,
-    )
+    draws = Resampling(300, 4, sample="subject", strata=["repeat", "fold"], cluster="subject")
+    replicates = paired_replicates(df, Selection("y", "yhat", by="model"), draws, ["mae", "oc"], pool=True)[0]
     bounds = ordframe.ci(replicates, level=0.9, method="percentile")
     values = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae", "oc"])
     for metric in ("mae", "oc"):

@@ -9,9 +9,11 @@ import xarray as xr
 from statsmodels.stats.multitest import multipletests
 
 import ordframe
+from ordframe._core.drawing import Resampling
 from ordframe._inference.intervals import bca_bounds
 from ordframe._inference.multiplicity import adjusted
-from ordframe._resampling.paired import bootstrap_evaluate
+from ordframe._inputs.selection import Selection
+from ordframe._resampling.paired import bootstrap_evaluate, paired_replicates
 
 PROBA = ["p0", "p1", "p2"]
 
@@ -83,9 +85,8 @@ def test_frame_compare_reports_the_estimates_on_the_data():
 def test_pooled_replicates_are_the_strata_replicates_summed():
     """The strata are drawn apart and scored together: the same draws as df.ordinal.bootstrap(...).sum(strata)."""
     df = models_frame()
-    pooled = bootstrap_evaluate(
-        df, "y", "yhat", by="model", sample="s", strata="fold", metrics=["mae"], n_resamples=200, seed=3, pool=True
-    )
+    draws = Resampling(200, 3, sample="s", strata="fold")
+    pooled = paired_replicates(df, Selection("y", "yhat", by="model"), draws, ["mae"], pool=True)[0]
     cubes = df.ordinal.bootstrap("y", "yhat", model="model", sample="s", strata="fold", n_resamples=200, seed=3)
     np.testing.assert_array_equal(
         pooled["mae"].transpose("bootstrap", "model").values,
@@ -95,22 +96,9 @@ def test_pooled_replicates_are_the_strata_replicates_summed():
 
 def test_pooled_probability_means_are_the_mean_over_every_sample_drawn():
     df = models_frame(models="ab", folds=4)
-    pooled = bootstrap_evaluate(
-        df,
-        "y",
-        "yhat",
-        proba=PROBA,
-        by="model",
-        sample="s",
-        strata="fold",
-        metrics=["rps"],
-        n_resamples=300,
-        seed=3,
-        pool=True,
-    )
-    per_fold = bootstrap_evaluate(
-        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", metrics=["rps"], n_resamples=300, seed=3
-    )
+    selection, draws = Selection("y", "yhat", PROBA, by="model"), Resampling(300, 3, sample="s", strata="fold")
+    pooled = paired_replicates(df, selection, draws, ["rps"], pool=True)[0]
+    per_fold = bootstrap_evaluate(df, selection, draws, ["rps"])
     sizes = xr.DataArray(df[df["model"] == "a"].groupby("fold").size().to_numpy(), dims="fold")
     expected = (per_fold["rps"] * sizes).sum("fold") / sizes.sum()
     np.testing.assert_allclose(pooled["rps"].values, expected.transpose(*pooled["rps"].dims).values, rtol=1e-12)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from ordframe._inputs import classes, counting
 from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
 
 compiled = pytest.mark.skipif(not counting.COMPILED, reason="numba absent, or turned off by ORDFRAME_NUMBA=0")
 
@@ -160,9 +161,9 @@ def test_spans_read_from_samples_give_the_naive_cube(frame, by, sample_rows):
 def test_what_is_read_before_a_count_is_the_exact_coding(frame, sample_rows):
     """Classes, codes and groups read from rows whose spans were sampled equal those of the exact spans."""
     with mode("numpy"):
-        exact = frame_rows(frame, "y", "p", by="g")
+        exact = frame_rows(frame, Selection("y", "p", by="g"))
     with mode("compiled", sample_rows):
-        rows = frame_rows(frame, "y", "p", by="g")
+        rows = frame_rows(frame, Selection("y", "p", by="g"))
         assert rows.classes.equals(exact.classes) and rows.prune_classes == exact.prune_classes
         np.testing.assert_array_equal(rows.true.array(), exact.true.array())
         np.testing.assert_array_equal(rows.pred.array(), exact.pred.array())
@@ -178,7 +179,7 @@ def test_a_count_confirms_sampled_spans_that_hold():
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({"y": rng.integers(0, 5, 5000), "g": rng.integers(0, 4, 5000)}).assign(p=lambda d: d["y"])
     with mode("compiled", sample_rows=500):
-        rows = frame_rows(frame, "y", "p", by="g")
+        rows = frame_rows(frame, Selection("y", "p", by="g"))
         assert rows._sampled() and rows._sampled_labels is not None and rows._groups.columns[0].sampled
         counts = rows.counts()
         assert not rows._sampled() and rows._classes.equals(pd.RangeIndex(0, 5))

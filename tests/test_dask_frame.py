@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ordframe  # noqa: F401
+from ordframe._inputs.selection import Selection
 
 dd = pytest.importorskip("dask.dataframe")
 dsa = pytest.importorskip("dask.array")
@@ -307,7 +308,7 @@ def test_errors_name_the_column_and_the_alternative(frame):
     with pytest.raises(TypeError, match="weights= must name a column"):
         ddf.ordinal.confusion("y", "yhat", weights=np.ones(len(frame)))
     with pytest.raises(TypeError, match="expected a dask DataFrame"):
-        ordframe._inputs.dask_frame.dask_cube(frame, "y", "yhat")
+        ordframe._inputs.dask_frame.dask_cube(frame, Selection("y", "yhat"))
 
 
 @pytest.mark.slow

@@ -681,3 +681,50 @@ def test_narrow_integer_labels_whose_span_overflows_their_dtype(true, pred, dtyp
     assert cube["true"].values.tolist() == classes
     for t, p in zip(true, pred):
         assert int(cube.sel(true=t, pred=p)) == 1
+
+
+def test_a_selection_is_checked_once_where_it_is_built_and_cannot_change():
+    import dataclasses
+
+    from ordframe._inputs.selection import Selection
+
+    selection = Selection("y", "yhat", by="fold")
+    assert selection.by == ("fold",)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        selection.labels = [0, 1]  # type: ignore[misc]
+    with pytest.raises(TypeError, match="dropna= must be True or False, got 'yes'"):
+        Selection("y", "yhat", dropna="yes")
+    with pytest.raises(TypeError, match="model= names columns by str or int"):
+        Selection("y", "yhat", by=[1.5], by_keyword="model")
+    with pytest.raises(TypeError, match="observed= must be True or False"):
+        selection.but(observed=1)  # a changed copy is checked again
+
+
+def test_resampling_is_checked_once_and_records_how_it_draws():
+    from ordframe._core.drawing import Resampling
+
+    draws = Resampling(50, None, "s", "fold", "patient")
+    assert isinstance(draws.seed, int) and draws.strata == ("fold",)  # the fresh seed is chosen once, and kept
+    assert draws.record() == {
+        "n_resamples": 50, "seed": draws.seed, "method": "clusters", "sample": "s", "strata": '["fold"]',
+        "cluster": "patient",
+    }  # fmt: skip
+    with pytest.raises(TypeError, match="n_resamples must be a whole number"):
+        Resampling(0)
+    with pytest.raises(TypeError, match="cluster= names one column"):
+        Resampling(cluster=["a", "b"])
+
+
+def test_a_frame_error_carries_the_step_of_the_front_end_that_raised_it():
+    """The steps run in order over all rows: a frame read in parts fails with its earliest step's error."""
+    from ordframe._inputs.frame import FRAME_STEPS, frame_rows
+    from ordframe._inputs.selection import Selection
+
+    df = pd.DataFrame({"y": [0, 1, None], "yhat": [0, 1, 1], "w": [1.0, -1.0, 1.0]})
+    names = [step.__name__ for step in FRAME_STEPS]
+    with pytest.raises(ValueError) as missing:
+        frame_rows(df, Selection("y", "yhat"))
+    assert names[missing.value.step] == "_drop_missing"
+    with pytest.raises(ValueError) as negative:
+        frame_rows(df, Selection("y", "yhat", weights="w"))
+    assert names[negative.value.step] == "_read_weights"  # weights are checked before missing labels

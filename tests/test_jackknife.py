@@ -4,6 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ordframe._core.drawing import Resampling
+from ordframe._inputs.selection import Selection
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import paired_jackknife, paired_samples
 
@@ -29,9 +31,8 @@ def frame(n=40, seed=0, clusters=None):
 def test_left_out_values_are_the_metrics_without_that_unit(cluster):
     df = frame(clusters=cluster)
     unit_col = "c" if cluster else "s"
-    paired = paired_samples(
-        df, "y", "yhat", proba=PROBA, by="model", sample="s", strata="fold", cluster="c" if cluster else None
-    )
+    draws = Resampling(sample="s", strata="fold", cluster="c" if cluster else None)
+    paired = paired_samples(df, Selection("y", "yhat", PROBA, by="model"), draws)
     request = evaluation_request(["mae", "oc", "rps"], probabilities=True, labels=True)
     out = paired_jackknife(paired, request, layers=1)
     draws = paired.draws()

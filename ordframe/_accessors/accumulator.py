@@ -30,6 +30,7 @@ from ordframe._core.dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from ordframe._inputs.classes import check_two, declared_order
 from ordframe._inputs.counting import count_cells
 from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
 from ordframe._inputs.vectors import PRED as PRED_COLUMN
 from ordframe._inputs.vectors import TRUE as TRUE_COLUMN
 from ordframe._inputs.vectors import WEIGHTS, vectors_frame, y_proba_words
@@ -114,18 +115,18 @@ class Accumulator:
             y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups, labels=self.classes
         )
         with y_proba_words(advice="; give one column per class of Accumulator(labels=...), in that order"):
-            rows = frame_rows(
-                frame,
+            selection = Selection(
                 TRUE_COLUMN,
                 PRED_COLUMN if y_pred is not None else None,
-                proba=proba or None,
-                by=list(groups),
-                labels=self.classes,
-                weights=WEIGHTS if sample_weight is not None else None,
-                dropna=dropna,
-                renormalize=renormalize,
+                proba or None,
+                list(groups),
+                self.classes,
+                WEIGHTS if sample_weight is not None else None,
+                dropna,
+                renormalize,
                 observed=True,
             )
+            rows = frame_rows(frame, selection)
         self._dims, self._probabilities = layout  # the batch is valid: its layout is the accumulator's
         counts = rows.counts()
         keys = rows.groups.combinations()

@@ -16,9 +16,11 @@ from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.evaluate import evaluate_cube
 from ordframe._core.checks import by_names
 from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec
 from ordframe._diagnostics.report import report_cube
 from ordframe._inputs.dask_frame import dask_cube
+from ordframe._inputs.selection import Selection
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired_dask import dask_bootstrap
 
@@ -83,7 +85,8 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         >>> cube.sel(fold=1).values.tolist()
         [[0, 0, 0], [0, 0, 0], [0, 1, 1]]
         """
-        return dask_cube(self._ddf, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+        selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+        return dask_cube(self._ddf, selection)
 
     def report(
         self,
@@ -248,21 +251,9 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         >>> boot.dims, int(boot.sum(("true", "pred")).max())
         (('bootstrap', 'model', 'true', 'pred'), 3)
         """
-        return dask_bootstrap(
-            self._ddf,
-            true,
-            pred,
-            model=model,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            n_resamples=n_resamples,
-            seed=seed,
-            labels=labels,
-            dropna=dropna,
-            replicate_dim=replicate_dim,
-            progress=progress,
-        )
+        selection = Selection(true, pred, by=model, labels=labels, dropna=dropna, by_keyword="model")
+        draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
+        return dask_bootstrap(self._ddf, selection, draws, replicate_dim)
 
     def _confusion_method(self, metric: Metric):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):

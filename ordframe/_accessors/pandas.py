@@ -14,6 +14,7 @@ from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._bridge.scores import frame_mean
 from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.calibration import calibration, frame_samples, reliability
 from ordframe._diagnostics.retention import frame_aursc
@@ -23,6 +24,7 @@ from ordframe._inference.intervals import frame_ci
 from ordframe._inference.paired_tests import frame_paired_tests
 from ordframe._inference.skill import CLIMATOLOGY, frame_skill
 from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
 
@@ -82,9 +84,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> df.ordinal.confusion("y", "yhat").values.tolist()
         [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
         """
-        return frame_rows(
-            self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
-        ).cube()
+        selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+        return frame_rows(self._df, selection).cube()
 
     def evaluate(
         self,
@@ -179,37 +180,15 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                 raise TypeError(
                     "seed=, sample=, strata= and cluster= apply to a bootstrap: pass n_resamples=<replicates> too"
                 )
-            return evaluate_frame(
-                self._df,
-                true,
-                pred,
-                proba=proba,
-                metrics=metrics,
-                by=by,
-                labels=labels,
-                weights=weights,
-                dropna=dropna,
-                renormalize=renormalize,
-                observed=observed,
+            selection = Selection(
+                true, pred, proba, by, labels, weights, dropna=dropna, renormalize=renormalize, observed=observed
             )
+            return evaluate_frame(self._df, selection, metrics)
         if weights is not None or observed is not False:
             raise TypeError("a bootstrap resamples samples: weights= and observed= do not apply to it")
-        return bootstrap_evaluate(
-            self._df,
-            true,
-            pred,
-            proba=proba,
-            metrics=metrics,
-            by=by,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            n_resamples=n_resamples,
-            seed=seed,
-            labels=labels,
-            dropna=dropna,
-            renormalize=renormalize,
-        )
+        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize)
+        draws = Resampling(n_resamples, seed, sample, strata, cluster)
+        return bootstrap_evaluate(self._df, selection, draws, metrics)
 
     def report(
         self,
@@ -262,7 +241,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         """
         from ordframe._diagnostics.report import report_cube
 
-        cube = frame_rows(self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna).cube()
+        cube = frame_rows(self._df, Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna)).cube()
         return report_cube(cube, metrics)
 
     def worst(
@@ -317,17 +296,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         [1]
         """
         return worst(
-            self._df,
-            true,
-            proba,
-            score=score,
-            top=top,
-            by=by,
-            labels=labels,
-            dropna=dropna,
-            renormalize=renormalize,
+            self._df, true, proba, score=score, top=top, by=by, labels=labels, dropna=dropna, renormalize=renormalize,
             **params,
-        )
+        )  # fmt: skip
 
     def aursc(
         self,
@@ -385,21 +356,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         ValueError, TypeError
             For fractions outside (0, 1], metrics of the wrong kind, or as in [`evaluate`][evaluate].
         """
-        return frame_aursc(
-            self._df,
-            true,
-            proba,
-            score=score,
-            metric=metric,
-            fractions=fractions,
-            pred=pred,
-            by=by,
-            labels=labels,
-            weights=weights,
-            dropna=dropna,
-            renormalize=renormalize,
-            observed=observed,
-        )
+        selection = Selection(true, pred, proba, by, labels, weights, dropna, renormalize, observed)
+        return frame_aursc(self._df, selection, score=score, metric=metric, fractions=fractions)
 
     def calibration(
         self,
@@ -462,17 +420,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> ds["rps"].to_series().round(4).to_dict()
         {'score': 0.1217, 'miscalibration': 0.08, 'discrimination': 0.1806, 'uncertainty': 0.2222}
         """
-        samples = frame_samples(
-            self._df,
-            true,
-            proba,
-            by=by,
-            labels=labels,
-            weights=weights,
-            dropna=dropna,
-            renormalize=renormalize,
+        selection = Selection(
+            true, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize,
             observed=observed,
-        )
+        )  # fmt: skip
+        samples = frame_samples(self._df, selection)
         return calibration(samples, method=method, normalize=normalize)
 
     def reliability(
@@ -534,17 +486,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The variables of [`calibration`][calibration], and ``forecast``, ``observed``,
             ``weight``, ``lower``, ``upper`` with dims ``threshold`` and ``point`` (padded with NaN).
         """
-        samples = frame_samples(
-            self._df,
-            true,
-            proba,
-            by=by,
-            labels=labels,
-            weights=weights,
-            dropna=dropna,
-            renormalize=renormalize,
+        selection = Selection(
+            true, proba=proba, by=by, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize,
             observed=observed,
-        )
+        )  # fmt: skip
+        samples = frame_samples(self._df, selection)
         return reliability(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
 
     def ci(
@@ -629,26 +575,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> bounds["rps"].round(3).values.tolist()
         [0.071, 0.086]
         """
-        return frame_ci(
-            self._df,
-            true,
-            pred,
-            proba=proba,
-            metrics=metrics,
-            by=by,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            n_resamples=n_resamples,
-            seed=seed,
-            level=level,
-            method=method,
-            labels=labels,
-            dropna=dropna,
-            renormalize=renormalize,
-            min_valid=min_valid,
-            progress=progress,
-        )
+        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize)
+        draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
+        return frame_ci(self._df, selection, draws, metrics, level=level, method=method, min_valid=min_valid)
 
     def compare(
         self,
@@ -731,26 +660,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> result["rank"].sel(metric="mae").values.tolist()
         [1.0, 2.0]
         """
-        return frame_compare(
-            self._df,
-            true,
-            pred,
-            proba=proba,
-            metrics=metrics,
-            model=model,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            n_resamples=n_resamples,
-            seed=seed,
-            labels=labels,
-            dropna=dropna,
-            renormalize=renormalize,
-            level=level,
-            adjust=adjust,
-            method=method,
-            progress=progress,
+        selection = Selection(
+            true, pred, proba, model, labels, dropna=dropna, renormalize=renormalize, by_keyword="model"
         )
+        draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
+        return frame_compare(self._df, selection, draws, metrics, level=level, adjust=adjust, method=method)
 
     def skill(
         self,
@@ -860,25 +774,23 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> result["interval"].round(2).values.tolist()
         [0.58, 0.81]
         """
+        if n_resamples is None and (seed is not None or cluster is not None):
+            raise TypeError(
+                "seed= and cluster= shape a bootstrap's draws and mean nothing without one: pass "
+                "n_resamples=<replicates> too (without it, sample= and strata= only check that every model predicts "
+                "every sample once)"
+            )
+        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize)
+        draws = Resampling(n_resamples or Resampling.n_resamples, seed, sample, strata, cluster, progress)
         return frame_skill(
             self._df,
-            true,
-            pred,
-            proba=proba,
-            metric=metric,
+            selection,
+            draws,
+            metric,
+            resampled=n_resamples is not None,
             reference=reference,
-            by=by,
-            labels=labels,
-            dropna=dropna,
-            renormalize=renormalize,
-            n_resamples=n_resamples,
             level=level,
             method=method,
-            seed=seed,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            progress=progress,
         )
 
     def bootstrap(
@@ -956,21 +868,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> bool((boot.sum(("true", "pred")) == 3).all())
         True
         """
-        return frame_bootstrap(
-            self._df,
-            true,
-            pred,
-            model=model,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            n_resamples=n_resamples,
-            seed=seed,
-            labels=labels,
-            dropna=dropna,
-            replicate_dim=replicate_dim,
-            progress=progress,
-        )
+        selection = Selection(true, pred, by=model, labels=labels, dropna=dropna, by_keyword="model")
+        draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
+        return frame_bootstrap(self._df, selection, draws, replicate_dim)
 
     def paired_tests(
         self,
@@ -1067,23 +967,13 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         stuart_maxwell     6.6667   0.0357
         wilcoxon          52.5000   0.0253
         """
-        return frame_paired_tests(
-            self._df,
-            true,
-            pred,
-            model=model,
-            sample=sample,
-            strata=strata,
-            tests=tests,
-            labels=labels,
-            dropna=dropna,
-        )
+        selection = Selection(true, pred, by=model, labels=labels, dropna=dropna, by_keyword="model")
+        return frame_paired_tests(self._df, selection, Resampling(sample=sample, strata=strata), tests)
 
     def _confusion_method(self, metric: Metric):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
-            rows = frame_rows(
-                self._df, true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed
-            )
+            selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+            rows = frame_rows(self._df, selection)
             result = apply_confusion(metric, rows.cube(), params)
             return as_scalar(result, metric, rows.empty)
 
@@ -1102,17 +992,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             observed=False,
             **params,
         ):
-            rows = frame_rows(
-                self._df,
-                true,
-                proba=proba,
-                by=by,
-                labels=labels,
-                weights=weights,
-                dropna=dropna,
-                renormalize=renormalize,
-                observed=observed,
-            )
+            selection = Selection(true, None, proba, by, labels, weights, dropna, renormalize, observed)
+            rows = frame_rows(self._df, selection)
             result = frame_mean(metric, rows, params, metric.name)
             return as_scalar(result, metric, rows.empty)
 

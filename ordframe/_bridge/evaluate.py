@@ -13,13 +13,13 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
-from ordframe._core.checks import by_names
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.drawing import drawn_of
 from ordframe._core.shared import shared_terms
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs
+from ordframe._inputs.selection import Selection
 from ordframe._registry.request import evaluation_request
 
 
@@ -46,66 +46,17 @@ def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
     return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})
 
 
-def evaluate_frame(
-    df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
-    metrics=None,
-    by=None,
-    labels=None,
-    weights=None,
-    dropna=False,
-    renormalize=False,
-    observed=False,
-) -> xr.Dataset:
+def evaluate_frame(df: pd.DataFrame, selection: Selection, metrics=None) -> xr.Dataset:
     """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
-    return evaluate_frame_rows(
-        df,
-        true,
-        pred,
-        proba=proba,
-        metrics=metrics,
-        by=by,
-        labels=labels,
-        weights=weights,
-        dropna=dropna,
-        renormalize=renormalize,
-        observed=observed,
-    )[0]
+    return evaluate_frame_rows(df, selection, metrics)[0]
 
 
-def evaluate_frame_rows(
-    df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
-    metrics=None,
-    by=None,
-    labels=None,
-    weights=None,
-    dropna=False,
-    renormalize=False,
-    observed=False,
-) -> tuple[xr.Dataset, FrameRows]:
+def evaluate_frame_rows(df: pd.DataFrame, selection: Selection, metrics=None) -> tuple[xr.Dataset, FrameRows]:
     """``evaluate_frame``'s Dataset and the validated rows it was computed from (for what else they give)."""
-    taken = [*map(str, by_names(by)), *([OBSERVED_DIM] if observed is True else [])]
-    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
-    rows = frame_rows(
-        df,
-        true,
-        pred,
-        proba=proba,
-        by=by,
-        labels=labels,
-        weights=weights,
-        dropna=dropna,
-        renormalize=renormalize,
-        observed=observed,
-        unscored_groups=len(by_names(by)) if pred is not None else None,
-    )
+    s = selection
+    taken = [*map(str, s.by), *([OBSERVED_DIM] if s.observed else [])]
+    request = evaluation_request(metrics, probabilities=s.proba is not None, labels=s.pred is not None, taken=taken)
+    rows = frame_rows(df, s, unscored_groups=len(s.by) if s.pred is not None else None)
     return _evaluate_rows(rows, request), rows
 
 

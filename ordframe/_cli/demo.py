@@ -38,6 +38,7 @@ from ordframe._core.progress import chunks
 from ordframe._inference.friedman import friedman
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
 from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
 
 METRICS = {  # the indices printed, with what a newcomer needs to read them
     "accuracy": "share of exact predictions",
@@ -123,7 +124,7 @@ def predictions(names: list[str], reps: int, progress: bool | None = None) -> di
 
 def evaluate_all(tables: dict[str, pd.DataFrame]) -> xr.Dataset:
     """Every metric with dims (dataset, model, rep): each data set evaluated with its own classes."""
-    parts = [evaluate_frame(t, "y", "yhat", by=["model", "rep"], metrics=list(METRICS)) for t in tables.values()]
+    parts = [evaluate_frame(t, Selection("y", "yhat", by=["model", "rep"]), list(METRICS)) for t in tables.values()]
     return xr.concat(parts, dim=pd.Index(list(tables), name="dataset"), combine_attrs="drop_conflicts")
 
 
@@ -271,7 +272,7 @@ def plots(tables: dict[str, pd.DataFrame], results: xr.Dataset, folder: Path) ->
 
     names = []
     for name in list(tables)[:2]:
-        cube = frame_rows(tables[name], "y", "yhat", by="model").cube()  # every repetition's test set pooled
+        cube = frame_rows(tables[name], Selection("y", "yhat", by="model")).cube()  # every repetition's test set pooled
         figure = plot.confusion(cube, normalize="true", path="oc")
         figure.suptitle(
             f"{name}: the test sets of all repetitions pooled (so OC differs a little from the mean), rows normalised"

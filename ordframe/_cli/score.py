@@ -20,9 +20,11 @@ from ordframe._cli.output import render, to_table, write_file
 from ordframe._cli.wording import UsageError
 from ordframe._core.checks import rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
+from ordframe._core.drawing import Resampling
 from ordframe._core.messages import show
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci, frame_ci
+from ordframe._inputs.selection import Selection
 from ordframe._registry.manager import get_metric, metric_names
 from ordframe._registry.request import METRIC_SETS, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
@@ -210,15 +212,22 @@ def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
     by = args.by or None
     # like pandas' groupby: only the --by combinations that occur (the dense layout if a column is named like its dim)
     observed = by is not None and OBSERVED_DIM not in map(str, by)
-    common = {"by": by, "labels": labels, "dropna": args.dropna, "observed": observed}
+    selection = Selection(
+        args.true,
+        args.pred,
+        args.proba,
+        by,
+        labels,
+        dropna=args.dropna,
+        renormalize=args.renormalize,
+        observed=observed,
+    )
     if args.n_resamples is None:
-        return evaluate_frame(
-            df, args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
-        )
+        return evaluate_frame(df, selection, metrics)
     with _each_warning_once():  # the estimates and the replicates check the same rows, and warn alike
         if _paired(args):
-            return _paired_intervals(df, args, metrics, labels)
-        return _group_intervals(df, args, metrics, labels, common)
+            return _paired_intervals(df, args, metrics, selection.but(observed=False))
+        return _group_intervals(df, args, metrics, selection)
 
 
 @contextmanager
@@ -234,47 +243,37 @@ def _each_warning_once() -> Iterator[None]:
             warnings.warn(message, stacklevel=1)
 
 
-def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, labels, common: dict) -> xr.Dataset:
+def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: Selection) -> xr.Dataset:
     """Intervals of each --by group, its cube (or with --proba, its rows) resampled apart."""
-    by = common["by"]
-    values, rows = evaluate_frame_rows(
-        df, args.true, args.pred, proba=args.proba, metrics=metrics, renormalize=args.renormalize, **common
-    )
+    by = selection.by
+    values, rows = evaluate_frame_rows(df, selection, metrics)
     # the replicates and the intervals add dims named bootstrap and bound: a --by column may have either name
-    hidden = {name: f"__by_{i}__" for i, name in enumerate(by or []) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
+    hidden = {name: f"__by_{i}__" for i, name in enumerate(by) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
     values, cube = values.rename(hidden), rows.cube(warned=True).rename(hidden)
     rng = rng_of(args.seed)  # the replicates, then the calibrated interval's double bootstrap
     if args.proba:
-        strata = [hidden.get(column, column) for column in by or []]
-        replicates = _group_replicates(df.rename(columns=hidden), args, metrics, labels, strata, cube, rng)
+        strata = [hidden.get(column, column) for column in by]
+        draws = Resampling(args.n_resamples, rng, strata=strata)
+        replicates = _group_replicates(df.rename(columns=hidden), selection.but(by=None), draws, metrics, cube)
     else:
         replicates = evaluate_cube(bootstrap_cube(cube, args.n_resamples, seed=rng), metrics)
     bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
-def _group_replicates(df: pd.DataFrame, args, metrics: dict | None, labels, by: list, cube, rng) -> xr.Dataset:
-    """Every metric on bootstrap replicates of each ``by`` group's rows, drawn apart (the groups as strata).
+def _group_replicates(
+    df: pd.DataFrame, selection: Selection, draws: Resampling, metrics: dict | None, cube
+) -> xr.Dataset:
+    """Every metric on bootstrap replicates of each group's rows (``draws.strata``), drawn apart.
 
     A probability metric is a mean over rows, which a resampled cube does not have; the replicates take the
     layout of ``cube`` (the groups that occur).
     """
-    replicates, _ = paired_replicates(
-        df,
-        args.true,
-        args.pred,
-        proba=args.proba,
-        metrics=metrics,
-        by=None,
-        strata=by,
-        n_resamples=args.n_resamples,
-        seed=rng,
-        labels=labels,
-        dropna=args.dropna,
-        renormalize=args.renormalize,
-    )
+    replicates, _ = paired_replicates(df, selection, draws, metrics)
     if OBSERVED_DIM in cube.dims:
-        replicates = replicates.stack({OBSERVED_DIM: by}).sel({OBSERVED_DIM: cube.indexes[OBSERVED_DIM]})
+        replicates = replicates.stack({OBSERVED_DIM: list(draws.strata)}).sel(
+            {OBSERVED_DIM: cube.indexes[OBSERVED_DIM]}
+        )
     return replicates
 
 
@@ -288,38 +287,15 @@ def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
     return xr.Dataset(variables)
 
 
-def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, labels) -> xr.Dataset:
+def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: Selection) -> xr.Dataset:
     """Intervals (or with --compare, the comparison) from the paired bootstrap of the --by models."""
-    common = {
-        "proba": args.proba,
-        "metrics": metrics,
-        "sample": args.sample,
-        "strata": args.strata,
-        "cluster": args.cluster,
-        "seed": args.seed,
-        "labels": labels,
-        "dropna": args.dropna,
-        "renormalize": args.renormalize,
-        "n_resamples": args.n_resamples,
-        "level": args.level,
-    }
+    draws = Resampling(args.n_resamples, args.seed, args.sample, args.strata, args.cluster)
     if args.compare:
         method = INTERVAL[args.ci] or "percentile"
-        result = frame_compare(df, args.true, args.pred, model=args.by, method=method, **common)
+        result = frame_compare(df, selection, draws, metrics, level=args.level, method=method)
         return _pairs_table(result, str(args.by[0]))
-    bounds = frame_ci(df, args.true, args.pred, by=args.by, method=INTERVAL[args.ci], **common)
-    values = evaluate_frame(
-        df,
-        args.true,
-        args.pred,
-        proba=args.proba,
-        metrics=metrics,
-        by=args.by,
-        labels=labels,
-        dropna=args.dropna,
-        renormalize=args.renormalize,
-    )
-    return _with_bounds(values, bounds)
+    bounds = frame_ci(df, selection, draws, metrics, level=args.level, method=INTERVAL[args.ci])
+    return _with_bounds(evaluate_frame(df, selection, metrics), bounds)
 
 
 def _pairs_table(result: xr.Dataset, model: str) -> xr.Dataset:

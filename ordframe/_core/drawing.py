@@ -20,13 +20,57 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from ordframe._core.checks import by_names, check_progress, check_replicates, one_column
+
 DRAWN_ATTRS = ("n_resamples", "seed", "method", "sample", "strata", "cluster")
 
 SAMPLES, CLUSTERS, CELLS, CELLS_BY_CLASS = "samples", "clusters", "cells", "cells within true classes"
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How a paired bootstrap draws its replicates: built and checked once, at the door.
+
+    ``n_resamples`` replicates from ``seed`` (a fresh, recorded one for None, ``concrete_seed``);
+    ``sample`` names the column that identifies a sample across models (default: the row's position within
+    its model and stratum), ``strata`` the columns whose groups are drawn apart, each keeping its number of
+    samples, ``cluster`` the column of the clusters drawn whole; ``progress`` shows a bar (None: for long runs).
+    """
+
+    n_resamples: int = 2000
+    seed: Any = None
+    sample: Any = None
+    strata: Any = ()
+    cluster: Any = None
+    progress: bool | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n_resamples", check_replicates(self.n_resamples))
+        object.__setattr__(self, "seed", concrete_seed(self.seed))
+        object.__setattr__(self, "strata", tuple(by_names(self.strata, "strata")))
+        object.__setattr__(self, "progress", check_progress(self.progress))
+        one_column(self.cluster, "cluster")
+
+    def but(self, **changes) -> Resampling:
+        """These draws with ``changes`` (checked again)."""
+        return replace(self, **changes)
+
+    def record(self) -> dict[str, Any]:
+        """The attrs that say how these replicates were drawn (see the module docstring)."""
+        names = by_names(self.sample, "sample")
+        return drawn_record(
+            self.n_resamples,
+            self.seed,
+            SAMPLES if self.cluster is None else CLUSTERS,
+            sample=names[0] if names else None,
+            strata=self.strata,
+            cluster=self.cluster,
+        )
 
 
 def concrete_seed(seed):

@@ -19,6 +19,7 @@ from ordframe._core.dims import CLASS_DIM, COMPONENT_DIM, POINT_DIM, THRESHOLD_D
 from ordframe._core.messages import warn
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs
+from ordframe._inputs.selection import Selection
 from ordframe._inputs.weights import checked_weights
 from ordframe.metrics.calibration import COMPONENTS, CORP, METHODS, MURPHY, Bins, decompose
 
@@ -52,19 +53,9 @@ class Samples:
             )
 
 
-def frame_samples(df: pd.DataFrame, true, proba, *, by, labels, weights, dropna, renormalize, observed) -> Samples:
+def frame_samples(df: pd.DataFrame, selection: Selection) -> Samples:
     """The samples of a DataFrame's rows, through ``frame_rows`` (one group per ``by`` combination)."""
-    rows = frame_rows(
-        df,
-        true,
-        proba=proba,
-        by=by,
-        labels=labels,
-        weights=weights,
-        dropna=dropna,
-        renormalize=renormalize,
-        observed=observed,
-    )
+    rows = frame_rows(df, selection)
     n = len(rows.index)
     sizes = rows.groups.sizes
     group = rows.groups.flat_index(n)

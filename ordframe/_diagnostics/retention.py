@@ -33,11 +33,12 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion
 from ordframe._bridge.scores import array_scores, frame_scores
-from ordframe._core.checks import by_names, dims_list
+from ordframe._core.checks import dims_list
 from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, RETAINED_DIM, SCORE_DIM
 from ordframe._inputs.counting import count_cells
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs, label_codes
+from ordframe._inputs.selection import Selection
 from ordframe._inputs.weights import checked_weights
 from ordframe._registry.request import metric_request
 
@@ -200,38 +201,12 @@ def array_aursc(
     return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))
 
 
-def frame_aursc(
-    df: pd.DataFrame,
-    true,
-    proba,
-    *,
-    score="rps",
-    metric="qwk",
-    fractions=None,
-    pred=None,
-    by=None,
-    labels=None,
-    weights=None,
-    dropna=False,
-    renormalize=False,
-    observed=False,
-) -> xr.Dataset:
+def frame_aursc(df: pd.DataFrame, selection: Selection, *, score="rps", metric="qwk", fractions=None) -> xr.Dataset:
     """Retention curves of DataFrame rows, one per combination of ``by`` values (see ``array_aursc``)."""
     retained = _fractions(fractions)
     scores = metric_request(score, argument="score", require="proba")
-    _check_dims(map(str, by_names(by)), "by column")
-    rows = frame_rows(
-        df,
-        true,
-        pred,
-        proba=proba,
-        by=by,
-        labels=labels,
-        weights=weights,
-        dropna=dropna,
-        renormalize=renormalize,
-        observed=observed,
-    )
+    _check_dims(map(str, selection.by), "by column")
+    rows = frame_rows(df, selection)
     k = len(rows.classes)
     groups = rows.groups
     groups.check_size(len(retained) * k * k)

@@ -12,6 +12,7 @@ from ordframe._core.dims import CLASS_DIM
 from ordframe._core.messages import RowNames
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.probability import array_inputs
+from ordframe._inputs.selection import Selection
 from ordframe._registry.request import metric_request
 
 
@@ -99,7 +100,8 @@ def worst(
     if isinstance(data, pd.DataFrame):
         if proba is None:
             raise TypeError("worst(df, true, proba): give the probability columns, a list or a dict label -> column")
-        rows = frame_rows(data, true, proba=proba, by=by, labels=labels, dropna=dropna, renormalize=renormalize)
+        selection = Selection(true, proba=proba, by=by, labels=labels, dropna=dropna, renormalize=renormalize)
+        rows = frame_rows(data, selection)
         scores, values, codes = frame_scores(metric, rows, params), np.asarray(rows.proba), rows.true.array()
         classes, frame_index, groups = rows.classes, rows.index, rows.groups
         group = groups.flat_index(len(codes))

@@ -43,9 +43,9 @@ from collections import ChainMap
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import by_names, check_level, directions, ranking_sign
+from ordframe._core.checks import check_level, directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
-from ordframe._core.drawing import drawn_of
+from ordframe._core.drawing import Resampling, drawn_of
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import (
     MIN_VALID,
@@ -58,6 +58,7 @@ from ordframe._inference.intervals import (
 )
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
 from ordframe._inference.values import as_dataset
+from ordframe._inputs.selection import Selection
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import frame_replicates
 
@@ -349,26 +350,15 @@ def _estimate(estimate, name, values: xr.DataArray, dim: str) -> xr.DataArray:
 
 def frame_compare(
     df,
-    true,
-    pred=None,
-    *,
-    proba=None,
+    selection: Selection,
+    draws: Resampling,
     metrics=None,
-    model="model",
-    sample=None,
-    strata=None,
-    cluster=None,
-    n_resamples: int = 2000,
-    seed=None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
+    *,
     level: float = 0.95,
     adjust: str | None = "holm",
     method: str = "percentile",
-    progress: bool | None = None,
 ) -> xr.Dataset:
-    """``compare`` of the models in ``model`` on paired replicates of a frame, with the estimates on the data.
+    """``compare`` of the models in ``selection.by`` on paired replicates of a frame, with the estimates on the data.
 
     The strata are drawn apart and scored together (``pool``), as the estimate on the whole frame is. BCa's
     acceleration of a difference comes from the jackknife of the samples (or clusters), each left out of
@@ -381,36 +371,18 @@ def frame_compare(
         raise ValueError(
             f"method must be one of {DIFFERENCE_METHODS} for the intervals of the differences, got {method!r}"
         )
-    models = by_names(model, "model")
+    models = selection.by
     if len(models) != 1:
         raise ValueError(
             f"model= must name the one column of the models compared, got {show(models)}; combine several columns into "
             "one first, or use ordframe.compare on df.ordinal.evaluate(..., n_resamples=...) with model_dim="
         )
-    replicates, estimate, jackknife, _ = frame_replicates(
-        df,
-        true,
-        pred,
-        proba=proba,
-        metrics=metrics,
-        by=models,
-        sample=sample,
-        strata=strata,
-        cluster=cluster,
-        n_resamples=n_resamples,
-        seed=seed,
-        labels=labels,
-        dropna=dropna,
-        renormalize=renormalize,
-        progress=progress,
-        jackknife=method == "bca",
-        what="model",
-    )
+    replicates, estimate, jackknife, _ = frame_replicates(df, selection, draws, metrics, jackknife=method == "bca")
     model_dim = str(models[0])
     accelerations = {
         name: acceleration_of(theta - theta.rename({model_dim: VERSUS_DIM}), weights, LEFT_OUT_DIM)
         for name, (theta, weights) in jackknife.items()
     }
-    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+    request = evaluation_request(metrics, probabilities=selection.proba is not None, labels=selection.pred is not None)
     better = {name: bool(metric.higher_is_better) for name, (metric, _) in request.items()}  # named by the caller
     return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, better, method, accelerations)

@@ -71,10 +71,11 @@ from ordframe._core.dims import (
     TRUE,
     VERSUS_DIM,
 )
-from ordframe._core.drawing import clustered
+from ordframe._core.drawing import Resampling, clustered
 from ordframe._core.messages import show, warn
 from ordframe._inference.double_bootstrap import INNER, calibration_shares
 from ordframe._inference.worst_class import class_replicates
+from ordframe._inputs.selection import Selection
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import INTERVALS, Metric
 from ordframe._registry.request import evaluation_request
@@ -296,24 +297,13 @@ def interval_of(low, high, replicates: xr.DataArray, level: float, method: str, 
 
 def frame_ci(
     df,
-    true,
-    pred=None,
-    *,
-    proba=None,
+    selection: Selection,
+    draws: Resampling,
     metrics=None,
-    by=None,
-    sample=None,
-    strata=None,
-    cluster=None,
-    n_resamples: int = 2000,
-    seed=None,
+    *,
     level: float = 0.95,
     method: str | None = None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
     min_valid: float = MIN_VALID,
-    progress: bool | None = None,
 ) -> xr.Dataset:
     """Intervals of every metric of a frame's models from their paired bootstrap (strata drawn apart, scored together).
 
@@ -331,32 +321,22 @@ def frame_ci(
                 else ""
             )
         )
-    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
+    request = evaluation_request(metrics, probabilities=selection.proba is not None, labels=selection.pred is not None)
     chosen = {
-        name: interval_method(metric, method, clusters=cluster is not None, frame=True, name=name)
+        name: interval_method(metric, method, clusters=draws.cluster is not None, frame=True, name=name)
         for name, (metric, _) in request.items()
     }
     for name, (metric, _) in request.items():
         _check_kind(metric, chosen[name])
     replicates, estimate, jackknife, cube = frame_replicates(
         df,
-        true,
-        pred,
-        proba=proba,
-        metrics=metrics,
-        by=by,
-        sample=sample,
-        strata=strata,
-        cluster=cluster,
-        n_resamples=n_resamples,
-        seed=seed,
-        labels=labels,
-        dropna=dropna,
-        renormalize=renormalize,
-        progress=progress,
+        selection,
+        draws,
+        metrics,
         jackknife="bca" in chosen.values(),
         cube=bool({"calibrated", "jeffreys", "intersection"} & set(chosen.values())),
     )
+    n_resamples, seed, progress = draws.n_resamples, draws.seed, draws.progress
     alpha = (1 - level) / 2
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
     shares = {}
@@ -380,10 +360,10 @@ def frame_ci(
         elif chosen[name] == "intersection":
             assert cube is not None  # asked for above
             metric, params = request[name]
-            estimates, draws = class_replicates(
+            estimates, by_class = class_replicates(
                 cube, metric, params, n_resamples=n_resamples, seed=own_stream, progress=progress
             )
-            low, high = intersection_bounds(estimates, draws, cube.sum(CUBE_DIMS), alpha, metric)
+            low, high = intersection_bounds(estimates, by_class, cube.sum(CUBE_DIMS), alpha, metric)
         elif chosen[name] == "bca":
             theta, weights = jackknife[name]
             acceleration = acceleration_of(theta, weights, LEFT_OUT_DIM)

@@ -26,10 +26,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import as_sequence, by_names
+from ordframe._core.checks import as_sequence
 from ordframe._core.dims import TEST_DIM, VERSUS_DIM
+from ordframe._core.drawing import Resampling
 from ordframe._core.messages import show, warn
 from ordframe._core.options import check_allocation
+from ordframe._inputs.selection import Selection
 from ordframe._resampling.paired import CHUNK_CELLS, PairedSamples, paired_samples
 
 MCNEMAR = ("mcnemar_exact", "mcnemar_chi2", "mcnemar_chi2_corrected")
@@ -155,44 +157,22 @@ def _connected(edges: np.ndarray, nodes: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- the frame front end
 
 
-def frame_paired_tests(
-    df,
-    true,
-    pred,
-    *,
-    model="model",
-    sample=None,
-    strata=None,
-    tests=None,
-    labels=None,
-    dropna: bool = False,
-) -> xr.Dataset:
-    """Every test of ``tests`` for every pair of models and stratum (see ``df.ordinal.paired_tests``)."""
+def frame_paired_tests(df, selection: Selection, draws: Resampling, tests=None) -> xr.Dataset:
+    """Every test of ``tests`` for every pair of models (``selection.by``) and stratum (see ``df.ordinal.paired_tests``)."""
     chosen = _tests(tests)
-    models = by_names(model, "model")
+    models = selection.by
     if len(models) != 1:
         raise ValueError(
             f"model= must name one column of models to compare pairwise, got {show(models)}; combine several "
             "columns into one first, e.g. df['model'] = df['a'].astype(str) + '/' + df['b'].astype(str)"
         )
-    clash = [c for c in [*models, *by_names(strata, "strata")] if str(c) in (VERSUS_DIM, TEST_DIM)]
+    clash = [c for c in [*models, *draws.strata] if str(c) in (VERSUS_DIM, TEST_DIM)]
     if clash:
         raise ValueError(
             f"model= or strata= column {clash[0]!r} has the name of a result dim ({VERSUS_DIM!r}, {TEST_DIM!r}); "
             f"rename it, e.g. df.rename(columns={{{clash[0]!r}: '{clash[0]}_'}})"
         )
-    paired = paired_samples(
-        df,
-        true,
-        pred,
-        by=models,
-        sample=sample,
-        strata=strata,
-        labels=labels,
-        dropna=dropna,
-        resampled=False,
-        what="model",
-    )
+    paired = paired_samples(df, selection, draws, resampled=False)
     patterns, weight = np.unique(
         np.column_stack([paired.stratum, paired.truth, paired.rows.predicted().array()[paired.table]]),
         axis=0,

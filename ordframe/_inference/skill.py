@@ -41,12 +41,14 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, apply_proba, cube_classes, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
-from ordframe._core.checks import by_names, check_level, directions, ranking_sign
+from ordframe._core.checks import check_level, directions, ranking_sign
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.drawing import Resampling
 from ordframe._core.messages import show, warn
 from ordframe._inference.intervals import interval_of, parameters_of, percentile, reflected, valid_share
 from ordframe._inference.values import check_label
 from ordframe._inputs.classes import encode, labels_of
+from ordframe._inputs.selection import Selection
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import Metric
 from ordframe._registry.request import metric_request
@@ -438,57 +440,42 @@ def _cube_reference(values: xr.DataArray, cube, parsed: Reference, name) -> xr.D
 
 def frame_skill(
     df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
+    selection: Selection,
+    draws: Resampling,
     metric,
+    *,
+    resampled: bool,
     reference=CLIMATOLOGY,
-    by=None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
-    n_resamples: int | None = None,
     level: float = 0.95,
     method: str = "percentile",
-    seed=None,
-    sample=None,
-    strata=None,
-    cluster=None,
-    progress: bool | None = None,
 ) -> xr.Dataset:
-    """The skill of ``metric`` for every ``by`` group of a frame, and with ``n_resamples`` its paired intervals.
+    """The skill of ``metric`` for every ``by`` group of a frame, and if ``resampled`` its paired intervals.
 
     A confusion metric scores ``pred`` (or, without it, the most probable class of ``proba``), a probability
-    metric ``proba``. Without ``n_resamples``, ``sample`` and ``strata`` only check the pairing: every
-    ``by`` group predicts every sample once, with one true label.
+    metric ``proba``. Not ``resampled``, ``draws.sample`` and ``draws.strata`` only check the draws:
+    every ``by`` group predicts every sample once, with one true label.
     """
     level = check_level(level)
     if method not in SKILL_METHODS:
         raise ValueError(f"method must be one of {SKILL_METHODS} for the interval of a skill score, got {method!r}")
-    if n_resamples is None and (seed is not None or cluster is not None):
-        raise TypeError(
-            "seed= and cluster= shape a bootstrap's draws and mean nothing without one: pass n_resamples=<replicates> "
-            "too (without it, sample= and strata= only check that every model predicts every sample once)"
-        )
     request = metric_request(metric, None, argument="metric")
     if len(request) != 1:
         raise ValueError(f"metric= names one metric, got {show(list(request))}; call skill once per metric")
     ((label, (chosen, params)),) = request.items()
+    proba, pred = selection.proba, selection.pred
     if chosen.kind == "proba" and proba is None:
         raise TypeError(f"{chosen.name!r} scores class probabilities: pass proba= (the probability columns)")
     if chosen.kind == "confusion" and pred is None and proba is None:
         raise TypeError(f"{chosen.name!r} scores predicted labels: pass pred= (or proba=, for the most probable class)")
     if chosen.kind == "proba":
-        pred = None  # a probability metric reads the probabilities only
-    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    if n_resamples is None and (sample is not None or strata is not None):
-        paired_samples(df, true, pred, by=by, sample=sample, strata=strata, resampled=False, **common)
+        selection = selection.but(pred=None)  # a probability metric reads the probabilities only
+    if not resampled and (draws.sample is not None or draws.strata):
+        paired_samples(df, selection, draws, resampled=False)
     wanted = {label: (chosen.name, params)}
-    estimate, rows = evaluate_frame_rows(df, true, pred, metrics=wanted, by=by, **common)
+    estimate, rows = evaluate_frame_rows(df, selection, wanted)
     # the true-class counts, over the classes scored (integer labels keep those that occur)
     cube = rows.cube(warned=True)
-    parsed = parse_reference(reference, cube.indexes[TRUE], by_names(by))
+    parsed = parse_reference(reference, cube.indexes[TRUE], list(selection.by))
     score = estimate[label]
     best = perfect_score(chosen.higher_is_better, chosen.bounds)
     reference_score = _reference_of(score, parsed, chosen, params, cube)
@@ -498,20 +485,8 @@ def frame_skill(
         "reference_score": xr.broadcast(reference_score, score)[0].drop_attrs(deep=False),
     }
     attrs = {"metric": label, **skill_attrs(score.attrs, parsed.text, best)}
-    if n_resamples is not None:
-        where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster}
-        replicates, cubes = paired_replicates(
-            df,
-            true,
-            pred,
-            metrics=wanted,
-            n_resamples=n_resamples,
-            seed=seed,
-            progress=progress,
-            pool=True,
-            **where,
-            **common,
-        )
+    if resampled:
+        replicates, cubes = paired_replicates(df, selection, draws, wanted, pool=True)
         values = replicates[label]
         reference_replicates = _reference_of(values, parsed, chosen, params, cubes)
         skills = skill_values(values, reference_replicates, best, label, warn_undefined=False).transpose(
@@ -523,7 +498,8 @@ def frame_skill(
         if method == "basic":
             low, high = reflected(low, high, variables["skill"], 1.0)
         variables["interval"] = interval_of(low, high, skills, level, method, share).drop_attrs(deep=False)
-        attrs.update({"ci_level": level, "ci_method": method, "ci_valid_share": share, "n_resamples": int(n_resamples)})
+        attrs.update({"ci_level": level, "ci_method": method, "ci_valid_share": share})
+        attrs["n_resamples"] = draws.n_resamples
     variables["skill"] = variables["skill"].assign_attrs(skill_attrs(score.attrs, parsed.text, best))
     return xr.Dataset(variables, attrs=attrs)
 

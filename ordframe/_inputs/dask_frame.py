@@ -31,12 +31,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.checks import by_names, is_column_name
+from ordframe._core.checks import is_column_name
 from ordframe._core.dims import OBSERVED_DIM, PRED, TRUE
 from ordframe._core.messages import MAX_SHOWN
 from ordframe._inputs.classes import check_two, missing_values_error
 from ordframe._inputs.counting import warn_classes_differ, warn_predicted_only
 from ordframe._inputs.frame import frame_rows, warn_dropped
+from ordframe._inputs.selection import Selection
 
 # Partial cubes are merged this many at a time (the fan-in of the tree reduction).
 SPLIT_EVERY = 8
@@ -51,7 +52,7 @@ class Partial:
     dropped: int
     dropped_in: tuple
     inferred: bool  # the classes were inferred from the values seen (their union is the whole's)
-    error: Exception | None = None  # the failure of the lowest stage (``frame_rows``) among the partitions
+    error: Exception | None = None  # the failure of the earliest step (``FRAME_STEPS``) among the partitions
 
 
 def check_dask_frame(ddf) -> None:
@@ -62,27 +63,26 @@ def check_dask_frame(ddf) -> None:
         raise TypeError(f"expected a dask DataFrame, got {type(ddf).__name__}")
 
 
-def dask_cube(ddf, true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False) -> xr.DataArray:
+def dask_cube(ddf, selection: Selection) -> xr.DataArray:
     """The confusion cube of a dask DataFrame, one matrix per combination of ``by`` values (see the module docstring)."""
     import dask
 
     check_dask_frame(ddf)
-    for value, what in ((pred, "pred"), (weights, "weights")):
+    for value, what in ((selection.pred, "pred"), (selection.weights, "weights")):
         if value is not None and not is_column_name(value):
             raise TypeError(
                 f"{what}= must name a column of the dask DataFrame, got {type(value).__name__}; rows have no "
                 f"position across partitions: add the values as a column (ddf.assign) and give its name"
             )
-    arguments = dict(by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
-    template = frame_rows(ddf._meta, true, pred, part=True, **arguments).cube()  # the arguments, checked on no rows
-    categorical = {str(c) for c in by_names(by) if isinstance(ddf._meta[c].dtype, pd.CategoricalDtype)}
-    count = functools.partial(_count, true=true, pred=pred, arguments=arguments)
+    template = frame_rows(ddf._meta, selection, part=True).cube()  # the arguments, checked on no rows
+    categorical = {str(c) for c in selection.by if isinstance(ddf._meta[c].dtype, pd.CategoricalDtype)}
+    count = functools.partial(_count, selection=selection)
     parts = [dask.delayed(count, pure=True)(p) for p in ddf.to_delayed()]
     while len(parts) > 1:
         merge = functools.partial(_merge, categorical=categorical)
         parts = [dask.delayed(merge, pure=True)(*parts[i : i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
-    finish = functools.partial(_finish, pred=pred, by=by)
-    if not _shape_known(ddf, true, pred, by, labels, observed, template):
+    finish = functools.partial(_finish, pred=selection.pred, by=selection.by)
+    if not _shape_known(ddf, selection, template):
         return dask.delayed(finish, pure=True)(parts[0]).compute()
     import dask.array as da
 
@@ -91,15 +91,17 @@ def dask_cube(ddf, true, pred, *, by=None, labels=None, weights=None, dropna=Fal
     return template.copy(data=data)
 
 
-def _shape_known(ddf, true, pred, by, labels, observed, template: xr.DataArray) -> bool:
+def _shape_known(ddf, selection: Selection, template: xr.DataArray) -> bool:
     """Whether ``template`` (the cube of no rows) already has the classes and groups of the whole frame."""
-    if observed:
+    if selection.observed:
         return False
     meta = ddf._meta
-    dtypes = [meta[c].dtype for c in (true, pred)]
-    known = [d for d in dtypes if isinstance(d, pd.CategoricalDtype) and d.ordered]
-    classes = labels is not None or (bool(known) and all(ddf[c].cat.known for c in (true, pred) if c in _cats(meta)))
-    groups = all(isinstance(meta[c].dtype, pd.CategoricalDtype) and ddf[c].cat.known for c in by_names(by))
+    labelled = (selection.true, selection.pred)
+    known = [d for d in (meta[c].dtype for c in labelled) if isinstance(d, pd.CategoricalDtype) and d.ordered]
+    classes = selection.labels is not None or (
+        bool(known) and all(ddf[c].cat.known for c in labelled if c in _cats(meta))
+    )
+    groups = all(isinstance(meta[c].dtype, pd.CategoricalDtype) and ddf[c].cat.known for c in selection.by)
     return classes and groups and template.sizes[TRUE] >= 2
 
 
@@ -107,20 +109,20 @@ def _cats(meta: pd.DataFrame) -> set:
     return {c for c in meta.columns if isinstance(meta[c].dtype, pd.CategoricalDtype)}
 
 
-def _count(part: pd.DataFrame, *, true, pred, arguments) -> Partial:
+def _count(part: pd.DataFrame, *, selection: Selection) -> Partial:
     """The labelled cube of one partition, by the pandas front end; its error is kept, to be weighed against the others'."""
     try:
-        rows = frame_rows(part, true, pred, part=True, **arguments)
+        rows = frame_rows(part, selection, part=True)
     except (ValueError, TypeError, KeyError) as exc:
         return Partial(None, len(part), 0, (), False, exc)
     return Partial(rows.cube(), len(part), rows.dropped, rows.dropped_in, rows.pred_name is not None)
 
 
 def _merge(*partials: Partial, categorical: set) -> Partial:
-    """The sum of partial cubes, aligned by label; or the error the whole frame has (the lowest stage's)."""
+    """The sum of partial cubes, aligned by label; or the error the whole frame has (the earliest step's)."""
     failed = [p.error for p in partials if p.error is not None]
     if failed:
-        error = min(failed, key=lambda exc: getattr(exc, "stage", 0))
+        error = min(failed, key=lambda exc: getattr(exc, "step", 0))
         if hasattr(error, "missing"):  # counted over every part, not only the first that has some
             error = _missing_in_all(error, failed)
         return Partial(None, 0, 0, (), False, error)
@@ -148,11 +150,11 @@ def _merge(*partials: Partial, categorical: set) -> Partial:
 
 
 def _missing_in_all(error: Exception, failed: list) -> ValueError:
-    """The missing values of ``error``'s column in every part that failed on them, as one error at its stage."""
+    """The missing values of ``error``'s column in every part that failed on them, as one error at its step."""
     column = error.missing[0]  # type: ignore[attr-defined]
     parts = [e.missing for e in failed if getattr(e, "missing", (None,))[0] == column]
     whole = missing_values_error(column, sum(count for _, count, _ in parts), [r for *_, first in parts for r in first])
-    whole.stage = getattr(error, "stage", 0)  # type: ignore[attr-defined]
+    whole.step = getattr(error, "step", 0)  # type: ignore[attr-defined]
     return whole
 
 
@@ -199,7 +201,7 @@ def _finish(partial: Partial, *, pred, by) -> xr.DataArray:
         counts = cube.values
         warn_predicted_only(counts, cube.indexes[TRUE], pred)
         if cube.ndim > 2:
-            warn_classes_differ(counts, cube.indexes[TRUE], [*map(str, by_names(by))])
+            warn_classes_differ(counts, cube.indexes[TRUE], [*map(str, by)])
     return cube
 
 

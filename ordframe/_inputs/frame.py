@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.checks import by_names, check_flag, is_column_name
+from ordframe._core.checks import is_column_name
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, show, show_counts, warn
 from ordframe._inputs.classes import (
@@ -44,6 +44,7 @@ from ordframe._inputs.counting import (
 )
 from ordframe._inputs.groups import GroupColumn, Groups, confirmed, group_column
 from ordframe._inputs.probability import check_proba, frame_classes
+from ordframe._inputs.selection import Selection
 from ordframe._inputs.weights import check_weights
 
 
@@ -231,138 +232,192 @@ class FrameRows:
 
 
 def frame_rows(
-    df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
-    by=None,
-    labels=None,
-    weights=None,
-    dropna: bool = False,
-    renormalize: bool = False,
-    observed: bool = False,
-    unscored_groups: int | None = None,
-    part: bool = False,
+    df: pd.DataFrame, selection: Selection, *, unscored_groups: int | None = None, part: bool = False
 ) -> FrameRows:
-    """Validate and code the rows of ``df`` (see the module docstring).
+    """Validate and code the rows of ``df`` that ``selection`` names (see the module docstring).
 
-    ``pred`` is a column name or one predicted label per row; ``proba`` the
-    probability columns (a list in class order, or a dict label -> column).
-    With ``unscored_groups=n``, the rows of a group of the first ``n`` ``by``
-    columns whose probabilities are all missing are kept for the label metrics
-    and marked ``unscored`` (a model that predicts labels only); missing
-    probabilities in a group that has some are an error, or dropped with
-    ``dropna``. With ``part=True`` the rows are one part of a larger frame
-    (a dask partition): fewer than two classes is no error, and neither the
-    rows dropped nor suspicious labels are warned about: the caller does it
-    once for the whole (``FrameRows.dropped``). An error carries the ``stage``
-    of the check that raised it: checks run in order over all rows, so the
-    whole frame fails at the lowest stage that any of its parts fails at.
+    The checks run as the steps of ``FRAME_STEPS``, in order, over all rows. With
+    ``unscored_groups=n``, the rows of a group of the first ``n`` ``by`` columns
+    whose probabilities are all missing are kept for the label metrics and marked
+    ``unscored`` (a model that predicts labels only); missing probabilities in a
+    group that has some are an error, or dropped with ``dropna``. With
+    ``part=True`` the rows are one part of a larger frame (a dask partition):
+    fewer than two classes is no error, and neither the rows dropped nor
+    suspicious labels are warned about: the caller does it once for the whole
+    (``FrameRows.dropped``). An error carries the ``step`` (its position in
+    ``FRAME_STEPS``) that raised it, so that the whole of a frame read in parts
+    fails as it would at once: with the error of the earliest step any part fails at.
     """
-    stage = 0  # the check under way: on a part of a frame, the whole's error is the part's of the lowest stage
-    try:
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-        dropna, renormalize, observed = (
-            check_flag(v, n) for v, n in ((dropna, "dropna"), (renormalize, "renormalize"), (observed, "observed"))
-        )
-        n = len(df)
-        by = by_names(by)
-        check_column(df, true, "true")
-        stage = 1
-        columns = {TRUE: labels_of(true, df[true])}
-        if pred is not None:
-            if is_column_name(pred):
-                check_column(df, pred, "pred")
-                columns[PRED] = labels_of(pred, df[pred])
-            else:
-                columns[PRED] = labels_of("pred", row_values(pred, df.index, "pred"))
-        stage = 2
-        proba_columns = None
-        if proba is not None:
-            classes_given, proba_columns = frame_classes(df, true, proba, labels)
-            for c in proba_columns:
-                check_column(df, c, "proba")
-        for name in by:
-            check_column(df, name, "by")
-        stage = 3
-        # spans read from samples, confirmed by the count (one pass), when the count checks each row's codes
-        sampled = checks_codes(n) and proba is None and not observed
-        groups = Groups([group_column(name, df[name], sampled=sampled) for name in by], observed=False)
-        stage = 4
-        w = frame_weights(df, weights)
-        stage = 5
-        values = None if proba_columns is None else _proba_values(df, proba_columns)
+    reading = _Reading(df, selection, unscored_groups, part)
+    for step, check in enumerate(FRAME_STEPS):
+        try:
+            check(reading)
+        except (ValueError, TypeError, KeyError) as exc:
+            exc.step = step  # type: ignore[union-attr]
+            raise
+    return reading.rows()
 
-        stage = 6
-        known = classes_given if proba_columns is not None else None if labels is None else declared_order(labels)
-        # with the classes known, labels are coded first: coding finds the missing ones for free
-        codes = {} if known is None else {key: _codes(column, known) for key, column in columns.items()}
-        missing = {c.name: c.missing for c in columns.values() if c.missing is not None}
-        missing.update((g.name, g.missing) for g in groups.columns if g.missing is not None)
-        unscored, dropped = None, 0
-        where: tuple[Hashable, ...] = ()
-        if unscored_groups is not None and values is not None:
-            unscored = _unscored_rows(values, groups.columns[:unscored_groups])
-            if unscored.any():
-                _warn_unscored(unscored, groups.columns[:unscored_groups])
-            values[unscored] = 1.0 / values.shape[1]  # a valid placeholder; the scores of these rows are NaN
-        if dropna and values is not None:
-            nan = np.isnan(values).any(axis=1)
-            if nan.any():
-                missing[PROBABILITY_COLUMNS] = nan
-        stage = 7
-        index = df.index
-        if missing:
-            if not dropna:
-                name, mask = next(iter(missing.items()))
-                raise missing_error(name, index, mask)
-            keep = ~np.logical_or.reduce(list(missing.values()))
-            where = tuple(name for name in missing if name is not PROBABILITY_COLUMNS)
-            where += (PROBABILITY_COLUMNS,) if PROBABILITY_COLUMNS in missing else ()
-            dropped = n - int(keep.sum())
-            if not part:
-                warn_dropped(dropped, n, where)
-            columns = {k: c.take(keep) for k, c in columns.items()}
-            codes = {k: Codes(c.values[keep], c.offset) for k, c in codes.items()}
-            groups, index = Groups([confirmed(c) for c in groups.columns]).take(keep), index[keep]  # the full spans
-            w = None if w is None else w[keep]
-            values = None if values is None else values[keep]
-            unscored = None if unscored is None else unscored[keep]
-        groups = Groups(groups.columns, observed=observed)
 
-        stage = 8
-        prune, inferred = False, known is None and not any(c.kind == "category" for c in columns.values())
-        if known is not None:
-            classes = known
-        else:
-            classes, codes, prune = label_codes(columns, part, sampled=sampled)
-        stage = 9
-        checked = (
-            None if values is None else check_proba(values, rows=RowNames(["row"], [index]), renormalize=renormalize)
-        )
-        pred_name = columns[PRED].name if inferred and PRED in columns else None
-        unscored = unscored if unscored is not None and unscored.any() else None
+@dataclass
+class _Reading:
+    """What ``frame_rows`` has found so far: each step of ``FRAME_STEPS`` reads and sets some of these."""
+
+    df: pd.DataFrame
+    selection: Selection
+    unscored_groups: int | None
+    part: bool
+    columns: dict = field(default_factory=dict)  # the label columns: TRUE, and PRED where given
+    proba_columns: list | None = None
+    known: pd.Index | None = None  # the classes, where declared (``labels=``, probability columns)
+    sampled: bool = False  # spans read from samples, confirmed by the count
+    groups: Groups = field(default_factory=lambda: Groups([]))
+    weights: np.ndarray | None = None
+    values: np.ndarray | None = None  # the probabilities, (rows, K)
+    codes: dict = field(default_factory=dict)
+    missing: dict = field(default_factory=dict)
+    unscored: np.ndarray | None = None
+    dropped: int = 0
+    where: tuple = ()
+    index: pd.Index | None = None
+    classes: pd.Index | None = None
+    prune: bool = False
+    inferred: bool = False
+    checked: np.ndarray | None = None
+
+    def rows(self) -> FrameRows:
+        """The ``FrameRows`` of what the steps found."""
+        assert self.index is not None and self.classes is not None  # set by the steps
+        inferred_pred = self.inferred and PRED in self.columns
         return FrameRows(
-            index,
-            classes,
-            codes[TRUE],
-            codes.get(PRED),
-            checked,
-            w,
-            groups,
-            prune,
-            pred_name,
-            unscored,
-            part,
-            dropped,
-            where,
-            columns if sampled and prune else None,
+            index=self.index,
+            _classes=self.classes,
+            _true=self.codes[TRUE],
+            _pred=self.codes.get(PRED),
+            proba=self.checked,
+            weights=self.weights,
+            _groups=self.groups,
+            _prune_classes=self.prune,
+            pred_name=self.columns[PRED].name if inferred_pred else None,
+            unscored=self.unscored if self.unscored is not None and self.unscored.any() else None,
+            part=self.part,
+            dropped=self.dropped,
+            dropped_in=self.where,
+            _sampled_labels=self.columns if self.sampled and self.prune else None,
         )
-    except (ValueError, TypeError, KeyError) as exc:
-        exc.stage = stage  # type: ignore[union-attr]
-        raise
+
+
+def _read_true(r: _Reading) -> None:
+    if not isinstance(r.df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(r.df).__name__}")
+    check_column(r.df, r.selection.true, "true")
+
+
+def _read_labels(r: _Reading) -> None:
+    true, pred = r.selection.true, r.selection.pred
+    r.columns[TRUE] = labels_of(true, r.df[true])
+    if pred is None:
+        return
+    if is_column_name(pred):
+        check_column(r.df, pred, "pred")
+        r.columns[PRED] = labels_of(pred, r.df[pred])
+    else:
+        r.columns[PRED] = labels_of("pred", row_values(pred, r.df.index, "pred"))
+
+
+def _read_names(r: _Reading) -> None:
+    s = r.selection
+    if s.proba is not None:
+        r.known, r.proba_columns = frame_classes(r.df, s.true, s.proba, s.labels)
+        for c in r.proba_columns:
+            check_column(r.df, c, "proba")
+    for name in s.by:
+        check_column(r.df, name, "by")
+
+
+def _read_groups(r: _Reading) -> None:
+    s = r.selection
+    r.sampled = checks_codes(len(r.df)) and s.proba is None and not s.observed
+    r.groups = Groups([group_column(name, r.df[name], sampled=r.sampled) for name in s.by], observed=False)
+
+
+def _read_weights(r: _Reading) -> None:
+    r.weights = frame_weights(r.df, r.selection.weights)
+
+
+def _read_proba(r: _Reading) -> None:
+    r.values = None if r.proba_columns is None else _proba_values(r.df, r.proba_columns)
+
+
+def _find_missing(r: _Reading) -> None:
+    """The missing values of every column, and with the classes known the label codes (coding finds them for free)."""
+    if r.proba_columns is None and r.selection.labels is not None:
+        r.known = declared_order(r.selection.labels)
+    if r.known is not None:
+        r.codes = {key: _codes(column, r.known) for key, column in r.columns.items()}
+    r.missing = {c.name: c.missing for c in r.columns.values() if c.missing is not None}
+    r.missing.update((g.name, g.missing) for g in r.groups.columns if g.missing is not None)
+    if r.values is None:
+        return
+    if r.unscored_groups is not None:
+        r.unscored = _unscored_rows(r.values, r.groups.columns[: r.unscored_groups])
+        if r.unscored.any():
+            _warn_unscored(r.unscored, r.groups.columns[: r.unscored_groups])
+        r.values[r.unscored] = 1.0 / r.values.shape[1]  # a valid placeholder; the scores of these rows are NaN
+    if r.selection.dropna:
+        nan = np.isnan(r.values).any(axis=1)
+        if nan.any():
+            r.missing[PROBABILITY_COLUMNS] = nan
+
+
+def _drop_missing(r: _Reading) -> None:
+    """An error for the first column with missing values, or with ``dropna`` the rows dropped (and warned about)."""
+    r.index = r.df.index
+    if r.missing:
+        if not r.selection.dropna:
+            name, mask = next(iter(r.missing.items()))
+            raise missing_error(name, r.index, mask)
+        keep = ~np.logical_or.reduce(list(r.missing.values()))
+        r.where = tuple(name for name in r.missing if name is not PROBABILITY_COLUMNS)
+        r.where += (PROBABILITY_COLUMNS,) if PROBABILITY_COLUMNS in r.missing else ()
+        r.dropped = len(r.df) - int(keep.sum())
+        if not r.part:
+            warn_dropped(r.dropped, len(r.df), r.where)
+        r.columns = {k: c.take(keep) for k, c in r.columns.items()}
+        r.codes = {k: Codes(c.values[keep], c.offset) for k, c in r.codes.items()}
+        r.groups = Groups([confirmed(c) for c in r.groups.columns]).take(keep)  # the full spans
+        r.index = r.index[keep]
+        r.weights = None if r.weights is None else r.weights[keep]
+        r.values = None if r.values is None else r.values[keep]
+        r.unscored = None if r.unscored is None else r.unscored[keep]
+    r.groups = Groups(r.groups.columns, observed=r.selection.observed)
+
+
+def _order_classes(r: _Reading) -> None:
+    r.inferred = r.known is None and not any(c.kind == "category" for c in r.columns.values())
+    if r.known is not None:
+        r.classes = r.known
+    else:
+        r.classes, r.codes, r.prune = label_codes(r.columns, r.part, sampled=r.sampled)
+
+
+def _check_probabilities(r: _Reading) -> None:
+    if r.values is not None:
+        r.checked = check_proba(r.values, rows=RowNames(["row"], [r.index]), renormalize=r.selection.renormalize)
+
+
+#: The checks of ``frame_rows`` in the order they run over all rows.
+FRAME_STEPS = (
+    _read_true,
+    _read_labels,
+    _read_names,
+    _read_groups,
+    _read_weights,
+    _read_proba,
+    _find_missing,
+    _drop_missing,
+    _order_classes,
+    _check_probabilities,
+)
 
 
 def warn_dropped(dropped: int, total: int, where: tuple) -> None:

@@ -49,14 +49,15 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
-from ordframe._core.checks import by_names, check_replicates, is_column_name, new_dim, one_column, rng_of
+from ordframe._core.checks import by_names, is_column_name, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
-from ordframe._core.drawing import CLUSTERS, SAMPLES, concrete_seed, drawn_record
+from ordframe._core.drawing import Resampling
 from ordframe._core.messages import MAX_SHOWN, show, warn
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 from ordframe._inputs.frame import FrameRows, check_column, frame_rows
 from ordframe._inputs.groups import Groups, occurring
+from ordframe._inputs.selection import Selection
 from ordframe._registry.request import evaluation_request
 
 if TYPE_CHECKING:
@@ -118,28 +119,17 @@ class PairedSamples:
 
 
 def paired_samples(
-    df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
-    by="model",
-    sample=None,
-    strata=None,
-    cluster=None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
-    resampled: bool = True,
-    what: str = "by",
+    df: pd.DataFrame, selection: Selection, draws: Resampling, *, resampled: bool = True
 ) -> PairedSamples:
     """Validate the rows (one per sample and model) and arrange them by sample (see ``PairedSamples``).
 
-    ``resampled``: the samples are to be bootstrapped, so sample ids found in several strata warn.
-    ``what``: the keyword the caller names the models' columns ``by`` with, for the messages.
+    ``selection.by`` names the models' columns (``selection.by_keyword``, the keyword that named them, for
+    the messages); ``draws`` the samples, strata and clusters. ``resampled``: the samples are to be
+    bootstrapped, so sample ids found in several strata warn.
     """
-    models, layers = by_names(by, what), by_names(strata, "strata")
-    extra, clusters = by_names(sample, "sample"), one_column(cluster, "cluster")
+    what = selection.by_keyword
+    models, layers = list(selection.by), list(draws.strata)
+    extra, clusters = by_names(draws.sample, "sample"), one_column(draws.cluster, "cluster")
     own = [c for c in clusters if c not in extra]  # the sample ids may be the clusters: one row per subject
     named = [*models, *layers, *extra, *own]
     repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
@@ -148,14 +138,8 @@ def paired_samples(
     check_roles(df, {what: models, "strata": layers, "sample": extra, "cluster": own})
     rows = frame_rows(
         df,
-        true,
-        pred,
-        proba=proba,
-        by=[*layers, *models, *extra, *own],
-        labels=labels,
-        dropna=dropna,
-        renormalize=renormalize,
-        unscored_groups=len(layers) + len(models) if pred is not None else None,
+        selection.but(by=[*layers, *models, *extra, *own], weights=None, observed=False),
+        unscored_groups=len(layers) + len(models) if selection.pred is not None else None,
     )
     rows = rows.observed_classes()
     columns = [occurring(c) for c in rows.groups.columns]  # integer strata and models: those with rows
@@ -193,7 +177,7 @@ def paired_samples(
     if extra and layers and resampled:
         warn_repeated_samples(np.unique(key[table[:, 0]], return_counts=True)[1], extra[0], layers)
     if not extra and not clusters and resampled:
-        _warn_unnamed_samples(df, models, {*named, *_named_columns(true, pred, proba)})
+        _warn_unnamed_samples(df, models, {*named, *_named_columns(selection.true, selection.pred, selection.proba)})
     return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
 
 
@@ -380,72 +364,27 @@ def _equal_rows(matrix: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
 
 
 def frame_bootstrap(
-    df: pd.DataFrame,
-    true,
-    pred,
-    *,
-    model="model",
-    sample=None,
-    strata=None,
-    cluster=None,
-    n_resamples: int = 2000,
-    seed=None,
-    labels=None,
-    dropna: bool = False,
-    replicate_dim: str = BOOTSTRAP_DIM,
-    progress: bool | None = None,
-    what: str = "model",
+    df: pd.DataFrame, selection: Selection, draws: Resampling, replicate_dim: str = BOOTSTRAP_DIM
 ) -> xr.DataArray:
-    """Paired bootstrap replicate cubes with dims ``(replicate_dim, *strata, *model, "true", "pred")``.
+    """Paired bootstrap replicate cubes with dims ``(replicate_dim, *strata, *models, "true", "pred")``.
 
-    ``model`` names the models (the columns whose values are compared; ``what``, the keyword that
-    named them, for the messages); every model must predict every sample once. ``sample`` names the column that
-    identifies a sample across models (default: the row's position within its
-    model and stratum). ``strata`` are resampled independently, each keeping
-    its number of samples (e.g. the folds of a cross-validation). ``cluster``
-    names the column of the clusters drawn whole (see the module docstring).
+    ``selection.by`` names the models (the columns whose values are compared); every model must predict
+    every sample once. ``draws`` says how (see ``Resampling`` and the module docstring).
     """
-    n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
-    _check_replicate_dim(replicate_dim, model, strata, what)
-    paired = paired_samples(
-        df,
-        true,
-        pred,
-        by=model,
-        sample=sample,
-        strata=strata,
-        cluster=cluster,
-        labels=labels,
-        dropna=dropna,
-        what=what,
-    )
+    _check_replicate_dim(replicate_dim, selection, draws)
+    paired = paired_samples(df, selection, draws)
     k = len(paired.rows.classes)
-    values = pattern_cubes(paired.draws(), paired.n_strata * paired.n_models, k, n_resamples, rng_of(seed), progress)
+    values = pattern_cubes(
+        paired.draws(), paired.n_strata * paired.n_models, k, draws.n_resamples, rng_of(draws.seed), draws.progress
+    )
     coords = {TRUE: paired.rows.classes, PRED: paired.rows.classes}
     cube = paired.labelled(values, replicate_dim, (TRUE, PRED), coords, name="count")
-    cube.attrs = paired_record(n_resamples, seed, sample, strata, cluster)
+    cube.attrs = draws.record()
     return cube
 
 
-def paired_record(n_resamples: int, seed, sample, strata, cluster) -> dict:
-    """The attrs that say how paired replicates were drawn (``_core/drawing.py``)."""
-    names = by_names(sample)
-    return drawn_record(
-        n_resamples,
-        seed,
-        SAMPLES if cluster is None else CLUSTERS,
-        sample=names[0] if names else None,
-        strata=by_names(strata, "strata"),
-        cluster=cluster,
-    )
-
-
-def _check_replicate_dim(replicate_dim, by, strata, what: str) -> None:
-    new_dim(
-        replicate_dim,
-        [*map(str, by_names(by, what)), *map(str, by_names(strata, "strata")), *CUBE_DIMS],
-        "replicate_dim",
-    )
+def _check_replicate_dim(replicate_dim, selection: Selection, draws: Resampling) -> None:
+    new_dim(replicate_dim, [*map(str, selection.by), *map(str, draws.strata), *CUBE_DIMS], "replicate_dim")
 
 
 def pattern_cubes(
@@ -464,117 +403,79 @@ def _replicate_counts(n_resamples: int, matrices: int, k: int) -> np.ndarray:
     return np.empty((n_resamples, matrices * k * k), np.int64)
 
 
-def bootstrap_evaluate(df: pd.DataFrame, true, pred=None, **options) -> xr.Dataset:
+def bootstrap_evaluate(
+    df: pd.DataFrame, selection: Selection, draws: Resampling, metrics=None, replicate_dim: str = BOOTSTRAP_DIM
+) -> xr.Dataset:
     """Every metric on the same paired replicates: ``paired_replicates``' Dataset, without its cubes."""
-    return paired_replicates(df, true, pred, **options)[0]
+    return paired_replicates(df, selection, draws, metrics, replicate_dim)[0]
 
 
 def paired_replicates(
     df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
+    selection: Selection,
+    draws: Resampling,
     metrics=None,
-    by="model",
-    sample=None,
-    strata=None,
-    cluster=None,
-    n_resamples: int = 2000,
-    seed=None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
     replicate_dim: str = BOOTSTRAP_DIM,
-    progress: bool | None = None,
+    *,
     pool: bool = False,
-    what: str = "by",
 ) -> tuple[xr.Dataset, xr.DataArray]:
-    """Every metric on the same paired replicates, a Dataset with dims ``(replicate_dim, *strata, *by)``, and the
-    replicate cubes it was computed from (pooled with ``pool``).
+    """Every metric on the same paired replicates, a Dataset with dims ``(replicate_dim, *strata, *models)``, and
+    the replicate cubes it was computed from (pooled with ``pool``); the models are ``selection.by``.
 
     Confusion metrics run on the replicate cubes of ``pred`` (or the most
     probable class), probability metrics are the replicate means of the
     per-sample scores of ``proba``; all from one draw of the samples (or clusters).
-    ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *by)``):
-    summed cubes, and the mean score over every sample drawn. ``what``: the keyword that named ``by``.
+    ``pool``: the strata are drawn apart but scored together (dims ``(replicate_dim, *models)``):
+    summed cubes, and the mean score over every sample drawn.
 
     The cubes hold every replicate's true-class counts, from which a reference forecast that depends on
     the class prior (a skill score's climatology) is scored on the same replicate as the models.
     """
-    n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
-    _check_replicate_dim(replicate_dim, by, strata, what)
-    taken = [*map(str, by_names(by, what)), *map(str, by_names(strata, "strata")), replicate_dim]
-    request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None, taken=taken)
+    _check_replicate_dim(replicate_dim, selection, draws)
+    taken = [*map(str, selection.by), *map(str, draws.strata), replicate_dim]
+    s, n_resamples = selection, draws.n_resamples
+    request = evaluation_request(metrics, probabilities=s.proba is not None, labels=s.pred is not None, taken=taken)
     if all(m.kind == "confusion" for m, _ in request.values()) and not pool:  # cubes alone: draw the patterns
-        cube = frame_bootstrap(
-            df,
-            true,
-            pred,
-            model=by,
-            sample=sample,
-            strata=strata,
-            cluster=cluster,
-            n_resamples=n_resamples,
-            seed=seed,
-            labels=labels,
-            dropna=dropna,
-            replicate_dim=replicate_dim,
-            progress=progress,
-            what=what,
-        )
+        cube = frame_bootstrap(df, selection, draws, replicate_dim)
         checked = confusion_counts(cube)  # validated once for every metric
         return xr.Dataset(
             {out: as_output(apply_confusion(m, cube, p, checked), out) for out, (m, p) in request.items()},
             attrs=cube.attrs,
         ), cube
-    paired = paired_samples(
-        df,
-        true,
-        pred,
-        proba=proba,
-        by=by,
-        sample=sample,
-        strata=strata,
-        cluster=cluster,
-        labels=labels,
-        dropna=dropna,
-        renormalize=renormalize,
-        what=what,
-    )
+    paired = paired_samples(df, selection, draws)
     rows, k = paired.rows, len(paired.rows.classes)
     places = paired.n_strata * paired.n_models
-    draws = paired.draws()
+    units = paired.draws()
     members = np.argsort(
-        draws.pattern_of, kind="stable"
+        units.pattern_of, kind="stable"
     )  # the units of pattern p: members[first[p] : first[p] + weight[p]]
-    first = np.cumsum(draws.weight) - draws.weight
+    first = np.cumsum(units.weight) - units.weight
     scores = {
-        out: _unit_sums(frame_scores(m, rows, p)[paired.table], paired, draws.n_units, places)
+        out: _unit_sums(frame_scores(m, rows, p)[paired.table], paired, units.n_units, places)
         for out, (m, p) in request.items()
         if m.kind == "proba"
     }
     counts = _replicate_counts(n_resamples, places, k)
     totals = {out: np.empty((n_resamples, places)) for out in scores}
-    rng = rng_of(seed)
+    rng = rng_of(draws.seed)
     share = rng.spawn(1)[0]  # the second stage's stream: the first stage's draws stay those of the labels alone
     chunk = max(1, CHUNK_CELLS // max(len(paired.truth) * paired.n_models, 1))
     for start, stop, drawn in _draws(
-        draws.stratum, draws.weight, draws.n_strata, n_resamples, rng, progress, most=chunk
+        units.stratum, units.weight, units.n_strata, n_resamples, rng, draws.progress, most=chunk
     ):
-        counts[start:stop] = (draws.cells.T @ drawn.T).T
+        counts[start:stop] = (units.cells.T @ drawn.T).T
         if not scores:
             continue
-        picked = _shared_out(drawn, draws.weight, first, members, share, draws.n_units)
+        picked = _shared_out(drawn, units.weight, first, members, share, units.n_units)
         for out, sums in scores.items():
             totals[out][start:stop] = (picked @ sums).toarray()
     counts = counts.reshape(n_resamples, places, k, k)
     if pool:
-        paired = paired.pooled(len(by_names(strata, "strata")))
+        paired = paired.pooled(len(draws.strata))
         counts = counts.reshape(n_resamples, -1, paired.n_models, k, k).sum(axis=1)
         totals = {out: t.reshape(n_resamples, -1, paired.n_models).sum(axis=1) for out, t in totals.items()}
     cube = paired.labelled(counts, replicate_dim, (TRUE, PRED), {TRUE: rows.classes, PRED: rows.classes})
-    cube.attrs = paired_record(n_resamples, seed, sample, strata, cluster)
+    cube.attrs = draws.record()
     drawn_rows = counts.sum(axis=(2, 3))  # per replicate and cube: the samples drawn (fixed without clusters)
     variables = {}
     counts_checked = confusion_counts(cube)  # validated once for every metric
@@ -640,52 +541,23 @@ class FrameReplicates(NamedTuple):
 
 
 def frame_replicates(
-    df: pd.DataFrame,
-    true,
-    pred=None,
-    *,
-    proba=None,
-    metrics=None,
-    by=None,
-    sample=None,
-    strata=None,
-    cluster=None,
-    n_resamples: int = 2000,
-    seed=None,
-    labels=None,
-    dropna: bool = False,
-    renormalize: bool = False,
-    progress: bool | None = None,
-    jackknife: bool = False,
-    cube: bool = False,
-    what: str = "by",
+    df: pd.DataFrame, selection: Selection, draws: Resampling, metrics=None, *, jackknife=False, cube=False
 ) -> FrameReplicates:
     """What intervals and comparisons of a frame's models start from, the strata pooled.
 
     Every metric on the paired replicates (dims ``(replicate_dim, *by)``) and on the data (dims ``by``);
     with ``jackknife`` the paired jackknife (``paired_jackknife``; else ``{}``); with ``cube`` the data's
-    confusion cube (dims ``(*by, true, pred)``; else None). ``what``: the keyword that named ``by``.
+    confusion cube (dims ``(*by, true, pred)``; else None).
     """
-    common = {"proba": proba, "labels": labels, "dropna": dropna, "renormalize": renormalize}
-    where = {"by": by, "sample": sample, "strata": strata, "cluster": cluster, "what": what}
-    replicates = bootstrap_evaluate(
-        df,
-        true,
-        pred,
-        metrics=metrics,
-        n_resamples=n_resamples,
-        seed=seed,
-        progress=progress,
-        pool=True,
-        **where,
-        **common,
-    )
-    estimate, rows = evaluate_frame_rows(df, true, pred, metrics=metrics, by=by, **common)
+    replicates = paired_replicates(df, selection, draws, metrics, pool=True)[0]
+    estimate, rows = evaluate_frame_rows(df, selection, metrics)
     left_out = {}
     if jackknife:
-        paired = paired_samples(df, true, pred, **where, **common)
-        request = evaluation_request(metrics, probabilities=proba is not None, labels=pred is not None)
-        left_out = paired_jackknife(paired, request, len(by_names(strata, "strata")))
+        paired = paired_samples(df, selection, draws)
+        request = evaluation_request(
+            metrics, probabilities=selection.proba is not None, labels=selection.pred is not None
+        )
+        left_out = paired_jackknife(paired, request, len(draws.strata))
     return FrameReplicates(replicates, estimate, left_out, rows.cube(warned=True) if cube else None)
 
 

@@ -26,55 +26,42 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.checks import by_names, check_replicates, one_column, rng_of
+from ordframe._core.checks import one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, PRED, TRUE
-from ordframe._core.drawing import concrete_seed
+from ordframe._core.drawing import Resampling
 from ordframe._core.messages import show
 from ordframe._inputs.dask_frame import check_dask_frame, dask_cube, missing_in_whole
 from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
 from ordframe._resampling.paired import (
     check_roles,
     cluster_draws,
-    paired_record,
     pattern_cubes,
     sample_draws,
     warn_repeated_samples,
 )
 
 
-def dask_bootstrap(
-    ddf,
-    true,
-    pred,
-    *,
-    model="model",
-    sample=None,
-    strata=None,
-    cluster=None,
-    n_resamples: int = 2000,
-    seed=None,
-    labels=None,
-    dropna: bool = False,
-    replicate_dim: str = BOOTSTRAP_DIM,
-    progress: bool | None = None,
-) -> xr.DataArray:
-    """Paired bootstrap replicate cubes of a dask DataFrame (see the module docstring and ``df.ordinal.bootstrap``)."""
+def dask_bootstrap(ddf, selection: Selection, draws: Resampling, replicate_dim: str = BOOTSTRAP_DIM) -> xr.DataArray:
+    """Paired bootstrap replicate cubes of a dask DataFrame (see the module docstring and ``df.ordinal.bootstrap``).
+
+    ``selection.by`` names the model column, ``draws.sample`` the samples' ids (both needed here).
+    """
     check_dask_frame(ddf)
-    n_resamples, seed = check_replicates(n_resamples), concrete_seed(seed)
-    models, layers = by_names(model, "model"), by_names(strata, "strata")
+    models, layers, sample = list(selection.by), list(draws.strata), draws.sample
     if len(models) != 1 or sample is None:
         raise ValueError(
             "a dask DataFrame's paired bootstrap needs one model column (model=) and the column that "
             "identifies the samples (sample=): row positions are not known across partitions"
         )
-    clusters = one_column(cluster, "cluster")
+    clusters = one_column(draws.cluster, "cluster")
     own = [c for c in clusters if c != sample]  # the sample ids may be the clusters: one row per subject
     named = [*models, *layers, sample, *own]
     repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
     if repeated:
         raise ValueError(f"{show(repeated)} given twice among model=, strata=, sample= and cluster=")
     check_roles(ddf._meta, {"model": models, "strata": layers, "sample": [sample], "cluster": own})
-    cube = dask_cube(ddf, true, pred, by=[*layers, *models], labels=labels, dropna=dropna)
+    cube = dask_cube(ddf, selection.but(by=[*layers, *models]))
     classes = cube.indexes[TRUE]
     strata_values = [cube.indexes[str(c)] for c in layers]
     model_values = cube.indexes[str(models[0])]
@@ -88,12 +75,8 @@ def dask_bootstrap(
         meta["cluster"] = ddf._meta[own[0]]
     coded = ddf.map_partitions(
         _codes,
-        true=true,
-        pred=pred,
-        columns=[*layers, models[0], sample, *own],
+        selection=selection.but(by=[*layers, models[0], sample, *own], labels=classes),
         levels=[*strata_values, model_values],
-        classes=classes,
-        dropna=dropna,
         meta=meta,
     )
     if clusters and not own:
@@ -158,23 +141,23 @@ def dask_bootstrap(
     stratum, truth = table["stratum"].to_numpy(np.int64), table["true_min"].to_numpy(np.int64)
     predictions, weight = (digits - 1).astype(np.int64), table[0].to_numpy(np.int64)
     if clusters:
-        draws = cluster_draws(
+        units = cluster_draws(
             pd.factorize(table["cluster"])[0], stratum, truth, predictions, k, n_strata, clusters[0], weight
         )
     else:  # the patterns in the order of the pandas front end's: the same seed draws the same replicates
-        draws = sample_draws(stratum, truth, predictions, k, n_strata, weight)
-    values = pattern_cubes(draws, n_strata * n_models, k, n_resamples, rng_of(seed), progress)
-    shape = (n_resamples, *(len(v) for v in strata_values), n_models, k, k)
+        units = sample_draws(stratum, truth, predictions, k, n_strata, weight)
+    values = pattern_cubes(units, n_strata * n_models, k, draws.n_resamples, rng_of(draws.seed), draws.progress)
+    shape = (draws.n_resamples, *(len(v) for v in strata_values), n_models, k, k)
     coords = {str(c): v for c, v in zip([*layers, models[0]], [*strata_values, model_values])}
     coords.update({TRUE: (TRUE, classes), PRED: (PRED, classes)})
     dims = (replicate_dim, *map(str, layers), str(models[0]), TRUE, PRED)
-    record = paired_record(n_resamples, seed, sample, strata, cluster)
-    return xr.DataArray(values.reshape(shape), dims=dims, coords=coords, name="count", attrs=record)
+    return xr.DataArray(values.reshape(shape), dims=dims, coords=coords, name="count", attrs=draws.record())
 
 
-def _codes(part: pd.DataFrame, *, true, pred, columns, levels, classes, dropna) -> pd.DataFrame:
+def _codes(part: pd.DataFrame, *, selection: Selection, levels) -> pd.DataFrame:
     """Per row kept: its stratum, its sample, its true class and its share of its sample's two sums."""
-    rows = frame_rows(part, true, pred, by=columns, labels=classes, dropna=dropna, part=True)
+    rows = frame_rows(part, selection, part=True)
+    classes = rows.classes
     *groups, samples = rows.groups.columns[: len(levels) + 1]
     position = [
         np.asarray(level.get_indexer(g.coord), dtype=np.int64)[np.asarray(g.codes, np.int64) - g.offset]

@@ -23,6 +23,7 @@ from ordframe._core.dims import FOLD_DIM
 from ordframe._diagnostics.calibration import Samples, frame_samples
 from ordframe._inputs.estimators import take_rows
 from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
 from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame, y_proba_words
 
 
@@ -39,15 +40,9 @@ def prediction_cube(
     frame, _ = vectors_frame(y_true, y_pred, sample_weight=sample_weight)
     if fold is not None:
         frame[FOLD_DIM] = fold
-    return frame_rows(
-        frame,
-        TRUE,
-        PRED,
-        by=None if fold is None else FOLD_DIM,
-        labels=labels,
-        weights=None if sample_weight is None else WEIGHTS,
-        dropna=dropna,
-    ).cube()
+    weights = None if sample_weight is None else WEIGHTS
+    by = None if fold is None else FOLD_DIM
+    return frame_rows(frame, Selection(TRUE, PRED, by=by, labels=labels, weights=weights, dropna=dropna)).cube()
 
 
 def prediction_samples(
@@ -57,17 +52,8 @@ def prediction_samples(
     whose columns are named by the classes)."""
     frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight, labels=labels)
     with y_proba_words():
-        return frame_samples(
-            frame,
-            TRUE,
-            proba,
-            by=None,
-            labels=labels,
-            weights=None if sample_weight is None else WEIGHTS,
-            dropna=dropna,
-            renormalize=False,
-            observed=False,
-        )
+        weights = None if sample_weight is None else WEIGHTS
+        return frame_samples(frame, Selection(TRUE, proba=proba, labels=labels, weights=weights, dropna=dropna))
 
 
 def cv_predictions(
