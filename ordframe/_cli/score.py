@@ -121,6 +121,14 @@ def _repeated(names: list) -> list:
 
 def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
     """The options' own mistakes, said in their words before the library sees them."""
+    _check_numbers(args)
+    _check_columns(df, args)
+    _check_probability_columns(df, args, metrics)
+    _check_by_columns(df, args, metrics)
+
+
+def _check_numbers(args) -> None:
+    """--seed, --n-resamples and --level, and the bootstrap's options given without --n-resamples."""
     if args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.n_resamples is not None and args.n_resamples < 1:
@@ -131,8 +139,10 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
     given = [option for option, value in paired.items() if value]
     if given and args.n_resamples is None:
         raise UsageError(f"{' '.join(given)}: these options apply to a bootstrap; give --n-resamples N too")
-    if args.compare and len(args.by or []) != 1:
-        raise UsageError("--compare compares the models of one --by column: give --by MODEL_COLUMN")
+
+
+def _check_columns(df: pd.DataFrame, args) -> None:
+    """Every column an option names is in the file, and --by and --proba name each once."""
     for option, names in (("--by", args.by), ("--proba", args.proba)):
         repeated = _repeated(names or [])
         if repeated:
@@ -142,6 +152,10 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
             )
+
+
+def _check_probability_columns(df: pd.DataFrame, args, metrics: dict | None) -> None:
+    """--proba: numbers (not with a decimal comma), one per --labels class, and intervals it can have per group."""
     if args.n_resamples and args.proba and args.by and not _paired(args) and args.ci not in ("auto", "percentile"):
         names = metric_names(None) if metrics is None else [name for name, _ in metrics.values()]
         proba = [name for name in names if get_metric(name).kind == "proba"]
@@ -150,13 +164,6 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
                 f"--ci {args.ci}: the probability metrics ({', '.join(proba)}) get percentile intervals per --by "
                 "group (each group's rows resampled apart); give --ci percentile or auto, or, for models that "
                 "predict the same samples, name the sample column with --sample (a paired bootstrap)"
-            )
-    if args.compare:
-        models = df[args.by[0]].dropna().unique()
-        if len(models) == 1:
-            raise UsageError(
-                f"column {args.by[0]!r} has one model, {show(models)}: nothing to compare; --compare needs the "
-                "rows of two models or more"
             )
     for column in args.proba or []:
         values = df[column]
@@ -173,6 +180,19 @@ def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
             f"--proba names {len(args.proba)} columns but --labels {len(args.labels)} classes: pass --labels "
             "naming the class of each --proba column, in the same order"
         )
+
+
+def _check_by_columns(df: pd.DataFrame, args, metrics: dict | None) -> None:
+    """--by: one column with two models or more for --compare, and names that no dim or result column has."""
+    if args.compare:
+        if len(args.by or []) != 1:
+            raise UsageError("--compare compares the models of one --by column: give --by MODEL_COLUMN")
+        models = df[args.by[0]].dropna().unique()
+        if len(models) == 1:
+            raise UsageError(
+                f"column {args.by[0]!r} has one model, {show(models)}: nothing to compare; --compare needs the "
+                "rows of two models or more"
+            )
     for column in args.by or []:
         if column in CUBE_DIMS:
             raise UsageError(
