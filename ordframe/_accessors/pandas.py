@@ -17,7 +17,7 @@ from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.calibration import calibration, frame_samples, reliability
-from ordframe._diagnostics.retention import frame_aursc
+from ordframe._diagnostics.retention import Retention, frame_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import frame_ci
@@ -357,7 +357,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             For fractions outside (0, 1], metrics of the wrong kind, or as in [`evaluate`][evaluate].
         """
         selection = Selection(true, pred, proba, by, labels, weights, dropna, renormalize, observed)
-        return frame_aursc(self._df, selection, score=score, metric=metric, fractions=fractions)
+        return frame_aursc(self._df, selection, Retention(score, metric, fractions))
 
     def calibration(
         self,

@@ -16,7 +16,7 @@ from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS
 from ordframe._core.typing import ArrayWeights, ClassLabels, Dims, MetricSpec
 from ordframe._diagnostics.calibration import array_samples, calibration, reliability
-from ordframe._diagnostics.retention import array_aursc
+from ordframe._diagnostics.retention import Retention, array_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.probability import array_inputs
@@ -284,9 +284,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         return array_aursc(
             self._obj,
             true,
-            score=score,
-            metric=metric,
-            fractions=fractions,
+            Retention(score, metric, fractions),
             pred=pred,
             dim=dim,
             labels=labels,

@@ -27,6 +27,9 @@ comparable with this one. A NaN anywhere on a curve makes its area NaN.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -92,6 +95,32 @@ def _stacked_cubes(key, true, pred, *weights, retained, k):
     return counts.reshape(*lead, len(retained), k, k)
 
 
+@dataclass(frozen=True)
+class Retention:
+    """What retention curves score: the per-sample ``score`` (a proba metric name, ``(name, params)`` or a
+    list of names: a ``score`` dim), the set-level ``metric`` (a confusion metric name or ``(name, params)``)
+    and the retained ``fractions``; checked once, where it is built."""
+
+    score: Any = "rps"
+    metric: Any = "qwk"
+    fractions: Any = None
+    scores: dict = field(init=False, repr=False)  # the score metrics' request
+    confusion: dict = field(init=False, repr=False)  # the metric's request, one output
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fractions", _fractions(self.fractions))
+        object.__setattr__(self, "scores", metric_request(self.score, argument="score", require="proba"))
+        request = metric_request(self.metric, argument="metric", require="confusion")
+        if len(request) != 1:
+            raise ValueError(f"metric must name one confusion metric, got {list(request)}")
+        object.__setattr__(self, "confusion", request)
+
+    @property
+    def stacked(self) -> bool:
+        """Whether the curves have a ``score`` dim (``score`` named a list of metrics)."""
+        return not isinstance(self.score, (str, tuple))
+
+
 def _fractions(fractions) -> np.ndarray:
     if fractions is not None and (isinstance(fractions, (str, set, frozenset)) or np.ndim(fractions) != 1):
         raise TypeError(f"fractions must be a list of retained fractions in (0, 1], got {fractions!r}")
@@ -113,12 +142,10 @@ def _check_dims(names, what: str) -> None:
         raise ValueError(f"a {what} is named {clash[0]!r}, which retention curves use for their own dim; rename it")
 
 
-def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset:
+def _finish(cubes: dict[str, xr.DataArray], retention: Retention) -> xr.Dataset:
     """Curves, areas and retained counts from the cubes of every score (cube dims ``(..., retained, true, pred)``)."""
-    request = metric_request(metric, argument="metric", require="confusion")
-    if len(request) != 1:
-        raise ValueError(f"metric must name one confusion metric, got {list(request)}")
-    ((out, (confusion, params)),) = request.items()
+    stacked = retention.stacked
+    ((out, (confusion, params)),) = retention.confusion.items()
     curves = [apply_confusion(confusion, c, params) for c in cubes.values()]
     curve = (
         xr.concat(curves, dim=xr.DataArray(np.array(list(cubes)), dims=SCORE_DIM, name=SCORE_DIM))
@@ -142,10 +169,8 @@ def _finish(cubes: dict[str, xr.DataArray], metric, stacked: bool) -> xr.Dataset
 def array_aursc(
     proba: xr.DataArray,
     true: xr.DataArray,
+    retention: Retention,
     *,
-    score="rps",
-    metric="qwk",
-    fractions=None,
     pred=None,
     dim=None,
     labels=None,
@@ -156,13 +181,9 @@ def array_aursc(
 ) -> xr.Dataset:
     """Retention curves of a probability array, one per index of the dims not in ``dim`` (default: all sample dims).
 
-    ``score`` is a proba metric name, ``(name, params)`` or a list of names (a
-    ``score`` dim); ``metric`` a confusion metric name or ``(name, params)``;
-    ``fractions`` the retained fractions. Returns a Dataset with ``curve``
-    (dim ``retained``, from 1 down), ``aursc`` and ``n_retained``.
+    Returns a Dataset with ``curve`` (dim ``retained``, from 1 down), ``aursc`` and ``n_retained``.
     """
-    retained = _fractions(fractions)
-    scores = metric_request(score, argument="score", require="proba")
+    retained = retention.fractions
     _check_dims([*proba.dims, *true.dims], "dim of the probabilities")
     inputs = array_inputs(proba, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
     weights = checked_weights(weights, like=inputs.codes)
@@ -173,7 +194,7 @@ def array_aursc(
     if absent or not samples:
         raise ValueError(f"dim must name one or more sample dims of {tuple(inputs.codes.dims)}, got {dim!r}")
     cubes = {}
-    for name, (m, params) in scores.items():
+    for name, (m, params) in retention.scores.items():
         key = array_scores(m, inputs, params)
         arrays = list(
             xr.broadcast(
@@ -198,13 +219,12 @@ def array_aursc(
             },
         )
         cubes[name] = cube.assign_coords({RETAINED_DIM: retained, "true": inputs.classes, "pred": inputs.classes})
-    return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))
+    return _finish(cubes, retention)
 
 
-def frame_aursc(df: pd.DataFrame, selection: Selection, *, score="rps", metric="qwk", fractions=None) -> xr.Dataset:
+def frame_aursc(df: pd.DataFrame, selection: Selection, retention: Retention) -> xr.Dataset:
     """Retention curves of DataFrame rows, one per combination of ``by`` values (see ``array_aursc``)."""
-    retained = _fractions(fractions)
-    scores = metric_request(score, argument="score", require="proba")
+    retained = retention.fractions
     _check_dims(map(str, selection.by), "by column")
     rows = frame_rows(df, selection)
     k = len(rows.classes)
@@ -214,7 +234,7 @@ def frame_aursc(df: pd.DataFrame, selection: Selection, *, score="rps", metric="
     n_groups = int(np.prod(sizes, dtype=np.int64))
     cell = rows.true.array() * k + rows.predicted().array()
     cubes = {}
-    for name, (m, params) in scores.items():
+    for name, (m, params) in retention.scores.items():
         key = frame_scores(m, rows, params)
         counts = retention_counts(
             -key if m.higher_is_better else key,
@@ -232,4 +252,4 @@ def frame_aursc(df: pd.DataFrame, selection: Selection, *, score="rps", metric="
             {RETAINED_DIM: retained, "true": rows.classes, "pred": rows.classes},
             rows=np.bincount(group, minlength=n_groups).reshape(sizes),
         )
-    return _finish(cubes, metric, stacked=not isinstance(score, (str, tuple)))
+    return _finish(cubes, retention)
