@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -123,41 +124,55 @@ def _block_positions(block_info=None) -> np.ndarray:
     return np.ravel_multi_index(grids, info["shape"]).astype(np.int64)
 
 
-def _count_block(true, pred, weights, positions, *, names, classes, n_core, dropna, report, rows, offset=None):
-    """Per-block counts of shape ``(*outer, 1, ..., 1, K * K)`` (core axes kept as size 1).
+@dataclass(frozen=True)
+class _BlockCount:
+    """How every block of label arrays is counted: the arrays' ``names`` (for messages), the ``classes``, the
+    number of core (counted) axes ``n_core``, ``dropna``, ``report`` (warn of rows dropped), the ``rows``' names
+    and ``offset``, when given, which turns every label into its code (integer labels within the classes' span)."""
 
-    ``offset``, when given, turns every label into its code (integer labels within the classes' span);
-    ``positions`` (dask blocks) place the block's samples in the whole array, for messages.
-    """
-    outer = true.shape[: true.ndim - n_core]
-    n_groups, k = math.prod(outer), len(classes)
-    per_group = math.prod(true.shape[true.ndim - n_core :])
-    columns = [labels_of(n, np.asarray(a).reshape(-1)) for n, a in zip(names, (true, pred))]
-    w = None if weights is None else np.asarray(weights, dtype=np.float64).reshape(-1)
-    group = np.repeat(np.arange(n_groups, dtype=code_dtype(n_groups)), per_group) if n_groups > 1 else None
-    missing = [c.missing for c in columns if c.missing is not None]
-    if missing:
-        if not dropna:
-            column = next(c for c in columns if c.missing is not None)
-            at = np.flatnonzero(column.missing)
-            raise missing_error(column.name, rows.index(at, true.shape, positions), np.ones(len(at), bool))
-        keep = ~np.logical_or.reduce(missing)
-        if report:
-            warn(
-                f"dropna=True dropped {int((~keep).sum())} of {len(keep)} samples with a missing label",
-                DroppedRowsWarning,
-            )
-        columns = [c.take(keep) for c in columns]
-        group = None if group is None else group[keep]
-        w = None if w is None else w[keep]
-    offsets = [offset if offset is not None else offset_of(c, classes) for c in columns]
-    codes = [c.values if o is not None else encode(c, classes) for c, o in zip(columns, offsets)]
-    offsets = [o or 0 for o in offsets]
-    if group is None:
-        counts = count_cells(codes, [k, k], offsets=offsets, weights=w).reshape(1, k * k)
-    else:
-        counts = count_cells([group, *codes], [n_groups, k, k], offsets=[0, *offsets], weights=w)
-    return counts.reshape(*outer, *([1] * n_core), k * k)
+    names: tuple
+    classes: pd.Index
+    n_core: int
+    dropna: bool
+    report: bool
+    rows: RowNames
+    offset: int | None = None
+
+    def __call__(self, true, pred, weights=None, positions=None) -> np.ndarray:
+        """Per-block counts of shape ``(*outer, 1, ..., 1, K * K)`` (core axes kept as size 1).
+
+        ``positions`` (dask blocks) place the block's samples in the whole array, for messages.
+        """
+        names, classes, n_core, offset = self.names, self.classes, self.n_core, self.offset
+        outer = true.shape[: true.ndim - n_core]
+        n_groups, k = math.prod(outer), len(classes)
+        per_group = math.prod(true.shape[true.ndim - n_core :])
+        columns = [labels_of(n, np.asarray(a).reshape(-1)) for n, a in zip(names, (true, pred))]
+        w = None if weights is None else np.asarray(weights, dtype=np.float64).reshape(-1)
+        group = np.repeat(np.arange(n_groups, dtype=code_dtype(n_groups)), per_group) if n_groups > 1 else None
+        missing = [c.missing for c in columns if c.missing is not None]
+        if missing:
+            if not self.dropna:
+                column = next(c for c in columns if c.missing is not None)
+                at = np.flatnonzero(np.asarray(column.missing))
+                raise missing_error(column.name, self.rows.index(at, true.shape, positions), np.ones(len(at), bool))
+            keep = ~np.logical_or.reduce(missing)
+            if self.report:
+                warn(
+                    f"dropna=True dropped {int((~keep).sum())} of {len(keep)} samples with a missing label",
+                    DroppedRowsWarning,
+                )
+            columns = [c.take(keep) for c in columns]
+            group = None if group is None else group[keep]
+            w = None if w is None else w[keep]
+        offsets = [offset if offset is not None else offset_of(c, classes) for c in columns]
+        codes = [c.values if o is not None else encode(c, classes) for c, o in zip(columns, offsets)]
+        offsets = [o or 0 for o in offsets]
+        if group is None:
+            counts = count_cells(codes, [k, k], offsets=offsets, weights=w).reshape(1, k * k)
+        else:
+            counts = count_cells([group, *codes], [n_groups, k, k], offsets=[0, *offsets], weights=w)
+        return counts.reshape(*outer, *([1] * n_core), k * k)
 
 
 def array_cube(
@@ -205,9 +220,7 @@ def array_cube(
     # integer labels counted over their span need no second look at their range
     offset = int(classes[0]) if prune else None
     rows = RowNames.of(arrays[0])
-    params = dict(
-        names=names, classes=classes, n_core=len(core), dropna=dropna, report=report, rows=rows, offset=offset
-    )
+    count = _BlockCount(names, classes, len(core), dropna, report, rows, offset)
     data = [a.data for a in arrays] + [None] * (3 - len(arrays))
     dtype = np.int64 if weights is None else np.float64
     if any(hasattr(d, "dask") for d in data if d is not None):
@@ -218,7 +231,7 @@ def array_cube(
         positions = sample_positions(arrays[0])
         assert positions is not None
         blocks = dsa.map_blocks(
-            lambda t, p, q, w=None: _count_block(t, p, w, q, **params),
+            lambda t, p, q, w=None: count(t, p, w, q),
             data[0],
             data[1],
             positions.data,
@@ -229,7 +242,7 @@ def array_cube(
             meta=np.empty((0,) * (first.ndim + 1), dtype),
         )
     else:
-        blocks = _count_block(data[0], data[1], data[2], None, **params)
+        blocks = count(data[0], data[1], data[2])
     counts = blocks.sum(axis=tuple(range(len(outer), len(outer) + len(core))))
     counts = counts.reshape(counts.shape[:-1] + (k, k))
     if prune:  # integer labels counted over their span: keep the values that occur
