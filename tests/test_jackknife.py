@@ -33,7 +33,7 @@ def test_left_out_values_are_the_metrics_without_that_unit(cluster):
     unit_col = "c" if cluster else "s"
     draws = Resampling(sample="s", strata="fold", cluster="c" if cluster else None)
     paired = paired_samples(df, Selection("y", "yhat", PROBA, by="model"), draws)
-    request = evaluation_request(["mae", "oc", "rps"], probabilities=True, labels=True)
+    request = evaluation_request(["mae", "oc", "rps"], probabilities=True, predicted=True)
     out = paired_jackknife(paired, request, layers=1)
     draws = paired.draws()
     first_rows = paired.rows.index[paired.table[:, 0]]  # every sample's row of the first model

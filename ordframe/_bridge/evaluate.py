@@ -25,7 +25,7 @@ from ordframe._registry.request import evaluation_request
 
 def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     """One variable per requested confusion metric, computed on every matrix of ``cube``."""
-    request = evaluation_request(metrics, probabilities=False, labels=True, taken=list(cube.dims))
+    request = evaluation_request(metrics, probabilities=False, predicted=True, taken=list(cube.dims))
     counts = confusion_counts(cube)  # validated once for every metric
     with shared_terms():  # and the terms that several metrics use computed once
         variables = {out: as_output(apply_confusion(m, cube, p, counts), out) for out, (m, p) in request.items()}
@@ -55,7 +55,7 @@ def evaluate_frame_rows(df: pd.DataFrame, selection: Selection, metrics=None) ->
     """``evaluate_frame``'s Dataset and the validated rows it was computed from (for what else they give)."""
     s = selection
     taken = [*map(str, s.by), *([OBSERVED_DIM] if s.observed else [])]
-    request = evaluation_request(metrics, probabilities=s.proba is not None, labels=s.pred is not None, taken=taken)
+    request = evaluation_request(metrics, probabilities=s.proba is not None, predicted=s.pred is not None, taken=taken)
     rows = frame_rows(df, s, unscored_groups=len(s.by) if s.pred is not None else None)
     return _evaluate_rows(rows, request), rows
 
@@ -84,7 +84,7 @@ def evaluate_array(
         return evaluate_cube(array_cube(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna), metrics)
     if true is None:
         raise TypeError("evaluate on class probabilities needs the true labels: proba.ordinal.evaluate(true, ...)")
-    request = evaluation_request(metrics, probabilities=True, labels=True, taken=[*obj.dims, *true.dims])
+    request = evaluation_request(metrics, probabilities=True, predicted=True, taken=[*obj.dims, *true.dims])
     inputs = array_inputs(obj, true, labels=labels, renormalize=renormalize, dropna=dropna, class_dim=class_dim)
     if pred is not None and dropna:  # every metric sees the same samples: those with probabilities and a prediction
         inputs = inputs.without(pred.isnull(), "a missing predicted label")

@@ -383,6 +383,8 @@ def frame_compare(
         name: acceleration_of(theta - theta.rename({model_dim: VERSUS_DIM}), weights, LEFT_OUT_DIM)
         for name, (theta, weights) in jackknife.items()
     }
-    request = evaluation_request(metrics, probabilities=selection.proba is not None, labels=selection.pred is not None)
+    request = evaluation_request(
+        metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
+    )
     better = {name: bool(metric.higher_is_better) for name, (metric, _) in request.items()}  # named by the caller
     return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, better, method, accelerations)

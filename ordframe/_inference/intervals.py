@@ -321,7 +321,9 @@ def frame_ci(
                 else ""
             )
         )
-    request = evaluation_request(metrics, probabilities=selection.proba is not None, labels=selection.pred is not None)
+    request = evaluation_request(
+        metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
+    )
     chosen = {
         name: interval_method(metric, method, clusters=draws.cluster is not None, frame=True, name=name)
         for name, (metric, _) in request.items()

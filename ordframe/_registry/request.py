@@ -199,9 +199,12 @@ def metric_request(
     return request
 
 
-def evaluation_request(metrics, *, probabilities: bool, labels: bool, taken=()) -> dict:
-    """The metrics to compute (default: every confusion metric, and every proba one if there are probabilities)."""
-    if not labels and not probabilities:
+def evaluation_request(metrics, *, probabilities: bool, predicted: bool, taken=()) -> dict:
+    """The metrics to compute (default: every confusion metric, and every proba one if there are probabilities).
+
+    ``predicted``: predicted labels are given; ``probabilities``: class probabilities are.
+    """
+    if not predicted and not probabilities:
         raise TypeError("evaluate needs predicted labels (pred=) or class probabilities (proba=)")
     if metrics is None or (isinstance(metrics, str) and metrics == EVERY_METRIC):
         metrics = default_metrics(probabilities=probabilities)

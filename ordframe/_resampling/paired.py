@@ -434,7 +434,7 @@ def paired_replicates(
     _check_replicate_dim(replicate_dim, selection, draws)
     taken = [*map(str, selection.by), *map(str, draws.strata), replicate_dim]
     s, n_resamples = selection, draws.n_resamples
-    request = evaluation_request(metrics, probabilities=s.proba is not None, labels=s.pred is not None, taken=taken)
+    request = evaluation_request(metrics, probabilities=s.proba is not None, predicted=s.pred is not None, taken=taken)
     if all(m.kind == "confusion" for m, _ in request.values()) and not pool:  # cubes alone: draw the patterns
         cube = frame_bootstrap(df, selection, draws, replicate_dim)
         checked = confusion_counts(cube)  # validated once for every metric
@@ -555,7 +555,7 @@ def frame_replicates(
     if jackknife:
         paired = paired_samples(df, selection, draws)
         request = evaluation_request(
-            metrics, probabilities=selection.proba is not None, labels=selection.pred is not None
+            metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
         )
         left_out = paired_jackknife(paired, request, len(draws.strata))
     return FrameReplicates(replicates, estimate, left_out, rows.cube(warned=True) if cube else None)
