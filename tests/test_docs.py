@@ -166,6 +166,56 @@ def test_a_parameters_section_lists_every_parameter():
     assert wrong == {}
 
 
+def test_fill_doc_indents_a_shared_text_like_its_placeholder():
+    from ordframe._core.docstrings import fill_doc
+
+    @fill_doc(entry="x : int\n    The {what}.", what="value")
+    def f(x):
+        """Summary.
+
+        Parameters
+        ----------
+        {entry}
+            More about it.
+        """
+
+    assert f.__doc__ == "Summary.\n\nParameters\n----------\nx : int\n    The value.\n    More about it."
+
+
+def test_fill_doc_names_a_placeholder_that_no_text_fills():
+    from ordframe._core.docstrings import fill_doc
+
+    with pytest.raises(KeyError, match=r"names \{entry\}.*fill_doc\(entry=...\)"):
+
+        @fill_doc
+        def f():
+            """{entry}"""
+
+
+def test_no_docstring_of_the_reference_keeps_a_placeholder():
+    """A docstring with ``{name}`` placeholders shows them unless ``fill_doc`` fills them."""
+    import inspect
+
+    placeholder = re.compile(r"^\s*\{\w+\}\s*$", re.M)
+    assert [obj.__qualname__ for obj in _documented_objects() if placeholder.search(inspect.getdoc(obj) or "")] == []
+
+
+def test_the_reference_shows_a_docstring_as_fill_doc_fills_it():
+    """docs_hooks/shared_docstrings.py: mkdocstrings reads the source; the extension gives it the filled docstring."""
+    import inspect
+
+    from ordframe.plot import ReliabilityDisplay
+
+    griffe = pytest.importorskip("griffe")  # installed with the docs extra
+    hook = f"{DOCS.parent / 'docs_hooks' / 'shared_docstrings.py'}:SharedDocstrings"
+    module = griffe.load(
+        "ordframe.plot._reliability", extensions=griffe.load_extensions(hook), search_paths=[str(DOCS.parent)]
+    )
+    method = ReliabilityDisplay.from_cv_results
+    assert module["ReliabilityDisplay.from_cv_results"].docstring.value == inspect.getdoc(method)
+    assert "{drawn}" in inspect.getsource(method)
+
+
 def test_every_metric_page_shows_the_metrics_default_interval():
     """The ``interval`` row of a metric's table is the method ``ci(..., method=None)`` uses for it."""
     import ordframe

@@ -8,6 +8,7 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube
+from ordframe._core.docstrings import fill_doc
 from ordframe._registry.manager import get_metric
 from ordframe.plot._figures import new_axes
 from ordframe.plot._heatmap import INDEX_DEFAULTS
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+@fill_doc
 def beta_profile(cube: xr.DataArray, *, index: str = "oc", betas=None, gamma: float | None = None, ax=None) -> Figure:
     """OC or UOC of every matrix against its ``beta`` parameter, one line per model (per stack element).
 
@@ -29,11 +31,9 @@ def beta_profile(cube: xr.DataArray, *, index: str = "oc", betas=None, gamma: fl
         The values of ``beta`` (>= 0), default ``numpy.linspace(0, 1, 21)``.
     gamma : float, optional
         The index's ``gamma`` (default: the metric's default).
-    ax : matplotlib Axes, optional
+    {ax}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------

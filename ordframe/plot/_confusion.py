@@ -10,6 +10,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import check_cube, cube_classes
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
+from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import new_axes
 from ordframe.plot._heatmap import (
     PATH_STYLE,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+@fill_doc
 def confusion(
     cube: xr.DataArray,
     *,
@@ -54,14 +56,11 @@ def confusion(
     col : str, optional
         The stack dim with one panel per element (default: the only stack dim, if any). Other stack dims must
         have size 1.
-    axes : matplotlib Axes or sequence of Axes, optional
-        One per panel.
+    {axes}
     cmap : str
         The matplotlib colour map; one colour scale is shared by all panels.
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------

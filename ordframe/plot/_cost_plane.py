@@ -18,6 +18,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
+from ordframe._core.docstrings import fill_doc
 from ordframe._registry.manager import get_metric
 from ordframe.plot._figures import legend_height, legend_outside, new_axes
 from ordframe.plot._placement import place_labels
@@ -34,6 +35,7 @@ POINT_SIZE = 8.0
 IDEAL_SIZE = 16.0
 
 
+@fill_doc
 def cost_plane(cube: xr.DataArray, *, model_dim: Hashable | None = None, cost=None, ax=None) -> Figure:
     """George, Lu & Chang (2016)'s plane: accuracy against misclassification cost (MC), one point per model.
 
@@ -52,11 +54,9 @@ def cost_plane(cube: xr.DataArray, *, model_dim: Hashable | None = None, cost=No
         The stack dim of the models. Other stack dims must have size 1.
     cost : array-like or DataArray, optional
         The cost matrix of ``mc`` (default: George's).
-    ax : matplotlib Axes, optional
+    {ax}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------

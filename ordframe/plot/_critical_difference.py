@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import new_axes
 from ordframe.plot._stacks import coord_values, label_text
 
@@ -27,6 +28,7 @@ def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
     return found
 
 
+@fill_doc
 def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, ax=None) -> Figure:
     """Demšar (2006)'s critical-difference diagram from the Dataset of [`ordframe.friedman`][ordframe.friedman].
 
@@ -42,23 +44,15 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
         The output of ``ordframe.friedman``.
     metric : str, optional
         Which metric of ``result`` (needed when it has several).
-    ax : matplotlib Axes, optional
+    {ax}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------
     >>> import ordframe.plot
     >>> from ordframe import friedman
-    >>> auc = xr.DataArray(
-    ...     [[0.70, 0.72, 0.75], [0.61, 0.66, 0.65], [0.80, 0.83, 0.86], [0.55, 0.57, 0.60], [0.91, 0.90, 0.95]],
-    ...     dims=("dataset", "model"),
-    ...     coords={"model": ["a", "b", "c"]},
-    ...     name="auc",
-    ...     attrs={"higher_is_better": 1},
-    ... )
+    {dataset_values}
     >>> fig = ordframe.plot.critical_difference(friedman(auc))
     >>> fig.axes[0].get_title()
     'auc: average rank over 5 dataset values (1 = best; Iman-Davenport p = 0.017)\\nNemenyi CD = 1.482 at level = 0.95'

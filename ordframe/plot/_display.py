@@ -21,6 +21,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import check_cube, cube_classes
 from ordframe._core.dims import CUBE_DIMS, FOLD_DIM, PRED, TRUE
+from ordframe._core.docstrings import fill_doc
 from ordframe._inputs.estimators import cv_folds, predict
 from ordframe.plot._figures import new_axes
 from ordframe.plot._heatmap import check_path_arguments, draw_matrix, index_paths, shares_of_rows
@@ -57,6 +58,19 @@ def _matrix(confusion_matrix: Any) -> xr.DataArray:
         raise ValueError("confusion_matrix must hold finite counts >= 0")
     cube, _ = cube_classes(confusion_matrix)
     return cube.transpose(TRUE, PRED)
+
+
+_COUNTED = """\
+{sample_weight}
+    The matrix holds sums of weights.
+{dropna}
+display_labels : sequence of str, optional
+    The class names on the axes, as in the constructor.
+**plot_kwargs
+    The drawing options of [`plot`][ordframe.plot.ConfusionDisplay.plot]: ``ax``, ``normalize``, ``path``,
+    ``beta``, ``include_values``, ``values_format``, ``cmap``, ``colorbar``, ``xticks_rotation``, ``im_kw``,
+    ``text_kw``."""
+"""The parameters of the class methods that count the matrix: its weights, missing labels and drawing."""
 
 
 class ConfusionDisplay:
@@ -127,6 +141,7 @@ class ConfusionDisplay:
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {len(self.display_labels)} classes {self.display_labels}>"
 
+    @fill_doc
     def plot(
         self,
         *,
@@ -146,8 +161,7 @@ class ConfusionDisplay:
 
         Parameters
         ----------
-        ax : matplotlib Axes, optional
-            Where to draw (default: a new figure).
+        {ax}
         normalize : None or "true"
             ``"true"`` colours each cell by its share of the true class (its row); the cells keep the counts,
             and the path and index are computed on the counts.
@@ -211,6 +225,7 @@ class ConfusionDisplay:
         return self
 
     @classmethod
+    @fill_doc(counted=_COUNTED)
     def from_predictions(
         cls,
         y_true: Any,
@@ -229,20 +244,9 @@ class ConfusionDisplay:
         y_true, y_pred : array-like
             One label per sample, matched by position: lists, numpy arrays, pandas or polars Series (an
             ordered Categorical or a polars Enum gives the class order).
-        labels : list, optional
-            The classes in order, lowest first. Without it, the order is that of an ordered Categorical (or
-            polars Enum), or the sorted numbers seen; text labels need ``labels=`` (as for
-            `df.ordinal.confusion` and `ordframe.oc(y_true, y_pred)`).
-        sample_weight : array-like, optional
-            One weight per sample (finite, >= 0): the matrix holds sums of weights.
-        dropna : bool
-            Drop samples with a missing label (default: an error that counts them).
-        display_labels : sequence of str, optional
-            The class names on the axes, as in the constructor.
-        **plot_kwargs
-            The drawing options of [`plot`][ordframe.plot.ConfusionDisplay.plot]: ``ax``, ``normalize``,
-            ``path``, ``beta``, ``include_values``, ``values_format``, ``cmap``, ``colorbar``,
-            ``xticks_rotation``, ``im_kw``, ``text_kw``.
+        {labels}
+            As for `df.ordinal.confusion` and `ordframe.oc(y_true, y_pred)`.
+        {counted}
 
         Returns
         -------
@@ -258,6 +262,7 @@ class ConfusionDisplay:
         return cls(cube, display_labels=display_labels).plot(**plot_kwargs)
 
     @classmethod
+    @fill_doc(counted=_COUNTED)
     def from_estimator(
         cls,
         estimator: Any,
@@ -276,21 +281,10 @@ class ConfusionDisplay:
         ----------
         estimator : fitted classifier
             Anything with a ``predict`` method (a scikit-learn classifier or pipeline).
-        X : array-like or DataFrame
-            The samples to predict.
-        y : array-like
-            Their true labels.
-        labels : list, optional
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions]. The class order is never ``estimator.classes_`` (sorted as text): pass
-            ``labels=`` for text classes.
-        sample_weight : array-like, optional
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
-        dropna : bool
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
-        display_labels : sequence of str, optional
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
-        **plot_kwargs
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        {estimator_data}
+        {labels}
+            The class order is never ``estimator.classes_`` (sorted as text).
+        {counted}
 
         Returns
         -------
@@ -307,6 +301,7 @@ class ConfusionDisplay:
         )
 
     @classmethod
+    @fill_doc(counted=_COUNTED)
     def from_cv_results(
         cls,
         cv_results: Mapping,
@@ -330,23 +325,9 @@ class ConfusionDisplay:
 
         Parameters
         ----------
-        cv_results : dict
-            The output of ``sklearn.model_selection.cross_validate(estimator, X, y, return_estimator=True,
-            return_indices=True)``.
-        X : array-like or DataFrame
-            The samples given to ``cross_validate``; each fold's rows are taken by position.
-        y : array-like
-            Their true labels, as given to ``cross_validate``.
-        sample_weight : array-like, optional
-            One weight per sample of ``X`` (finite, >= 0).
-        labels : list, optional
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
-        dropna : bool
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
-        display_labels : sequence of str, optional
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
-        **plot_kwargs
-            As in [`from_predictions`][ordframe.plot.ConfusionDisplay.from_predictions].
+        {cv_data}
+        {labels}
+        {counted}
 
         Returns
         -------

@@ -10,6 +10,7 @@ import xarray as xr
 
 from ordframe._core.checks import dims_list, direction_text
 from ordframe._core.dims import BOOTSTRAP_DIM, MODEL_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import new_axes
 from ordframe.plot._stacks import coord_values, label_text, squeeze_except
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+@fill_doc
 def distribution(
     values: xr.DataArray,
     *,
@@ -39,11 +41,9 @@ def distribution(
         dims (``["repeat", "fold"]``) are pooled into each box.
     points : bool, optional
         Also draw every value as a dot (default: when there are at most 50 per model).
-    ax : matplotlib Axes, optional
+    {ax}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------

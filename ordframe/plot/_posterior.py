@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.messages import show
 from ordframe.plot._figures import new_axes
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 _REGIONS = ("p_model_better", "p_equivalent", "p_versus_better")
 
 
+@fill_doc
 def posterior(
     result: xr.Dataset, *, model: Hashable, versus: Hashable, metric: Hashable | None = None, ax=None
 ) -> Figure:
@@ -38,11 +40,9 @@ def posterior(
         The pair, labels along the result's model and ``versus`` dims.
     metric : str, optional
         Which metric (needed when the result has several).
-    ax : matplotlib Axes, optional
+    {ax}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Raises
     ------
@@ -56,13 +56,7 @@ def posterior(
     --------
     >>> import ordframe.plot
     >>> from ordframe import bayesian_correlated_ttest
-    >>> mae = xr.DataArray(
-    ...     [[0.50, 0.52, 0.47, 0.55, 0.49], [0.45, 0.50, 0.46, 0.49, 0.47]],
-    ...     dims=("model", "fold"),
-    ...     coords={"model": ["a", "b"]},
-    ...     name="mae",
-    ...     attrs={"higher_is_better": 0},
-    ... )
+    {fold_values}
     >>> result = bayesian_correlated_ttest(mae, test_train_ratio=1 / 4, rope=0.01)
     >>> fig = ordframe.plot.posterior(result, model="b", versus="a")
     >>> fig.axes[0].get_title()

@@ -10,6 +10,7 @@ import numpy as np
 import xarray as xr
 
 from ordframe._core.dims import COMPONENT_DIM, POINT_DIM, THRESHOLD_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe._diagnostics.calibration import reliability as reliability_curves
 from ordframe._inputs.estimators import cv_folds, predict_proba
 from ordframe.plot._figures import legend_outside, new_axes
@@ -31,6 +32,7 @@ _SHORT = {
 }
 
 
+@fill_doc
 def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
     """Reliability diagrams of ``df.ordinal.reliability(...)`` / ``proba.ordinal.reliability(...)``, one panel per threshold.
 
@@ -46,19 +48,14 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
     ----------
     curves : xarray.Dataset
         With variables ``forecast``, ``observed``, ``lower``, ``upper`` (dims ``threshold``, ``point``) and ``brier``.
-    axes : matplotlib Axes or sequence of Axes, optional
-        One per threshold.
+    {axes}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------
     >>> import ordframe.plot
-    >>> df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0, 1, 2], "p0": [0.7, 0.2, 0.1, 0.2, 0.3, 0.5, 0.1, 0.1]})
-    >>> df["p1"] = 0.2
-    >>> df["p2"] = 1 - df["p0"] - df["p1"]
+    {proba_frame}
     >>> fig = ordframe.plot.reliability(df.ordinal.reliability("y", ["p0", "p1", "p2"], seed=0))
     >>> len(fig.axes)
     2
@@ -165,6 +162,31 @@ def _proba_of(labels: list) -> Any:
     return predicted
 
 
+_AX_THRESHOLDS = """\
+ax : sequence of matplotlib Axes, optional
+    One per threshold (K - 1); default: a new figure."""
+
+_TEXTS = {
+    "estimator_labels": """\
+labels : list, optional
+    The classes in order (lowest first). Without it, the estimator's ``classes_`` if they are numbers; text
+    classes need ``labels=`` (``classes_`` is sorted as text).""",
+    "drawn": """\
+{sample_weight}
+{dropna}
+method : {"corp", "binned"}
+    Isotonic recalibration (CORP, the default) or the observed frequency of every distinct forecast.
+n_resamples : int
+    Sets of outcomes drawn from the forecasts for the consistency bands.
+level : float
+    The share of those curves inside the band.
+{seed}
+{ax_thresholds}""",
+    "ax_thresholds": _AX_THRESHOLDS,
+}
+"""The parameters of the class methods: the classes, weights, missing labels, bands and axes."""
+
+
 class ReliabilityDisplay:
     """Reliability diagrams of ordinal class probabilities, one panel per cumulative threshold, like scikit-learn's
     ``CalibrationDisplay``.
@@ -221,13 +243,13 @@ class ReliabilityDisplay:
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.curves.sizes[THRESHOLD_DIM]} thresholds>"
 
+    @fill_doc(ax_thresholds=_AX_THRESHOLDS)
     def plot(self, *, ax: Any = None) -> ReliabilityDisplay:
         """Draw the panels; returns the display itself.
 
         Parameters
         ----------
-        ax : sequence of matplotlib Axes, optional
-            One per threshold (K - 1); default: a new figure.
+        {ax_thresholds}
 
         Returns
         -------
@@ -238,6 +260,7 @@ class ReliabilityDisplay:
         return self
 
     @classmethod
+    @fill_doc(**_TEXTS)
     def from_predictions(
         cls,
         y_true: Any,
@@ -261,23 +284,9 @@ class ReliabilityDisplay:
         y_proba : array-like of shape (n_samples, K)
             The class probabilities, one column per class in the class order (lowest first); a DataFrame
             whose column names are the classes (``columns=model.classes_``) is matched to them by name.
-        labels : list, optional
-            The classes in order, one per column of ``y_proba``. Without it, the order is that of an ordered
-            Categorical (or polars Enum) or the sorted numbers seen; text labels need ``labels=``.
-        sample_weight : array-like, optional
-            One weight per sample (finite, >= 0).
-        dropna : bool
-            Drop samples with a missing label (default: an error that counts them).
-        method : {"corp", "binned"}
-            Isotonic recalibration (CORP, the default) or the observed frequency of every distinct forecast.
-        n_resamples : int
-            Sets of outcomes drawn from the forecasts for the consistency bands.
-        level : float
-            The share of those curves inside the band.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same bands.
-        ax : sequence of matplotlib Axes, optional
-            One per threshold (K - 1).
+        {labels}
+            One per column of ``y_proba``.
+        {drawn}
 
         Returns
         -------
@@ -295,6 +304,7 @@ class ReliabilityDisplay:
         return cls(curves).plot(ax=ax)
 
     @classmethod
+    @fill_doc(**_TEXTS)
     def from_estimator(
         cls,
         estimator: Any,
@@ -319,27 +329,9 @@ class ReliabilityDisplay:
         ----------
         estimator : fitted classifier
             Anything with ``predict_proba`` and ``classes_`` (a scikit-learn classifier or pipeline).
-        X : array-like or DataFrame
-            The samples to predict.
-        y : array-like
-            Their true labels.
-        labels : list, optional
-            The classes in order (lowest first). Without it, the estimator's ``classes_`` if they are numbers;
-            text classes need ``labels=`` (``classes_`` is sorted as text).
-        sample_weight : array-like, optional
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        dropna : bool
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        method : {"corp", "binned"}
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        n_resamples : int
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        level : float
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        seed : None, int or numpy.random.Generator
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        ax : sequence of matplotlib Axes, optional
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        {estimator_data}
+        {estimator_labels}
+        {drawn}
 
         Returns
         -------
@@ -360,6 +352,7 @@ class ReliabilityDisplay:
         )
 
     @classmethod
+    @fill_doc(**_TEXTS)
     def from_cv_results(
         cls,
         cv_results: Mapping,
@@ -383,30 +376,10 @@ class ReliabilityDisplay:
 
         Parameters
         ----------
-        cv_results : dict
-            The output of ``sklearn.model_selection.cross_validate(estimator, X, y, return_estimator=True,
-            return_indices=True)``.
-        X : array-like or DataFrame
-            The samples given to ``cross_validate``; each fold's rows are taken by position.
-        y : array-like
-            Their true labels.
-        labels : list, optional
-            As in [`from_estimator`][ordframe.plot.ReliabilityDisplay.from_estimator], over every fold's
-            ``classes_``.
-        sample_weight : array-like, optional
-            One weight per sample of ``X``.
-        dropna : bool
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        method : {"corp", "binned"}
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        n_resamples : int
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        level : float
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        seed : None, int or numpy.random.Generator
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
-        ax : sequence of matplotlib Axes, optional
-            As in [`from_predictions`][ordframe.plot.ReliabilityDisplay.from_predictions].
+        {cv_data}
+        {estimator_labels}
+            With several folds, the ``classes_`` of all their estimators.
+        {drawn}
 
         Returns
         -------

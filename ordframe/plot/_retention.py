@@ -9,6 +9,7 @@ import xarray as xr
 
 from ordframe._core.checks import direction_text
 from ordframe._core.dims import RETAINED_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import legend_height, legend_outside, new_axes
 from ordframe.plot._stacks import line_labels
 from ordframe.plot._styles import line_styles
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+@fill_doc
 def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     """The retained-samples curves of ``df.ordinal.aursc(...)`` / ``proba.ordinal.aursc(...)``, one line each.
 
@@ -30,18 +32,14 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     ----------
     curves : xarray.Dataset
         With variables ``curve`` (dim ``retained``) and ``aursc``; every other dim (model, score, ...) gives lines.
-    ax : matplotlib Axes, optional
+    {ax}
 
-    Returns
-    -------
-    matplotlib.figure.Figure
+    {figure}
 
     Examples
     --------
     >>> import ordframe.plot
-    >>> df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0, 1, 2], "p0": [0.7, 0.2, 0.1, 0.2, 0.3, 0.5, 0.1, 0.1]})
-    >>> df["p1"] = 0.2
-    >>> df["p2"] = 1 - df["p0"] - df["p1"]
+    {proba_frame}
     >>> fig = ordframe.plot.retention(df.ordinal.aursc("y", ["p0", "p1", "p2"], metric="mae"))
     >>> len(fig.axes[0].get_lines())
     1
