@@ -544,6 +544,22 @@ def test_posterior_of_an_unknown_model_names_the_argument_and_the_models():
         oplot.posterior(result, model="zzz", versus="a")
 
 
+def test_posterior_of_a_result_with_several_metrics_needs_metric():
+    values = xr.DataArray(
+        [[0.50, 0.52, 0.47, 0.55], [0.45, 0.50, 0.46, 0.49]],
+        dims=("model", "fold"),
+        coords={"model": ["a", "b"]},
+        name="mae",
+        attrs={"higher_is_better": 0},
+    )
+    result = ordframe.bayesian_correlated_ttest(xr.merge([values, values.rename("mse")]), test_train_ratio=1 / 3)
+    with pytest.raises(ValueError, match="result has several metrics .*'mse'.*; pass metric= one of them"):
+        oplot.posterior(result, model="a", versus="b")
+    with pytest.raises(ValueError, match="metric='oc' is not in the result"):
+        oplot.posterior(result, model="a", versus="b", metric="oc")
+    assert oplot.posterior(result, model="a", versus="b", metric="mse").axes[0].get_title().startswith("mse: a")
+
+
 def test_posterior_simplex_of_the_signed_rank_test():
     rng = np.random.default_rng(1)
     values = xr.DataArray(

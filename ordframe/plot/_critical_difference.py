@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from ordframe._core.dims import METRIC_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import new_axes
-from ordframe.plot._stacks import coord_values, label_text
+from ordframe.plot._stacks import coord_values, label_text, one_metric
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -65,15 +66,9 @@ def critical_difference(result: xr.Dataset, *, metric: Hashable | None = None, a
             "critical_difference plots the Dataset of ordframe.friedman(...) (variables 'average_rank' and "
             f"'critical_difference'), got {type(result).__name__}"
         )
-    if "metric" in result.dims:
-        names = list(result["metric"].values)
-        if metric is None:
-            if len(names) != 1:
-                raise ValueError(f"result has several metrics {names}; pass metric= one of them")
-            metric = names[0]
-        if metric not in names:
-            raise ValueError(f"metric={metric!r} is not in the result; it has {names}")
-        result = result.sel(metric=metric)
+    if METRIC_DIM in result.dims:
+        metric = one_metric(result, metric)
+        result = result.sel({METRIC_DIM: metric})
     rank = result["average_rank"]
     model_dims = [d for d in rank.dims]
     if len(model_dims) != 1:

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
+from ordframe._core.dims import METRIC_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._core.messages import show
 from ordframe.plot._figures import new_axes
+from ordframe.plot._stacks import one_metric
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -69,19 +71,13 @@ def posterior(
         )
     if "location" not in result and "samples" not in result:
         raise ValueError("the result of bayesian_signed_rank has no draws to plot: compute it with keep_samples=True")
-    names = list(result["metric"].values)
-    if metric is None:
-        if len(names) != 1:
-            raise ValueError(f"result has several metrics {names}; pass metric= one of them")
-        metric = names[0]
-    if metric not in names:
-        raise ValueError(f"metric={metric!r} is not in the result; it has {names}")
+    metric = one_metric(result, metric)
     model_dim = result["p_model_better"].dims[1]
     for argument, label, dim in (("model", model, model_dim), ("versus", versus, "versus")):
         labels = list(result.get_index(dim))
         if label not in labels:
             raise ValueError(f"{argument}={label!r} is not a model of the result; its models are {show(labels)}")
-    part = result.sel({"metric": metric, model_dim: model, "versus": versus})
+    part = result.sel({METRIC_DIM: metric, model_dim: model, "versus": versus})
     extra = [d for d in part["p_model_better"].dims]
     if extra:
         raise ValueError(f"the result has the dims {extra} beside the pair; select one element of them first")

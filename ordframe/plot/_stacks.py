@@ -7,6 +7,8 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import xarray as xr
 
+from ordframe._core.dims import METRIC_DIM
+
 
 def label_text(value) -> str:
     """A coordinate value as it appears on a plot (floats without trailing zeros)."""
@@ -59,3 +61,15 @@ def squeeze_except(obj, keep: Sequence[Hashable]):
     """``obj`` with every dim not in ``keep`` (all of size 1) selected away."""
     drop = [d for d in obj.dims if d not in keep]
     return obj.isel({d: 0 for d in drop}) if drop else obj
+
+
+def one_metric(result: xr.Dataset, metric: Hashable | None) -> Hashable:
+    """``metric``, checked against the ``metric`` dim of a result, or the only metric there is."""
+    names = list(result[METRIC_DIM].values)
+    if metric is None:
+        if len(names) != 1:
+            raise ValueError(f"result has several metrics {names}; pass metric= one of them")
+        return names[0]
+    if metric not in names:
+        raise ValueError(f"metric={metric!r} is not in the result; it has {names}")
+    return metric
