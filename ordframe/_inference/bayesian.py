@@ -37,6 +37,7 @@ import xarray as xr
 
 from ordframe._core.checks import check_count, directions, ranking_sign, rng_of
 from ordframe._core.dims import DRAW_DIM, FOLD_DIM, METRIC_DIM, MODEL_DIM, REGION_DIM, VERSUS_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.messages import show
 from ordframe._core.options import check_allocation
 from ordframe._inference.ttest import (
@@ -53,6 +54,7 @@ REGIONS = ["model_better", "equivalent", "versus_better"]
 _CHUNK = 2**22  # float64 elements of one block of the signed-rank sums (32 MiB)
 
 
+@fill_doc
 def bayesian_correlated_ttest(
     values,
     *,
@@ -116,13 +118,7 @@ def bayesian_correlated_ttest(
     Examples
     --------
     >>> from ordframe import bayesian_correlated_ttest
-    >>> mae = xr.DataArray(
-    ...     [[0.50, 0.52, 0.47, 0.55, 0.49], [0.45, 0.50, 0.46, 0.49, 0.47]],
-    ...     dims=("model", "fold"),
-    ...     coords={"model": ["a", "b"]},
-    ...     name="mae",
-    ...     attrs={"higher_is_better": 0},
-    ... )
+    {fold_values}
     >>> result = bayesian_correlated_ttest(mae, test_train_ratio=1 / 4, rope=0.01)  # 5-fold CV
     >>> part = result.sel(metric="mae", model="b", versus="a")
     >>> [round(float(part[p]), 3) for p in ["p_model_better", "p_equivalent", "p_versus_better"]]
@@ -166,6 +162,7 @@ def bayesian_correlated_ttest(
     return out
 
 
+@fill_doc
 def bayesian_signed_rank(
     values,
     *,
@@ -230,13 +227,7 @@ def bayesian_signed_rank(
     Examples
     --------
     >>> from ordframe import bayesian_signed_rank
-    >>> auc = xr.DataArray(
-    ...     [[0.70, 0.72, 0.75], [0.61, 0.66, 0.65], [0.80, 0.83, 0.86], [0.55, 0.57, 0.60], [0.91, 0.90, 0.95]],
-    ...     dims=("dataset", "model"),
-    ...     coords={"model": ["a", "b", "c"]},
-    ...     name="auc",
-    ...     attrs={"higher_is_better": 1},
-    ... )
+    {dataset_values}
     >>> result = bayesian_signed_rank(auc, rope=0.01, seed=0)
     >>> part = result.sel(metric="auc", model="b", versus="a")
     >>> [round(float(part[p]), 2) for p in ["p_model_better", "p_equivalent", "p_versus_better"]]

@@ -28,10 +28,12 @@ import xarray as xr
 
 from ordframe._core.checks import check_level, directions, ranking_sign, significance
 from ordframe._core.dims import METRIC_DIM, MODEL_DIM, VERSUS_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe._inference.multiplicity import holm, holm_pairs
 from ordframe._inference.values import as_dataset, check_dims, check_label, elementwise
 
 
+@fill_doc
 def friedman(
     values,
     *,
@@ -101,13 +103,7 @@ def friedman(
     Examples
     --------
     >>> from ordframe import friedman
-    >>> auc = xr.DataArray(
-    ...     [[0.70, 0.72, 0.75], [0.61, 0.66, 0.65], [0.80, 0.83, 0.86], [0.55, 0.57, 0.60], [0.91, 0.90, 0.95]],
-    ...     dims=("dataset", "model"),
-    ...     coords={"model": ["a", "b", "c"]},
-    ...     name="auc",
-    ...     attrs={"higher_is_better": 1},
-    ... )
+    {dataset_values}
     >>> result = friedman(auc)
     >>> result["average_rank"].sel(metric="auc").values.tolist()
     [2.8, 2.0, 1.2]

@@ -29,9 +29,22 @@ import xarray as xr
 
 from ordframe._core.checks import check_level
 from ordframe._core.dims import BOUND_DIM, FOLD_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe._inference.values import as_dataset, check_dims, elementwise
 
+_DF = """\
+df : None, int or str
+    The degrees of freedom nu of the t distribution: None (default) gives J - 1, as Nadeau & Bengio (2003),
+    with J the fold values that are not NaN (of both models, for a pair); an int >= 1 gives that number; the
+    name of one of the fold dims gives its length minus 1, e.g. ``df="fold"`` with ``dim=["repeat", "fold"]``
+    gives k - 1 for r repeats of k-fold cross-validation (Bouckaert 2003). J - 1 is too liberal for unstable
+    learners with many repeats (about 10% rejections of a true null at 5% for 1-nearest-neighbour with 10 x 10
+    cross-validation); k - 1 is more cautious (6-7% there) and loses power with stable learners. Only the t
+    quantiles change, not the mean (or difference) and its standard error."""
+"""The ``df`` parameter of the corrected t-test and interval."""
 
+
+@fill_doc(df=_DF)
 def corrected_ttest(
     values,
     *,
@@ -58,14 +71,7 @@ def corrected_ttest(
         uncorrected (too liberal) paired t-test, for comparison.
     level : float
         The confidence level of the intervals, in (0, 1).
-    df : None, int or str
-        The degrees of freedom nu of the t distribution: None (default) gives J - 1, as Nadeau & Bengio
-        (2003), with J the fold values of the pair that are not NaN; an int >= 1 gives that number; the name
-        of one of the fold dims gives its length minus 1, e.g. ``df="fold"`` with ``dim=["repeat", "fold"]``
-        gives k - 1 for r repeats of k-fold cross-validation (Bouckaert 2003). J - 1 is too liberal for
-        unstable learners with many repeats (about 10% rejections of a true null at 5% for 1-nearest-neighbour
-        with 10 x 10 cross-validation); k - 1 is more cautious (6-7% there) and loses power with stable
-        learners. Only the t quantiles change: the difference and the standard error do not.
+    {df}
 
     Returns
     -------
@@ -86,12 +92,7 @@ def corrected_ttest(
     Examples
     --------
     >>> from ordframe import corrected_ttest
-    >>> mae = xr.DataArray(
-    ...     [[0.50, 0.52, 0.47, 0.55, 0.49], [0.45, 0.50, 0.46, 0.49, 0.47]],
-    ...     dims=("model", "fold"),
-    ...     coords={"model": ["a", "b"]},
-    ...     name="mae",
-    ... )
+    {fold_values}
     >>> result = corrected_ttest(mae, test_train_ratio=1 / 4)  # 5-fold cross-validation
     >>> part = result.sel(metric="mae", model="a", versus="b")
     >>> round(float(part["difference"]), 3), round(float(part["t"]), 2), round(float(part["p_value"]), 3)
@@ -134,6 +135,7 @@ def corrected_ttest(
     return out
 
 
+@fill_doc(df=_DF)
 def corrected_ci(
     values,
     *,
@@ -166,14 +168,7 @@ def corrected_ci(
         uncorrected (too narrow) t-interval.
     level : float
         The confidence level, in (0, 1).
-    df : None, int or str
-        The degrees of freedom nu of the t distribution: None (default) gives J - 1, as Nadeau & Bengio
-        (2003), with J the fold values of the pair that are not NaN; an int >= 1 gives that number; the name
-        of one of the fold dims gives its length minus 1, e.g. ``df="fold"`` with ``dim=["repeat", "fold"]``
-        gives k - 1 for r repeats of k-fold cross-validation (Bouckaert 2003). J - 1 is too liberal for
-        unstable learners with many repeats (about 10% rejections of a true null at 5% for 1-nearest-neighbour
-        with 10 x 10 cross-validation); k - 1 is more cautious (6-7% there) and loses power with stable
-        learners. Only the t quantile changes.
+    {df}
 
     Returns
     -------

@@ -35,6 +35,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, check_counts, cube_classes, prepare
 from ordframe._core.checks import check_count, check_level, rng_of, significance
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, PRED, PRED_VERSUS, REPLICATE_DIM, SIZE_DIM, TRUE
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.messages import show, warn
 from ordframe._core.options import check_allocation
 from ordframe._registry.metric import Metric
@@ -50,6 +51,21 @@ _REFINE = 16
 _HYPOTHESES = ("null", "pilot")
 
 
+_TEXTS = {
+    "metric": """\
+metric : str or (str, dict)
+    One confusion metric, e.g. ``"mae"``, ``"oc[beta=0.25]"`` or ``("oc", {"beta": 0.25})``.""",
+    "search": """\
+sizes : sequence of int, optional
+    The candidate sizes, evaluated in one step, instead of the search.
+max_n : int
+    The largest size the search tries.
+{seed}""",
+}
+"""The parameters that ``sample_size`` and ``power`` share: the metric, and the sizes and draws searched."""
+
+
+@fill_doc(**_TEXTS)
 def sample_size(
     pilot,
     metric,
@@ -74,20 +90,14 @@ def sample_size(
     pilot : xarray.DataArray or numpy.ndarray
         One pilot confusion matrix, counts or proportions: a DataArray with the dims ``true`` and ``pred`` and
         no other, or a K x K array (rows = true class). Its cell proportions are taken as the population's.
-    metric : str or (str, dict)
-        One confusion metric, e.g. ``"mae"``, ``"oc[beta=0.25]"`` or ``("oc", {"beta": 0.25})``.
+    {metric}
     halfwidth : float
         The target half-width h > 0, in the metric's units.
     level : float
         The level of the interval, in (0, 1).
     n_resamples : int
         The simulated test sets per candidate n.
-    sizes : sequence of int, optional
-        The candidate sizes, evaluated in one step, instead of the search.
-    max_n : int
-        The largest size the search tries.
-    seed : None, int or numpy.random.Generator
-        The same seed gives the same result.
+    {search}
 
     Returns
     -------
@@ -173,6 +183,7 @@ def sample_size(
     return curve
 
 
+@fill_doc(**_TEXTS)
 def power(
     pilot,
     metric,
@@ -204,8 +215,7 @@ def power(
         The joint table, counts or proportions: a DataArray with the dims ``true``, ``pred`` (model a's
         prediction) and ``pred_versus`` (model b's), and no other, or a K x K x K array in that order. From a
         frame: ``df.groupby(["y", "a", "b"]).size().to_xarray().fillna(0)`` with the dims renamed.
-    metric : str or (str, dict)
-        One confusion metric, e.g. ``"mae"``, ``"oc[beta=0.25]"`` or ``("oc", {"beta": 0.25})``.
+    {metric}
     delta : float, optional
         The difference ``m(a) - m(b)`` to detect, in the metric's units: the draws' differences are shifted by
         ``delta - difference`` (the pilot's own difference), which keeps their spread and the bias of the
@@ -216,12 +226,7 @@ def power(
         The power to reach, in (0, 1).
     n_resamples : int
         The simulated test sets per candidate n, under each hypothesis.
-    sizes : sequence of int, optional
-        The candidate sizes, evaluated in one step, instead of the search.
-    max_n : int
-        The largest size the search tries.
-    seed : None, int or numpy.random.Generator
-        The same seed gives the same result.
+    {search}
 
     Returns
     -------
