@@ -48,7 +48,7 @@ from ordframe._inference.ttest import (
     corrected_scale,
     df_text,
 )
-from ordframe._inference.values import as_dataset, check_dims, elementwise
+from ordframe._inference.values import as_dataset, check_complete, check_dims, elementwise
 
 REGIONS = ["model_better", "equivalent", "versus_better"]
 _CHUNK = 2**22  # float64 elements of one block of the signed-rank sums (32 MiB)
@@ -245,14 +245,7 @@ def bayesian_signed_rank(
     checked = {}
     for name, metric in data.items():
         check_dims(name, metric, [model_dim, dim])
-        if metric.sizes[dim] < 2:
-            raise ValueError(f"{name!r} has {metric.sizes[dim]} value along {dim!r}; at least 2 data sets are needed")
-        missing = int(metric.isnull().sum())
-        if missing:
-            raise ValueError(
-                f"{name!r} has {missing} missing (NaN) values out of {metric.size}; the signed-rank test needs every "
-                f"model scored on every {dim!r}: drop the incomplete ones, e.g. values.dropna({dim!r}), or fill them"
-            )
+        check_complete(name, metric, model_dim, dim, "the Bayesian signed-rank test", models=1)
         sign = ranking_sign(name, metric.attrs, overrides[name])
         checked[name] = (sign, sign * metric.drop_attrs(deep=False))
     n = data.sizes[dim]

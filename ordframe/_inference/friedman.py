@@ -30,7 +30,7 @@ from ordframe._core.checks import check_level, directions, ranking_sign, signifi
 from ordframe._core.dims import METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._inference.multiplicity import holm, holm_pairs
-from ordframe._inference.values import as_dataset, check_dims, check_label, elementwise
+from ordframe._inference.values import as_dataset, check_complete, check_dims, check_label, elementwise
 
 
 @fill_doc
@@ -132,18 +132,8 @@ def friedman(
         if control is not None:
             check_label(control, metric, model_dim, "control")
         better = ranking_sign(name, metric.attrs, overrides[name])
+        check_complete(name, metric, model_dim, dim, "the Friedman test")
         k, n = metric.sizes[model_dim], metric.sizes[dim]
-        if k < 2 or n < 2:
-            raise ValueError(
-                f"{name!r} has {k} models along {model_dim!r} and {n} blocks along {dim!r}; Friedman needs >= 2 of each"
-            )
-        missing = int(metric.isnull().sum())
-        if missing:
-            raise ValueError(
-                f"{name!r} has {missing} missing (NaN) values out of {metric.size}; the Friedman test needs complete "
-                f"blocks (every model scored on every {dim!r}): drop the incomplete ones, e.g. "
-                f"values.dropna({dim!r}), or fill them"
-            )
         ranks = xr.apply_ufunc(
             scipy.stats.rankdata,
             -better * metric.drop_attrs(deep=False),

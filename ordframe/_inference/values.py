@@ -49,3 +49,19 @@ def check_label(label, values: xr.DataArray, dim: str, what: str) -> None:
     labels = values.indexes[dim]
     if label not in labels:
         raise ValueError(f"{what}={label!r} is not a label along {dim!r}; the labels are {show(labels)}")
+
+
+def check_complete(name: Hashable, values: xr.DataArray, model_dim: str, dim: str, test: str, models: int = 2) -> None:
+    """At least ``models`` models and 2 data sets (along ``dim``), every model scored on every data set."""
+    k, n = values.sizes[model_dim], values.sizes[dim]
+    if k < models or n < 2:
+        need = f"at least {models} models and 2 data sets" if models > 1 else "at least 2 data sets"
+        raise ValueError(
+            f"{name!r} has {k} models along {model_dim!r} and {n} data sets along {dim!r}; {test} needs {need}"
+        )
+    missing = int(values.isnull().sum())
+    if missing:
+        raise ValueError(
+            f"{name!r} has {missing} missing (NaN) values out of {values.size}; {test} needs complete blocks (every "
+            f"model scored on every {dim!r}): drop the incomplete ones, e.g. values.dropna({dim!r}), or fill them"
+        )

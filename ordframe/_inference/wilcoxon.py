@@ -17,7 +17,7 @@ import xarray as xr
 
 from ordframe._core.dims import METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._inference.multiplicity import holm, holm_pairs
-from ordframe._inference.values import as_dataset, check_dims, check_label
+from ordframe._inference.values import as_dataset, check_complete, check_dims, check_label
 
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 _METHODS = ("auto", "exact", "asymptotic")
@@ -116,17 +116,8 @@ def wilcoxon(
     parts = []
     for name, metric in as_dataset(values).items():
         check_dims(name, metric, [model_dim, dim])
-        k, n = metric.sizes[model_dim], metric.sizes[dim]
-        if k < 2 or n < 2:
-            raise ValueError(
-                f"{name!r} has {k} models along {model_dim!r} and {n} data sets along {dim!r}; >= 2 of each are needed"
-            )
-        missing = int(metric.isnull().sum())
-        if missing:
-            raise ValueError(
-                f"{name!r} has {missing} missing (NaN) values out of {metric.size}; the signed-rank tests need every "
-                f"model scored on every {dim!r}: drop the incomplete ones, e.g. values.dropna({dim!r}), or fill them"
-            )
+        check_complete(name, metric, model_dim, dim, "the Wilcoxon signed-rank test")
+        n = metric.sizes[dim]
         if control is not None:
             check_label(control, metric, model_dim, "control")
         metric = metric.drop_attrs(deep=False)
