@@ -182,6 +182,16 @@ def test_fill_doc_indents_a_shared_text_like_its_placeholder():
     assert f.__doc__ == "Summary.\n\nParameters\n----------\nx : int\n    The value.\n    More about it."
 
 
+def test_fill_doc_leaves_an_escaped_name_as_it_is_written():
+    from ordframe._core.docstrings import fill_doc
+
+    @fill_doc(entry="metrics : dict\n    ``{name: (name, {{params}})}``, {what}.", what="checked")
+    def f(metrics):
+        """{entry}"""
+
+    assert f.__doc__ == "metrics : dict\n    ``{name: (name, {params})}``, checked."
+
+
 def test_fill_doc_names_a_placeholder_that_no_text_fills():
     from ordframe._core.docstrings import fill_doc
 

@@ -7,7 +7,7 @@ the placeholder, so ``__doc__`` is the whole numpydoc docstring that
 ``help()``, doctest and the API reference read (the reference's griffe
 extension, ``docs_hooks/shared_docstrings.py``, takes it from the imported
 function). Texts several layers share live in ``TEXTS``; a module passes its
-own as keywords.
+own as keywords. ``{{name}}`` stands for a literal ``{name}``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import TypeVar, overload
 
 F = TypeVar("F", bound=Callable)
 
-PLACEHOLDER = re.compile(r"^([ \t]*)(.*?)\{([A-Za-z_]\w*)\}", re.M)
+PLACEHOLDER = re.compile(r"^([ \t]*)(.*?)(?<!\{)\{([A-Za-z_]\w*)\}(?!\})", re.M)
+ESCAPED = re.compile(r"\{(\{[A-Za-z_]\w*\})\}")
 
 TEXTS = {
     "ax": """\
@@ -90,7 +91,7 @@ def fill(doc: str, texts: dict[str, str]) -> str:
 
     A text may name other texts. A placeholder that no text fills is an error that names it.
     """
-    return _substitute(inspect.cleandoc(doc), texts)
+    return ESCAPED.sub(r"\1", _substitute(inspect.cleandoc(doc), texts))
 
 
 def _substitute(doc: str, texts: dict[str, str]) -> str:
