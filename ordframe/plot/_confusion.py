@@ -14,6 +14,7 @@ from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import new_axes
 from ordframe.plot._heatmap import (
     PATH_STYLE,
+    MatrixStyle,
     cell_texts,
     check_path_arguments,
     draw_matrix,
@@ -94,11 +95,9 @@ def confusion(
             counts[i],
             shown[i],
             labels,
-            vmax=vmax,
-            cmap=cmap,
+            MatrixStyle(vmax, cmap, characters=characters),
             path_cells=None if paths is None else paths.of(i),
             path_name=path or "oc",
-            characters=characters,
         )
         image = drawn.image
         if i == 0 or axes is not None:

@@ -24,7 +24,7 @@ from ordframe._core.dims import CUBE_DIMS, FOLD_DIM, PRED, TRUE
 from ordframe._core.docstrings import fill_doc
 from ordframe._inputs.estimators import cv_folds, predict
 from ordframe.plot._figures import new_axes
-from ordframe.plot._heatmap import check_path_arguments, draw_matrix, index_paths, shares_of_rows
+from ordframe.plot._heatmap import MatrixStyle, check_path_arguments, draw_matrix, index_paths, shares_of_rows
 from ordframe.plot._predictions import cv_predictions, prediction_cube
 from ordframe.plot._stacks import coord_values, label_text
 
@@ -196,20 +196,15 @@ class ConfusionDisplay:
         if ax is None:
             side = 2.8 + 0.35 * len(self.display_labels)
             _, (ax,) = new_axes(1, None, width=side + (1.2 if colorbar else 0.0), height=side + 0.4)
+        style = MatrixStyle(vmax, cmap, include_values, values_format, xticks_rotation, im_kw, text_kw)
         drawn = draw_matrix(
             ax,
             counts,
             shown,
             self.display_labels,
-            vmax=vmax,
-            cmap=cmap,
+            style,
             path_cells=None if paths is None else paths.of(0),
             path_name=path or "oc",
-            include_values=include_values,
-            values_format=values_format,
-            xticks_rotation=xticks_rotation,
-            im_kw=im_kw,
-            text_kw=text_kw,
         )
         ax.set_ylabel("true class")
         title = []

@@ -91,15 +91,15 @@ def cell_texts(counts: np.ndarray, values_format: str | None) -> list[list[str]]
     return [[format(n, values_format) for n in row] for row in counts]
 
 
-def names_collide(ax: Axes, labels: Sequence[str]) -> bool:
+def names_collide(ax: Axes, names: Sequence[str]) -> bool:
     """Whether the longest class name, written level, would be wider than 90% of a cell (a character is ~0.6 em)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.pyplot import rcParams
 
     ax.apply_aspect()
-    cell = ax.bbox.width / len(labels) * 72 / ax.figure.dpi  # points
+    cell = ax.bbox.width / len(names) * 72 / ax.figure.dpi  # points
     size = FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
-    return max(map(len, labels)) * 0.6 * size > 0.9 * cell
+    return max(map(len, names)) * 0.6 * size > 0.9 * cell
 
 
 @dataclass
@@ -111,48 +111,59 @@ class MatrixArtists:
     path: Line2D | None
 
 
+@dataclass(frozen=True)
+class MatrixStyle:
+    """How a matrix is drawn: colours up to ``vmax`` in ``cmap``; with ``include_values`` every cell's count in
+    ``values_format`` (the font sized for ``characters`` per number, default: the longest); ``xticks_rotation``
+    (None slants long class names only); matplotlib's ``im_kw`` and ``text_kw``."""
+
+    vmax: float
+    cmap: Any
+    include_values: bool = True
+    values_format: str | None = None
+    xticks_rotation: float | str | None = None
+    im_kw: dict | None = None
+    text_kw: dict | None = None
+    characters: int | None = None
+
+
 def draw_matrix(
     ax: Axes,
     counts: np.ndarray,
     shown: np.ndarray,
-    labels: Sequence[str],
+    names: Sequence[str],
+    style: MatrixStyle,
     *,
-    vmax: float,
-    cmap: Any,
     path_cells: np.ndarray | None = None,
     path_name: str = "oc",
-    include_values: bool = True,
-    values_format: str | None = None,
-    xticks_rotation: float | str | None = None,
-    im_kw: dict | None = None,
-    text_kw: dict | None = None,
-    characters: int | None = None,
 ) -> MatrixArtists:
     """Draw one K x K matrix on ``ax``: ``shown`` as colours, ``counts`` as numbers, the path's cells joined.
 
-    Rows are true classes (y, top to bottom) and columns predicted ones (x); cell (r, c) is centred at
-    (x = c, y = r), so the path's line runs through ``(column, row)`` of its cells. ``xticks_rotation=None``
-    slants long class names only.
+    Rows are true classes (y, top to bottom) and columns predicted ones (x), ``names`` the classes' names;
+    cell (r, c) is centred at (x = c, y = r), so the path's line runs through ``(column, row)`` of its cells.
     """
-    k = len(labels)
-    image = ax.imshow(shown, **{"cmap": cmap, "vmin": 0.0, "vmax": vmax, "aspect": "equal", **(im_kw or {})})
+    vmax, text_kw = style.vmax, style.text_kw
+    k = len(names)
+    image = ax.imshow(
+        shown, **{"cmap": style.cmap, "vmin": 0.0, "vmax": vmax, "aspect": "equal", **(style.im_kw or {})}
+    )
     image.set_gid("matrix")
     texts = None
-    if include_values:
-        printed = cell_texts(counts, values_format)
-        longest = max(len(t) for row in printed for t in row) if characters is None else characters
+    if style.include_values:
+        printed = cell_texts(counts, style.values_format)
+        longest = max(len(t) for row in printed for t in row) if style.characters is None else style.characters
         fontsize = cell_fontsize(ax, k, longest)
         texts = np.empty((k, k), dtype=object)
         for r in range(k):
             for c in range(k):
                 dark = shown[r, c] > 0.55 * vmax
-                style = {"ha": "center", "va": "center", "fontsize": fontsize, "zorder": 4}
-                style["color"] = "white" if dark else "black"
-                texts[r, c] = ax.text(c, r, printed[r][c], **{**style, **(text_kw or {})})
-    rotation = (45 if names_collide(ax, labels) else 0) if xticks_rotation is None else xticks_rotation
+                cell = {"ha": "center", "va": "center", "fontsize": fontsize, "zorder": 4}
+                cell["color"] = "white" if dark else "black"
+                texts[r, c] = ax.text(c, r, printed[r][c], **{**cell, **(text_kw or {})})
+    rotation = (45 if names_collide(ax, names) else 0) if style.xticks_rotation is None else style.xticks_rotation
     ha = "center" if rotation in (0, 90, "horizontal", "vertical") else "right"
-    ax.set_xticks(range(k), labels, rotation=rotation, ha=ha)
-    ax.set_yticks(range(k), labels)
+    ax.set_xticks(range(k), names, rotation=rotation, ha=ha)
+    ax.set_yticks(range(k), names)
     ax.set_xlabel("predicted class")
     line = None
     if path_cells is not None and len(path_cells):
