@@ -14,18 +14,41 @@ numpy kernels), ``ordframe.plot``, ``ordframe.simulate``, ``ordframe.sklearn`` a
 ``ordframe.datasets``.
 """
 
-import lazy_loader as _lazy
+import importlib as _importlib
 
-from ordframe._accessors.registration import register_hooks as _register_hooks
+from ordframe._accessors.registration import register_accessors as _register_accessors
 
-_public, _, __all__ = _lazy.attach_stub(__name__, __file__)
-_register_hooks()
+
+def _stub() -> dict[str, tuple[str, str | None]]:
+    """Each public name listed in ``__init__.pyi`` -> (the module it is imported from, its name there or None)."""
+    import ast
+    import os
+
+    with open(os.path.join(os.path.dirname(__file__), "__init__.pyi"), encoding="utf-8") as stub:
+        tree = ast.parse(stub.read())
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):  # from ._inference.compare import compare as compare; from . import plot
+            for alias in node.names:
+                module = f"{__name__}.{node.module or alias.name}"
+                names[alias.asname or alias.name] = (module, alias.name if node.module else None)
+    return names
+
+
+_PUBLIC = _stub()
+__all__ = sorted(_PUBLIC)
+_register_accessors()
 
 
 def __getattr__(name: str):
     """The public names, ``__version__``, and every registered metric as a function (``ordframe.oc``)."""
-    if name in __all__:
-        return _public(name)
+    if name in _PUBLIC:  # imported on first use (PEP 562), then kept here
+        module, attribute = _PUBLIC[name]
+        value = _importlib.import_module(module)
+        if attribute is not None:
+            value = getattr(value, attribute)
+        globals()[name] = value
+        return value
     if name == "__version__":  # read from the installed package's metadata: one source
         from importlib.metadata import version
 

@@ -1,4 +1,4 @@
-# The public names of ordframe, read by ``lazy_loader.attach_stub`` (each is imported on first use) and by type checkers.
+# The public names of ordframe, each imported on first use by the package's __getattr__, and read by type checkers.
 from . import datasets as datasets
 from . import metrics as metrics
 from . import plot as plot

@@ -142,7 +142,7 @@ def test_ordframe_imports_and_scores_without_its_optional_dependencies():
 
 
 def test_the_stub_lists_exactly_the_public_names():
-    """``__init__.pyi`` is the one list of public names: lazy_loader reads it, type checkers read it."""
+    """``__init__.pyi`` is the one list of public names: the package's ``__getattr__`` reads it, type checkers read it."""
     import ordframe
 
     stub = ast.parse((PACKAGE / "__init__.pyi").read_text())

@@ -1,20 +1,20 @@
 """When the ``.ordinal`` accessors are registered: as each frame library is imported, before or after ordframe.
 
 ``import ordframe`` imports none of pandas, xarray, dask or polars. A
-post-import hook gives each library's frame an ``ordinal`` attribute the
-moment the library is imported (or at once, if it already is); the
-accessor's own module, with the layers it calls, is imported on its first
-use. So a hook never imports ordframe's layers while one of them may be
-half imported (an ordframe module importing pandas for the first time).
+finder on ``sys.meta_path`` lets each library be found and loaded as
+usual, then gives its frames an ``ordinal`` attribute (at once, if the
+library is imported already); the accessor's own module, with the layers it
+calls, is imported on its first use, like the package's public names. So
+registering never imports ordframe's layers while one of them may be half
+imported (an ordframe module importing pandas for the first time).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
 from typing import Any
-
-import wrapt
 
 
 class DeferredAccessor:
@@ -66,7 +66,47 @@ def _polars(module: ModuleType) -> None:
     module.api.register_lazyframe_namespace("ordinal")(_POLARS)
 
 
-def register_hooks() -> None:
-    """Register every accessor when its library is imported (``pandas``, ``xarray``, ``dask.dataframe``, ``polars``)."""
-    for name, hook in (("pandas", _pandas), ("xarray", _xarray), ("dask.dataframe", _dask), ("polars", _polars)):
-        wrapt.register_post_import_hook(hook, name)
+# the libraries whose import registers an accessor, until it does
+_WAITING = {"pandas": _pandas, "xarray": _xarray, "dask.dataframe": _dask, "polars": _polars}
+
+
+class _Finder:
+    """On ``sys.meta_path``: a library of ``_WAITING`` is found and loaded by its own finder and loader, then registered."""
+
+    def find_spec(self, name: str, path=None, target=None):
+        if name not in _WAITING:
+            return None
+        for finder in sys.meta_path:
+            spec = None if finder is self else finder.find_spec(name, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _Loader(spec.loader)  # type: ignore[assignment]  # a loader by its methods
+                return spec
+        return None
+
+
+class _Loader:
+    """The library's own loader, then its accessor registered."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__loader__ = self.loader  # the library sees its own loader (its resources)
+        if module.__spec__ is not None:
+            module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        register = _WAITING.pop(module.__name__, None)
+        if register is not None:
+            register(module)
+
+
+def register_accessors() -> None:
+    """Register every accessor now if its library is imported, else when it is (``pandas``, ``xarray``, ``dask.dataframe``, ``polars``)."""
+    for name in [name for name in _WAITING if sys.modules.get(name) is not None]:  # None: an import blocked
+        _WAITING.pop(name)(sys.modules[name])
+    if _WAITING and not any(isinstance(finder, _Finder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _Finder())
