@@ -610,34 +610,77 @@ def test_parquet_output_is_parquet_and_other_extensions_need_a_format(capsys, pr
     assert code == 0 and pd.read_csv(tmp_path / "r.xlsx").shape == (2, 2)
 
 
-def test_a_library_message_about_n_resamples_names_the_option():
+def test_a_library_error_carries_its_argument_and_each_caller_words_it():
     from ordframe._cli.wording import for_the_command_line
     from ordframe._core.checks import check_replicates
 
     with pytest.raises(TypeError) as raised:
         check_replicates(0)
-    assert for_the_command_line(str(raised.value)).startswith("--n-resamples must be a whole number of replicates")
+    assert (raised.value.argument, raised.value.value) == ("n_resamples", 0)
+    assert str(raised.value) == "n_resamples must be a whole number of replicates >= 1, got 0"
+    assert for_the_command_line(raised.value) == "--n-resamples must be a whole number of replicates >= 1, got 0"
 
 
-def test_every_reworded_library_sentence_still_occurs(capsys, tmp_path, monkeypatch):
-    """The library's sentences that the command rewords: a rewording in the library must fail here, not pass silently."""
-    from ordframe._cli import main as command
-    from ordframe._cli.wording import PHRASES, for_the_command_line
+def test_a_message_template_spells_each_argument_as_its_caller_does():
+    import pickle
 
-    raw = []
-    monkeypatch.setattr(command, "for_the_command_line", lambda m: raw.append(m) or for_the_command_line(m))
+    from ordframe._cli.wording import for_the_command_line
+    from ordframe._core.arguments import ArgumentValueError, Rows
+
+    error = ArgumentValueError(
+        "{cluster:=} at rows {rows}: pass {labels:[...]} or {dropna:True}, not {weights}; {model!s} {count}",
+        "cluster",
+        "site",
+        rows=Rows("[3]"),
+        count=2,
+    )
+    assert isinstance(error, ValueError) and (error.argument, error.value) == ("cluster", "site")
+    python = "cluster='site' at rows [3]: pass labels=[...] or dropna=True, not weights=; model 2"
+    assert str(error) == python and str(pickle.loads(pickle.dumps(error))) == python
+    assert for_the_command_line(error) == (
+        "--cluster site at rows [3] (counted from 0, after the header): pass --labels or --dropna, not weights=; --by 2"
+    )
+
+
+# inputs on which the library raises (or warns) about an argument, and the options its message must name
+LIBRARY_MESSAGES = {
+    "text labels without --labels": (["--true", "g", "--pred", "g"], ["--labels"]),
+    "classes outside --labels": (["--labels", "0", "1"], ["--labels"]),
+    "a missing value in --labels": (["--labels", "0", "nan", "2"], ["--labels"]),
+    "one class": (["--true", "one", "--pred", "one"], ["--labels"]),
+    "fewer --proba columns than classes": (["--proba", "p0", "p1"], ["--proba lists", "--labels"]),
+    "a missing label": (["--true", "y_gap"], ["--dropna", "(counted from 0, after the header)"]),
+    "a missing probability": (["--proba", "p0", "p1", "p2_gap"], ["--dropna", "--pred", "--by"]),
+    "probabilities that do not sum to 1": (["--proba", "p0", "p1", "p_low"], ["--renormalize"]),
+    "a model column given twice": (
+        ["--by", "g", "--strata", "g", "--n-resamples", "5"],
+        ["--by, --strata, --sample and --cluster"],
+    ),
+    "a single cluster": (
+        ["--true", "t", "--by", "model", "--sample", "s", "--cluster", "site", "--n-resamples", "5"],
+        ["--cluster site has 1 cluster", "--cluster out"],
+    ),
+}
+WARNINGS = {
+    "predictions no true label has": (["--pred", "wide"], ["--labels"]),
+    "dropped rows": (["--true", "y_gap", "--dropna"], ["--dropna dropped 1 of 4 rows"]),
+}
+
+
+@pytest.mark.parametrize(
+    "argv, options, code",
+    [(*case, 2) for case in LIBRARY_MESSAGES.values()] + [(*case, 0) for case in WARNINGS.values()],
+    ids=[*LIBRARY_MESSAGES, *(f"{name} (a warning)" for name in WARNINGS)],
+)
+def test_library_messages_name_the_options_and_no_python_argument(capsys, tmp_path, argv, options, code):
     path = tmp_path / "data.csv"
     frame = pd.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 1], "g": list("lmhm"), "p0": 0.2, "p1": 0.3, "p2": 0.5})
-    frame.assign(y_gap=frame["y"].where(frame.index != 2), p2_gap=frame["p2"].where(frame.index != 1)).to_csv(
-        path, index=False
-    )
-    for argv in (
-        ["--true", "g", "--pred", "g"],  # text labels without --labels
-        ["--true", "y", "--pred", "yhat", "--proba", "p0", "p1"],  # fewer --proba columns than classes
-        ["--true", "y_gap", "--pred", "yhat"],  # a missing label
-        ["--true", "y", "--pred", "yhat", "--proba", "p0", "p1", "p2_gap"],  # a missing probability
-    ):
-        code, out, err = run(capsys, "score", path, *argv)
-        assert code == 2 and only_line(err) and not __import__("re").search(r"\w=", err), err
-    for pattern, _ in PHRASES:
-        assert any(__import__("re").search(pattern, message) for message in raw), pattern
+    frame = frame.assign(y_gap=frame["y"].where(frame.index != 2), p2_gap=frame["p2"].where(frame.index != 1))
+    paired = {"t": [0, 1, 0, 1], "model": list("aabb"), "s": [0, 1, 0, 1], "site": "a"}  # one cluster
+    frame.assign(one=0, wide=[0, 1, 3, 1], p_low=0.1, **paired).to_csv(path, index=False)
+    defaults = {"--true": "y", "--pred": "yhat"}
+    given = dict.fromkeys(a for a in argv if a.startswith("--"))
+    fixed = [a for option, value in defaults.items() if option not in given for a in (option, value)]
+    returned, _, err = run(capsys, "score", path, *fixed, *argv, "--metrics", "rps" if "--proba" in given else "mae")
+    assert returned == code and all(option in err for option in options), err
+    assert not __import__("re").search(r"\b\w+=", err), err  # no Python argument (labels=, dropna=True)

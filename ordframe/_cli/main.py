@@ -187,7 +187,7 @@ def main(argv=None) -> int:
     out = Output(sys.stdout)
 
     def show_warning(message, category, *_, **__):
-        say(f"ordframe {args.command}: warning: {for_the_command_line(str(message))}")
+        say(f"ordframe {args.command}: warning: {for_the_command_line(message)}")
 
     def error(message: str) -> None:
         say(f"ordframe {args.command}: error: {message}")
@@ -209,8 +209,7 @@ def main(argv=None) -> int:
         error(f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else f"cannot write: {exc}")
         return 2
     except (UsageError, KeyError, ValueError, TypeError, MemoryError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        error(for_the_command_line(str(message)))
+        error(for_the_command_line(exc))
         return 2
     except RuntimeError as exc:
         from ordframe._registry.manager import BUILTIN_MODULES, PluginError

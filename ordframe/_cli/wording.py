@@ -4,48 +4,49 @@ The command checks its own options before it calls the library and words
 those errors itself (``score.check_options``, ``typed_labels``,
 ``requested_metrics``, ``output_format``). What is left are the library's
 messages about the data (labels outside the classes, missing values,
-probabilities that are not probabilities), which depend on the file: they are
-reworded here. ``PHRASES`` are whole library sentences, and a test checks that
-each one still occurs in a library message, so that a rewording in the
-library cannot break them silently; ``ARGUMENTS`` then turn any remaining
-Python argument into its option.
+probabilities that are not probabilities), which depend on the file. Those
+carry the argument they are about and keep their template
+(``ordframe._core.arguments``): the command words each argument as its
+option and says how it counts rows.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
-# library sentences -> command-line sentences
-PHRASES = [
-    (
-        r"Pass labels=\[\.\.\.\] in order \(lowest first\), or make the columns pandas ordered Categoricals "
-        r"\(polars: an Enum\)",
-        "Pass --labels with the classes in order, lowest first",
-    ),
-    (
-        r"pass labels=\[\.\.\.\] naming the class of each column, in order \(or a dict label -> column\)",
-        "pass --labels naming the class of each --proba column, in the same order",
-    ),
-    (r"in evaluate with pred=, a by group", "with --pred, a --by group"),
-    (r"first at rows (\[[^\]]*\])", r"first at rows \1 (counted from 0, after the header)"),
-    (r"\bproba lists", "--proba lists"),
-]
-# Python arguments -> options, in any message
-ARGUMENTS = [
-    (r"labels=\[\.\.\.\]", "--labels"),
-    (r"\blabels=", "--labels"),
-    (r"dropna=True", "--dropna"),
-    (r"renormalize=True", "--renormalize"),
-    (r"\bproba=", "--proba"),
-    (r"\bpred=", "--pred"),
-    (r"\bcluster='([^']*)'", r"--cluster \1"),
-    (r"\bcluster=", "--cluster"),
-    (r"\bstrata=", "--strata"),
-    (r"\bsample=", "--sample"),
-    (r"\b(?:by|model)=(?=[\s,)]|$)", "--by"),  # the --by columns: the groups, or with --compare the models
-    (r"\bn_resamples\b=?", "--n-resamples"),
-]
-OPTIONS = PHRASES + ARGUMENTS
+from ordframe._core.arguments import ArgumentMessage, Rows, Wording
+
+# Python arguments -> the options that give them
+OPTIONS = {
+    "labels": "--labels",
+    "dropna": "--dropna",
+    "renormalize": "--renormalize",
+    "proba": "--proba",
+    "pred": "--pred",
+    "by": "--by",
+    "model": "--by",  # with --compare, the --by column holds the models
+    "sample": "--sample",
+    "strata": "--strata",
+    "cluster": "--cluster",
+    "n_resamples": "--n-resamples",
+}
+
+
+class CommandLine(Wording):
+    """The command's words: an argument is its option (``--cluster site``), rows are counted from the header."""
+
+    def keyword(self, name: str, shown: str | None, value: Any) -> str:
+        if name not in OPTIONS:  # no option gives it: the command never passes it
+            return super().keyword(name, shown, value)
+        if shown == "=":
+            return f"{OPTIONS[name]} {' '.join(map(str, value)) if isinstance(value, (list, tuple)) else value}"
+        return OPTIONS[name]
+
+    def rows(self, rows: Rows) -> str:
+        return f"{rows} (counted from 0, after the header)"
+
+
+COMMAND_LINE = CommandLine()
 
 
 class UsageError(Exception):
@@ -68,8 +69,10 @@ def plugin_failure(metric: str | None, plugin: str | None, cause: BaseException 
     )
 
 
-def for_the_command_line(message: str) -> str:
-    """A library message with the command's options in place of Python arguments (``labels=`` -> ``--labels``)."""
-    for pattern, words in OPTIONS:
-        message = re.sub(pattern, words, message)
-    return message
+def for_the_command_line(message: BaseException) -> str:
+    """An error or warning as the command says it: the library's about an argument in the command's options."""
+    if isinstance(message, ArgumentMessage):
+        return message.worded(COMMAND_LINE)
+    if isinstance(message, KeyError) and message.args:  # str() of a KeyError is its message quoted
+        return str(message.args[0])
+    return str(message)

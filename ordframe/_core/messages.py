@@ -11,15 +11,17 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._core.arguments import ArgumentWarning, Rows
+
 MAX_SHOWN = 5
 _PACKAGE = str(Path(__file__).resolve().parent.parent)  # the ordframe package
 
 
-class DroppedRowsWarning(UserWarning):
+class DroppedRowsWarning(ArgumentWarning):
     """Rows with missing labels were dropped because ``dropna=True`` was given."""
 
 
-class LabelWarning(UserWarning):
+class LabelWarning(ArgumentWarning):
     """Labels that are probably a mistake, e.g. predicted values that no true label has (unrounded outputs)."""
 
 
@@ -54,8 +56,8 @@ def user_stacklevel() -> int:
     return level
 
 
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """Issue a warning attributed to the user's line (the first caller outside ordframe)."""
+def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
+    """Issue a warning (a message, or a warning that carries its argument) attributed to the user's line."""
     warnings.warn(message, category, stacklevel=user_stacklevel())
 
 
@@ -86,11 +88,11 @@ class RowNames:
             labels = [pd.Index(p) for p in np.unravel_index(flat, shape)]
         return labels[0] if len(labels) == 1 else pd.MultiIndex.from_arrays(labels, names=self.dims)
 
-    def first(self, flat, shape, positions=None) -> str:
+    def first(self, flat, shape, positions=None) -> Rows:
         """``[a, b, ...]``: the first offending rows, for a message that already gives the count."""
         shown = np.asarray(flat)[: MAX_SHOWN + 1]
         text = first_rows(self.index(shown, shape, positions), np.ones(len(shown), bool))
-        return (
+        return Rows(
             text if positions is not None or tuple(shape) == self.shape else f"{text} (positions within one dask chunk)"
         )
 

@@ -159,8 +159,13 @@ class _BlockCount:
             keep = ~np.logical_or.reduce(missing)
             if self.report:
                 warn(
-                    f"dropna=True dropped {int((~keep).sum())} of {len(keep)} samples with a missing label",
-                    DroppedRowsWarning,
+                    DroppedRowsWarning(
+                        "{dropna:True} dropped {dropped} of {size} samples with a missing label",
+                        "dropna",
+                        True,
+                        dropped=int((~keep).sum()),
+                        size=len(keep),
+                    )
                 )
             columns = [c.take(keep) for c in columns]
             group = None if group is None else group[keep]

@@ -22,6 +22,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ordframe._core.arguments import ArgumentTypeError, ArgumentValueError, Rows
 from ordframe._core.checks import as_sequence
 from ordframe._core.messages import MAX_SHOWN, show, show_counts
 
@@ -153,19 +154,25 @@ def _labels_of(name: Hashable, data) -> Labels:
 def declared_order(labels) -> pd.Index:
     """The classes given by ``labels=``, in that order: a list, tuple, range, array or Index of distinct labels."""
     if isinstance(labels, pd.MultiIndex):
-        raise TypeError("labels= must be a flat list of class labels, got a MultiIndex")
+        raise ArgumentTypeError("{labels} must be a flat list of class labels, got a MultiIndex", "labels", labels)
     if isinstance(labels, pd.Index):
         classes = labels.rename(None)
     else:
         if isinstance(labels, np.ndarray) and labels.ndim != 1:
-            raise TypeError(f"labels= must be one-dimensional, got an array of shape {labels.shape}")
+            raise ArgumentTypeError(
+                "{labels} must be one-dimensional, got an array of shape {shape}", "labels", labels, shape=labels.shape
+            )
         classes = pd.Index(as_sequence(labels, "labels"), tupleize_cols=False)
     if classes.hasnans:
-        raise ValueError("labels= contains a missing value; list only real class labels, in order")
+        raise ArgumentValueError(
+            "{labels} contains a missing value; list only real class labels, in order", "labels", labels
+        )
     if not classes.is_unique:
-        raise ValueError(
-            f"labels= lists {show(classes[classes.duplicated()].unique())} more than once; "
-            "each class must appear once, in order"
+        raise ArgumentValueError(
+            "{labels} lists {repeated} more than once; each class must appear once, in order",
+            "labels",
+            labels,
+            repeated=show(classes[classes.duplicated()].unique()),
         )
     return check_two(classes)
 
@@ -173,9 +180,11 @@ def declared_order(labels) -> pd.Index:
 def check_two(classes: pd.Index) -> pd.Index:
     """``classes``, or an error if there are fewer than two."""
     if len(classes) < 2:
-        raise ValueError(
-            f"an ordinal problem needs at least two classes; the class order is {list(classes)}. "
-            "Pass labels= with every class, observed or not"
+        raise ArgumentValueError(
+            "an ordinal problem needs at least two classes; the class order is {order}. "
+            "Pass {labels} with every class, observed or not",
+            "labels",
+            order=list(classes),
         )
     return classes
 
@@ -191,10 +200,14 @@ def inferred_order(columns: list[Labels]) -> pd.Index:
         (first, categories), *others = ordered
         for other, other_categories in others:
             if not other_categories.equals(categories):
-                raise ValueError(
-                    f"columns {first.name!r} and {other.name!r} are ordered Categoricals with different categories "
-                    f"({list(categories)} vs {list(other_categories)}); give both the same categories or "
-                    "pass labels="
+                raise ArgumentValueError(
+                    "columns {first!r} and {other!r} are ordered Categoricals with different categories "
+                    "({categories} vs {others}); give both the same categories or pass {labels}",
+                    "labels",
+                    first=first.name,
+                    other=other.name,
+                    categories=list(categories),
+                    others=list(other_categories),
                 )
         return categories
     if not any(len(c) for c in columns):  # no label at all: no class (the caller says two are needed)
@@ -215,9 +228,12 @@ def check_orderable(columns: list[Labels]) -> None:
             if any(c.kind == "category" for c in columns)
             else "the labels are not numeric"
         )
-        raise TypeError(
-            f"cannot tell the class order of {kinds}: {why}. Pass labels=[...] "
-            "in order (lowest first), or make the columns pandas ordered Categoricals (polars: an Enum)"
+        raise ArgumentTypeError(
+            "cannot tell the class order of {kinds}: {why}. Pass {labels:[...]} with the classes in order, lowest "
+            "first, or make the columns pandas ordered Categoricals (polars: an Enum)",
+            "labels",
+            kinds=kinds,
+            why=why,
         )
 
 
@@ -390,9 +406,14 @@ def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> Val
     """The error for values of ``column`` (where ``unknown`` holds) that are not among ``classes``."""
     counts = column.series()[unknown].value_counts()
     counts = counts[counts > 0]  # a Categorical counts every category, those with no row outside too
-    return ValueError(
-        f"column {column.name!r} has {int(unknown.sum())} value(s) outside the classes {list(classes)}: "
-        f"{show_counts(counts)}. Add them to labels= (in order) or remove those rows"
+    return ArgumentValueError(
+        "column {column!r} has {count} value(s) outside the classes {classes}: {counts}. Add them to {labels} "
+        "(in order) or remove those rows",
+        "labels",
+        column=column.name,
+        count=int(unknown.sum()),
+        classes=list(classes),
+        counts=show_counts(counts),
     )
 
 
@@ -402,9 +423,14 @@ def missing_values_error(column, count: int, first: list) -> ValueError:
     It carries ``missing = (column, count, first)``, so that the parts of a dask frame can say it of the whole.
     """
     shown = [repr(r) for r in first[:MAX_SHOWN]] + (["..."] if count > MAX_SHOWN else [])
-    error = ValueError(
-        f"column {column!r} has {count} missing value(s) (NaN/None/NA), first at rows [{', '.join(shown)}]; "
-        "fill them, or pass dropna=True to drop those rows (the count dropped is reported)"
+    error = ArgumentValueError(
+        "column {column!r} has {count} missing value(s) (NaN/None/NA), first at rows {rows}; "
+        "fill them, or pass {dropna:True} to drop those rows (the count dropped is reported)",
+        "dropna",
+        False,
+        column=column,
+        count=count,
+        rows=Rows(f"[{', '.join(shown)}]"),
     )
     error.missing = (column, count, list(first[:MAX_SHOWN]))  # type: ignore[attr-defined]
     return error

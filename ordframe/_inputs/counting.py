@@ -192,10 +192,17 @@ def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> Non
         "They are not whole numbers: if they are regression outputs, round them to the classes. " if fractional else ""
     )
     warn(
-        f"column {pred_name!r} predicts {len(values)} value(s) that no true label has ({show(values)}); they count "
-        f"as classes of their own, placed in the order of the values (K = {k} in all). {hint}Pass labels=[...] to declare the "
-        "classes (then such values are an error)",
-        LabelWarning,
+        LabelWarning(
+            "column {column!r} predicts {count} value(s) that no true label has ({values}); they count as classes of "
+            "their own, placed in the order of the values (K = {k} in all). {hint}Pass {labels:[...]} to declare the "
+            "classes (then such values are an error)",
+            "labels",
+            column=pred_name,
+            count=len(values),
+            values=show(values),
+            k=k,
+            hint=hint,
+        )
     )
 
 
@@ -219,11 +226,17 @@ def warn_classes_differ(counts: np.ndarray, classes: pd.Index, group_names: list
     if not lacking.any():
         return
     warn(
-        f"{int(lacking.any(axis=1).sum())} group(s) of {', '.join(map(repr, group_names))} have no true sample of "
-        f"classes that their size makes common ({show(classes[lacking.any(axis=0)])}): the classes are the union "
-        f"over all groups (K = {k}), so K-dependent indices (oc, uoc, amae, ...) differ from evaluating each group "
-        "alone. If the groups are different data sets, evaluate them separately; pass labels=[...] to keep this K",
-        LabelWarning,
+        LabelWarning(
+            "{count} group(s) of {groups} have no true sample of classes that their size makes common ({classes}): "
+            "the classes are the union over all groups (K = {k}), so K-dependent indices (oc, uoc, amae, ...) differ "
+            "from evaluating each group alone. If the groups are different data sets, evaluate them separately; pass "
+            "{labels:[...]} to keep this K",
+            "labels",
+            count=int(lacking.any(axis=1).sum()),
+            groups=", ".join(map(repr, group_names)),
+            classes=show(classes[lacking.any(axis=0)]),
+            k=k,
+        )
     )
 
 

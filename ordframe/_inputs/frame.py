@@ -424,7 +424,14 @@ def warn_dropped(dropped: int, total: int, where: tuple) -> None:
     """The ``DroppedRowsWarning`` of ``dropna=True``: how many rows went, of how many, and where values were missing."""
     shown = [PROBABILITY_COLUMNS if name == PROBABILITY_COLUMNS else show([name]) for name in where]
     warn(
-        f"dropna=True dropped {dropped} of {total} rows with a missing value in {', '.join(shown)}", DroppedRowsWarning
+        DroppedRowsWarning(
+            "{dropna:True} dropped {dropped} of {total} rows with a missing value in {where}",
+            "dropna",
+            True,
+            dropped=dropped,
+            total=total,
+            where=", ".join(shown),
+        )
     )
 
 

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._core.arguments import ArgumentValueError
 from ordframe._core.dims import CLASS_DIM
 from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, array_name, warn
 from ordframe._inputs.arrays import array_cube, check_shared_dims, sample_positions
@@ -101,13 +102,24 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
     columns = [proba] if isinstance(proba, str) else list(proba)
     repeated = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
     if repeated:
-        raise ValueError(f"proba lists the column(s) {repeated} more than once; give one column per class")
+        raise ArgumentValueError(
+            "{proba!s} lists the column(s) {repeated} more than once; give one column per class",
+            "proba",
+            proba,
+            repeated=repeated,
+        )
     classes = class_order([labels_of(true, df[true])], labels)  # labels=, ordered categories, or sorted numbers
     if len(classes) != len(columns):
-        source = "labels=" if labels is not None else f"column {true!r}"
-        raise ValueError(
-            f"{PROBA_LISTS} {len(columns)} columns but {source} gives {len(classes)} classes {list(classes)}"
-            f"{PASS_LABELS}{DICT_OF_COLUMNS}"
+        source = "{labels}" if labels is not None else "column {true!r}"
+        raise ArgumentValueError(
+            "{proba!s} lists {count} columns but " + source + " gives {k} classes {classes}; pass {labels:[...]} "
+            "naming the class of each column, in order" + DICT_OF_COLUMNS,
+            "proba",
+            proba,
+            true=true,
+            count=len(columns),
+            k=len(classes),
+            classes=list(classes),
         )
     return classes, columns
 
@@ -147,31 +159,32 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize, positions=None) 
     outside = ~nan & ((block < 0) | (block > 1)).any(axis=1)
     sums = block.sum(axis=1)
     off = ~nan & ~outside
-    problems = []
+    problems, data = [], dict[str, object]()
     if nan.any():
+        data.update(nan=int(nan.sum()), nan_rows=rows.first(bad[nan], shape, positions))
         problems.append(
-            f"{int(nan.sum())} row(s) with NaN probabilities, first at rows {rows.first(bad[nan], shape, positions)} "
-            "(pass dropna=True to leave those rows out of every metric; in evaluate with pred=, a by group "
-            "with no probabilities at all, e.g. a model that predicts labels only, is kept: only its "
-            "probability metrics are NaN)"
+            "{nan} row(s) with NaN probabilities, first at rows {nan_rows} (pass {dropna:True} to leave those rows "
+            "out of every metric; with {pred} given, a {by} group with no probabilities at all, e.g. a model that "
+            "predicts labels only, is kept: only its probability metrics are NaN)"
         )
     if outside.any():
+        data.update(outside=int(outside.sum()), outside_rows=rows.first(bad[outside], shape, positions))
         problems.append(
-            f"{int(outside.sum())} row(s) with probabilities outside [0, 1], first at rows {rows.first(bad[outside], shape, positions)} "
+            "{outside} row(s) with probabilities outside [0, 1], first at rows {outside_rows} "
             "(probabilities are expected, e.g. softmax outputs, not logits or scores)"
         )
     if off.any():
         shown = ", ".join(f"{s:.6g}" for s in sums[off][:MAX_SHOWN])
+        data.update(off=int(off.sum()), off_rows=rows.first(bad[off], shape, positions), sums=shown, tol=SUM_TOL)
         if renormalize:
-            problems.append(
-                f"{int(off.sum())} row(s) summing to 0, which cannot be renormalised, first at rows {rows.first(bad[off], shape, positions)}"
-            )
+            problems.append("{off} row(s) summing to 0, which cannot be renormalised, first at rows {off_rows}")
         else:
             problems.append(
-                f"{int(off.sum())} row(s) whose probabilities do not sum to 1 (tolerance {SUM_TOL:g}), first at rows "
-                f"{rows.first(bad[off], shape, positions)} with sums {shown}; pass renormalize=True to divide each row by its sum"
+                "{off} row(s) whose probabilities do not sum to 1 (tolerance {tol:g}), first at rows {off_rows} "
+                "with sums {sums}; pass {renormalize:True} to divide each row by its sum"
             )
-    return ValueError("invalid class probabilities: " + "; ".join(problems))
+    argument = "dropna" if nan.any() else "renormalize" if off.any() else "proba"
+    return ArgumentValueError("invalid class probabilities: " + "; ".join(problems), argument, **data)
 
 
 def _encode(values: np.ndarray, positions=None, *, name, classes: pd.Index, rows: RowNames, dropna: bool) -> np.ndarray:
@@ -197,8 +210,14 @@ def _check_samples(values, codes, positions=None, *, rows: RowNames, renormalize
         if dropped:
             where = "" if codes.shape == rows.shape else " in one dask chunk"
             warn(
-                f"dropna=True dropped {dropped} of {codes.size} samples{where} with missing labels or probabilities",
-                DroppedRowsWarning,
+                DroppedRowsWarning(
+                    "{dropna:True} dropped {dropped} of {size} samples{where} with missing labels or probabilities",
+                    "dropna",
+                    True,
+                    dropped=dropped,
+                    size=codes.size,
+                    where=where,
+                )
             )
     return check_proba(values, rows=rows, renormalize=renormalize, skip=codes < 0, positions=positions), codes
 
@@ -220,7 +239,16 @@ class ProbaInputs:
         """These inputs with the samples where ``drop`` holds left out too (a ``DroppedRowsWarning`` counts them)."""
         new = drop & (self.codes != DROPPED)
         if new.chunks is None and bool(new.any()):
-            warn(f"dropna=True dropped {int(new.sum())} more of {new.size} samples with {why}", DroppedRowsWarning)
+            warn(
+                DroppedRowsWarning(
+                    "{dropna:True} dropped {dropped} more of {size} samples with {why}",
+                    "dropna",
+                    True,
+                    dropped=int(new.sum()),
+                    size=new.size,
+                    why=why,
+                )
+            )
         return ProbaInputs(self.proba, self.codes.where(~new, DROPPED), self.classes, self.class_dim)
 
     def cube(self, *, dim=None, weights=None) -> xr.DataArray:

@@ -49,6 +49,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
+from ordframe._core.arguments import ArgumentValueError, ArgumentWarning
 from ordframe._core.checks import by_names, is_column_name, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
 from ordframe._core.drawing import Resampling
@@ -134,7 +135,11 @@ def paired_samples(
     named = [*models, *layers, *extra, *own]
     repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
     if repeated:
-        raise ValueError(f"{show(repeated)} given twice among {what}=, strata=, sample= and cluster=")
+        raise ArgumentValueError(
+            "{repeated} given twice among {" + what + "}, {strata}, {sample} and {cluster}",
+            what,
+            repeated=show(repeated),
+        )
     check_roles(df, {what: models, "strata": layers, "sample": extra, "cluster": own})
     rows = frame_rows(
         df,
@@ -164,9 +169,11 @@ def paired_samples(
     disagree = truth[sample_of] != true_codes
     if disagree.any():
         count = len(np.unique(sample_of[disagree]))
-        raise ValueError(
-            f"{count} sample(s) have different true labels for different models; a paired "
-            "comparison needs one true label per sample (check the sample= column)"
+        raise ArgumentValueError(
+            "{count} sample(s) have different true labels for different models; a paired "
+            "comparison needs one true label per sample (check the {sample} column)",
+            "sample",
+            count=count,
         )
     n_strata = math.prod(len(c.coord) for c in columns[: len(layers)])
     stratum = stratum[table[:, 0]]
@@ -193,9 +200,13 @@ def _cluster_of(codes: np.ndarray, table: np.ndarray, name) -> np.ndarray:
     first = codes[table[:, 0]]
     split = (codes[table] != first[:, None]).any(axis=1)
     if split.any():
-        raise ValueError(
-            f"{int(split.sum())} sample(s) have different {name!r} values for different models; a sample belongs "
-            f"to one cluster: check the {name!r} and sample= columns"
+        raise ArgumentValueError(
+            "{count} sample(s) have different {name!r} values for different models; a sample belongs "
+            "to one cluster: check the {name!r} and {sample} columns",
+            "cluster",
+            name,
+            count=int(split.sum()),
+            name=name,
         )
     return np.unique(first, return_inverse=True)[1].reshape(-1)
 
@@ -241,13 +252,19 @@ def _warn_unnamed_samples(df: pd.DataFrame, models: list, named: set) -> None:
         rows = counts[counts > 0]
         if rows.min() == rows.max() >= 2:
             warn(
-                f"column {name!r} looks like the ids of subjects with several rows per model: each of its {distinct} "
-                f"values has {int(rows[0])} rows in every model (a subject in every repeat of a repeated "
-                "cross-validation, or several images of a patient), and without sample= or cluster= every row is "
-                "resampled as a sample of its own, which makes intervals too narrow. Pass "
-                f"cluster={name!r} to draw each subject with all its rows (for repeated cross-validation: "
-                f"sample={name!r}, cluster={name!r} and the repeats and folds in strata=)",
-                UserWarning,
+                ArgumentWarning(
+                    "column {name!r} looks like the ids of subjects with several rows per model: each of its "
+                    "{distinct} values has {rows} rows in every model (a subject in every repeat of a repeated "
+                    "cross-validation, or several images of a patient), and without {sample} or {cluster} every row "
+                    "is resampled as a sample of its own, which makes intervals too narrow. Pass {cluster:=} to draw "
+                    "each subject with all its rows (for repeated cross-validation: {sample:=}, {cluster:=} and the "
+                    "repeats and folds in {strata})",
+                    "cluster",
+                    name,
+                    name=name,
+                    distinct=distinct,
+                    rows=int(rows[0]),
+                )
             )
             return
 
@@ -260,11 +277,17 @@ def warn_repeated_samples(strata_per_id: np.ndarray, name, layers: list) -> None
     recurring = int((strata_per_id > 1).sum())
     if recurring:
         warn(
-            f"{recurring} {name!r} value(s) occur in more than one stratum of {show(layers)} (the signature of "
-            f"repeated cross-validation): each stratum's rows are resampled independently, as if they were "
-            f"different samples, which makes intervals too narrow when they are the same subjects. Pass "
-            f"cluster={name!r} to draw each subject with all its rows, across strata and models",
-            UserWarning,
+            ArgumentWarning(
+                "{recurring} {name!r} value(s) occur in more than one stratum of {layers} (the signature of "
+                "repeated cross-validation): each stratum's rows are resampled independently, as if they were "
+                "different samples, which makes intervals too narrow when they are the same subjects. Pass "
+                "{cluster:=} to draw each subject with all its rows, across strata and models",
+                "cluster",
+                name,
+                recurring=recurring,
+                name=name,
+                layers=show(layers),
+            )
         )
 
 
@@ -326,25 +349,33 @@ def _check_cluster_count(per_stratum: np.ndarray, name) -> None:
     within, or the one count of all), a warning for fewer than ``FEW_CLUSTERS``."""
     drawn = per_stratum[per_stratum > 0] if per_stratum.any() else per_stratum
     fewest = int(drawn.min())
-    clusters = f"{fewest} cluster{'s' if fewest != 1 else ''}"
-    where = f"cluster={name!r} has {clusters}"
+    data = {"clusters": f"{fewest} cluster{'s' if fewest != 1 else ''}", "few": FEW_CLUSTERS}
+    where = "{cluster:=} has {clusters}"
     if len(per_stratum) > 1:  # drawn within strata
+        data.update(fewest=int((drawn == fewest).sum()), strata=len(drawn))
         where = (
-            f"cluster={name!r}: {int((drawn == fewest).sum())} of the {len(drawn)} strata hold only {clusters} "
+            "{cluster:=}: {fewest} of the {strata} strata hold only {clusters} "
             "(clusters that each lie in one stratum are drawn within it)"
         )
     if fewest < 2:
-        raise ValueError(
-            f"{where}: a cluster bootstrap draws whole clusters, so every replicate would be the data itself "
+        raise ArgumentValueError(
+            where + ": a cluster bootstrap draws whole clusters, so every replicate would be the data itself "
             "(intervals of width 0, p-values at their floor). Give a cluster column with at least 2 clusters "
-            f"everywhere ({FEW_CLUSTERS} or more for intervals that cover), or leave cluster= out"
+            "everywhere ({few} or more for intervals that cover), or leave {cluster} out",
+            "cluster",
+            name,
+            **data,
         )
     if fewest < FEW_CLUSTERS:
         warn(
-            f"{where}: with fewer than about {FEW_CLUSTERS} clusters the cluster bootstrap's intervals are too "
-            "narrow and its p-values too small (Cameron & Miller 2015); read them as a lower bound of the "
-            "uncertainty",
-            UserWarning,
+            ArgumentWarning(
+                where + ": with fewer than about {few} clusters the cluster bootstrap's intervals are too "
+                "narrow and its p-values too small (Cameron & Miller 2015); read them as a lower bound of the "
+                "uncertainty",
+                "cluster",
+                name,
+                **data,
+            )
         )
 
 
@@ -596,22 +627,29 @@ def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
     cell = sample_of * n_models + model
     given = np.bincount(cell, minlength=n_samples * n_models)
     if (given > 1).any():
-        where = f"the same {sample_name!r} value" if sample_name is not None else "the same sample"
-        raise ValueError(
-            f"{int((given > 1).sum())} (sample, model) pair(s) appear more than once: a model predicts "
-            f"{where} twice; give each sample one row per model"
+        where = "the same {sample_name!r} value" if sample_name is not None else "the same sample"
+        raise ArgumentValueError(
+            "{count} (sample, model) pair(s) appear more than once: a model predicts "
+            + where
+            + " twice; give each sample one row per model"
             + (
-                ": rows of one sample in several repeats or folds go in strata= (and cluster= draws the sample "
+                ": rows of one sample in several repeats or folds go in {strata} (and {cluster} draws the sample "
                 "with all of them)"
                 if sample_name is not None
-                else " (or name the sample column with sample=)"
-            )
+                else " (or name the sample column with {sample})"
+            ),
+            "sample",
+            sample_name,
+            count=int((given > 1).sum()),
+            sample_name=sample_name,
         )
     if (given == 0).any():
-        raise ValueError(
-            f"{int((given == 0).sum())} (sample, model) pair(s) have no prediction: a paired bootstrap needs "
+        raise ArgumentValueError(
+            "{count} (sample, model) pair(s) have no prediction: a paired bootstrap needs "
             "every model to predict every sample (drop the samples that some model lacks; columns that split the "
-            "samples, such as folds, go in strata=)"
+            "samples, such as folds, go in {strata})",
+            "strata",
+            count=int((given == 0).sum()),
         )
     table = np.empty(n_samples * n_models, np.int64)
     table[cell] = np.arange(len(cell))
