@@ -625,21 +625,24 @@ def test_a_message_template_spells_each_argument_as_its_caller_does():
     import pickle
 
     from ordframe._cli.wording import for_the_command_line
-    from ordframe._core.arguments import ArgumentValueError, Rows
+    from ordframe._core.arguments import Rows, about
 
-    error = ArgumentValueError(
+    error = about(
+        ValueError,
         "{cluster:=} at rows {rows}: pass {labels:[...]} or {dropna:True}, not {weights}; {model!s} {count}",
         "cluster",
         "site",
         rows=Rows("[3]"),
         count=2,
     )
-    assert isinstance(error, ValueError) and (error.argument, error.value) == ("cluster", "site")
+    assert type(error) is ValueError and (error.argument, error.value) == ("cluster", "site")
     python = "cluster='site' at rows [3]: pass labels=[...] or dropna=True, not weights=; model 2"
     assert str(error) == python and str(pickle.loads(pickle.dumps(error))) == python
-    assert for_the_command_line(error) == (
+    command_line = (
         "--cluster site at rows [3] (counted from 0, after the header): pass --labels or --dropna, not weights=; --by 2"
     )
+    assert for_the_command_line(error) == command_line  # and from a dask worker, pickled:
+    assert for_the_command_line(pickle.loads(pickle.dumps(error))) == command_line
 
 
 # inputs on which the library raises (or warns) about an argument, and the options its message must name

@@ -6,7 +6,7 @@ those errors itself (``score.check_options``, ``typed_labels``,
 messages about the data (labels outside the classes, missing values,
 probabilities that are not probabilities), which depend on the file. Those
 carry the argument they are about and keep their template
-(``ordframe._core.arguments``): the command words each argument as its
+(``ordframe._core.arguments.about``): the command words each argument as its
 option and says how it counts rows.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ordframe._core.arguments import ArgumentMessage, Rows, Wording
+from ordframe._core.arguments import Rows, Wording, worded
 
 # Python arguments -> the options that give them
 OPTIONS = {
@@ -71,8 +71,8 @@ def plugin_failure(metric: str | None, plugin: str | None, cause: BaseException 
 
 def for_the_command_line(message: BaseException) -> str:
     """An error or warning as the command says it: the library's about an argument in the command's options."""
-    if isinstance(message, ArgumentMessage):
-        return message.worded(COMMAND_LINE)
+    if (words := worded(message, COMMAND_LINE)) is not None:
+        return words
     if isinstance(message, KeyError) and message.args:  # str() of a KeyError is its message quoted
         return str(message.args[0])
     return str(message)

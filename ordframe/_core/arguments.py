@@ -1,16 +1,17 @@
 """Messages about an argument of a call, which carry it: whoever reports one words the argument its own way.
 
 A library message names arguments as Python spells them (``labels=[...]``);
-the command line names the same thing by its option (``--labels``). So a
-message is kept as a template with its argument and data, and worded when it
-is shown: ``str()`` of the error is Python's wording, and
-``message.worded(wording)`` another one. This module imports nothing heavy:
-the command line reads it before pandas is imported.
+the command line names the same thing by its option (``--labels``). So an
+error or warning about an argument (``about``) is a plain ``ValueError``,
+``TypeError`` or warning in Python's words that also carries its argument
+and keeps its template: ``worded(error, wording)`` says it in other words.
+This module imports nothing heavy: the command line reads it before pandas
+is imported.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 
 class Rows(str):
@@ -30,31 +31,34 @@ class Wording:
         return rows
 
 
-class ArgumentMessage(Exception):
-    """An error or warning about one argument of a call: ``argument`` (its Python keyword), and ``value``, the
-    value given, where it matters.
+M = TypeVar("M", bound=BaseException)
 
-    ``template`` is a ``str.format`` template in which every field that is no key of ``data`` names an argument
-    by its keyword, spelled by the wording: ``{labels}`` is ``labels=``, ``{labels:[...]}`` ``labels=[...]``,
+
+def about(kind: type[M], template: str, argument: str, value: Any = None, **data: Any) -> M:
+    """A ``kind`` (``ValueError``, ``TypeError``, a warning class) about one argument of a call, in Python's words.
+
+    It carries ``argument`` (the Python keyword) and ``value`` (the value given, where it matters), and keeps
+    ``template`` and ``data`` for ``worded``. In ``template`` (``str.format``) every field that is no key of
+    ``data`` names an argument by its keyword: ``{labels}`` is ``labels=``, ``{labels:[...]}`` ``labels=[...]``,
     ``{dropna:True}`` ``dropna=True``, ``{cluster:=}`` the argument with ``value`` (``cluster='site'``) and
     ``{n_resamples!s}`` the bare name; the command line says ``--labels``, ``--dropna`` or ``--cluster site``.
     """
-
-    def __init__(self, template: str, argument: str, value: Any = None, **data: Any):
-        self.template, self.argument, self.value, self.data = template, argument, value, data
-        super().__init__(self.worded(Wording()))
-
-    def worded(self, wording: Wording) -> str:
-        """The message in ``wording``'s words."""
-        fields = {name: wording.rows(v) if isinstance(v, Rows) else v for name, v in self.data.items()}
-        return self.template.format_map(_Fields(fields, wording, self.value))
-
-    def __reduce__(self):  # pickled by dask's workers: rebuilt from its parts, not from its message
-        return _rebuilt, (type(self), self.template, self.argument, self.value, self.data)
+    message = kind(_format(template, data, value, Wording()))
+    vars(message).update(argument=argument, value=value, _template=(template, data))  # pickled with the message
+    return message
 
 
-def _rebuilt(cls: type[ArgumentMessage], template: str, argument: str, value: Any, data: dict) -> ArgumentMessage:
-    return cls(template, argument, value, **data)
+def worded(message: BaseException, wording: Wording) -> str | None:
+    """``message`` in ``wording``'s words, if it is ``about`` an argument (else None)."""
+    if "_template" not in vars(message):
+        return None
+    template, data = vars(message)["_template"]
+    return _format(template, data, vars(message)["value"], wording)
+
+
+def _format(template: str, data: dict, value: Any, wording: Wording) -> str:
+    fields = {name: wording.rows(v) if isinstance(v, Rows) else v for name, v in data.items()}
+    return template.format_map(_Fields(fields, wording, value))
 
 
 class _Fields(dict):
@@ -79,15 +83,3 @@ class _Keyword:
 
     def __str__(self) -> str:
         return self.wording.keyword(self.name, None, self.value)
-
-
-class ArgumentValueError(ArgumentMessage, ValueError):
-    """A ``ValueError`` about one argument (``argument``, ``value``)."""
-
-
-class ArgumentTypeError(ArgumentMessage, TypeError):
-    """A ``TypeError`` about one argument (``argument``, ``value``)."""
-
-
-class ArgumentWarning(ArgumentMessage, UserWarning):
-    """A warning about one argument (``argument``, ``value``)."""

@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ordframe._core.arguments import ArgumentTypeError
+from ordframe._core.arguments import about
 from ordframe._core.dims import CUBE_DIMS
 from ordframe._core.messages import show, warn
 
@@ -138,7 +138,8 @@ def check_count(n, what: str, low: int = 1) -> int:
 def check_replicates(n_resamples) -> int:
     """The number of bootstrap replicates: a whole number >= 1."""
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
-        raise ArgumentTypeError(
+        raise about(
+            TypeError,
             "{n_resamples!s} must be a whole number of replicates >= 1, got {given!r}",
             "n_resamples",
             n_resamples,

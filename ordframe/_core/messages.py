@@ -11,17 +11,17 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.arguments import ArgumentWarning, Rows
+from ordframe._core.arguments import Rows
 
 MAX_SHOWN = 5
 _PACKAGE = str(Path(__file__).resolve().parent.parent)  # the ordframe package
 
 
-class DroppedRowsWarning(ArgumentWarning):
+class DroppedRowsWarning(UserWarning):
     """Rows with missing labels were dropped because ``dropna=True`` was given."""
 
 
-class LabelWarning(ArgumentWarning):
+class LabelWarning(UserWarning):
     """Labels that are probably a mistake, e.g. predicted values that no true label has (unrounded outputs)."""
 
 

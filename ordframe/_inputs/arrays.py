@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._core.arguments import about
 from ordframe._core.checks import dims_list
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import DroppedRowsWarning, RowNames, array_name, warn
@@ -159,7 +160,8 @@ class _BlockCount:
             keep = ~np.logical_or.reduce(missing)
             if self.report:
                 warn(
-                    DroppedRowsWarning(
+                    about(
+                        DroppedRowsWarning,
                         "{dropna:True} dropped {dropped} of {size} samples with a missing label",
                         "dropna",
                         True,

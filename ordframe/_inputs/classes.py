@@ -22,7 +22,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ordframe._core.arguments import ArgumentTypeError, ArgumentValueError, Rows
+from ordframe._core.arguments import Rows, about
 from ordframe._core.checks import as_sequence
 from ordframe._core.messages import MAX_SHOWN, show, show_counts
 
@@ -154,21 +154,26 @@ def _labels_of(name: Hashable, data) -> Labels:
 def declared_order(labels) -> pd.Index:
     """The classes given by ``labels=``, in that order: a list, tuple, range, array or Index of distinct labels."""
     if isinstance(labels, pd.MultiIndex):
-        raise ArgumentTypeError("{labels} must be a flat list of class labels, got a MultiIndex", "labels", labels)
+        raise about(TypeError, "{labels} must be a flat list of class labels, got a MultiIndex", "labels", labels)
     if isinstance(labels, pd.Index):
         classes = labels.rename(None)
     else:
         if isinstance(labels, np.ndarray) and labels.ndim != 1:
-            raise ArgumentTypeError(
-                "{labels} must be one-dimensional, got an array of shape {shape}", "labels", labels, shape=labels.shape
+            raise about(
+                TypeError,
+                "{labels} must be one-dimensional, got an array of shape {shape}",
+                "labels",
+                labels,
+                shape=labels.shape,
             )
         classes = pd.Index(as_sequence(labels, "labels"), tupleize_cols=False)
     if classes.hasnans:
-        raise ArgumentValueError(
-            "{labels} contains a missing value; list only real class labels, in order", "labels", labels
+        raise about(
+            ValueError, "{labels} contains a missing value; list only real class labels, in order", "labels", labels
         )
     if not classes.is_unique:
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{labels} lists {repeated} more than once; each class must appear once, in order",
             "labels",
             labels,
@@ -180,7 +185,8 @@ def declared_order(labels) -> pd.Index:
 def check_two(classes: pd.Index) -> pd.Index:
     """``classes``, or an error if there are fewer than two."""
     if len(classes) < 2:
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "an ordinal problem needs at least two classes; the class order is {order}. "
             "Pass {labels} with every class, observed or not",
             "labels",
@@ -200,7 +206,8 @@ def inferred_order(columns: list[Labels]) -> pd.Index:
         (first, categories), *others = ordered
         for other, other_categories in others:
             if not other_categories.equals(categories):
-                raise ArgumentValueError(
+                raise about(
+                    ValueError,
                     "columns {first!r} and {other!r} are ordered Categoricals with different categories "
                     "({categories} vs {others}); give both the same categories or pass {labels}",
                     "labels",
@@ -228,7 +235,8 @@ def check_orderable(columns: list[Labels]) -> None:
             if any(c.kind == "category" for c in columns)
             else "the labels are not numeric"
         )
-        raise ArgumentTypeError(
+        raise about(
+            TypeError,
             "cannot tell the class order of {kinds}: {why}. Pass {labels:[...]} with the classes in order, lowest "
             "first, or make the columns pandas ordered Categoricals (polars: an Enum)",
             "labels",
@@ -406,7 +414,8 @@ def unknown_error(column: Labels, unknown: np.ndarray, classes: pd.Index) -> Val
     """The error for values of ``column`` (where ``unknown`` holds) that are not among ``classes``."""
     counts = column.series()[unknown].value_counts()
     counts = counts[counts > 0]  # a Categorical counts every category, those with no row outside too
-    return ArgumentValueError(
+    return about(
+        ValueError,
         "column {column!r} has {count} value(s) outside the classes {classes}: {counts}. Add them to {labels} "
         "(in order) or remove those rows",
         "labels",
@@ -423,7 +432,8 @@ def missing_values_error(column, count: int, first: list) -> ValueError:
     It carries ``missing = (column, count, first)``, so that the parts of a dask frame can say it of the whole.
     """
     shown = [repr(r) for r in first[:MAX_SHOWN]] + (["..."] if count > MAX_SHOWN else [])
-    error = ArgumentValueError(
+    error = about(
+        ValueError,
         "column {column!r} has {count} missing value(s) (NaN/None/NA), first at rows {rows}; "
         "fill them, or pass {dropna:True} to drop those rows (the count dropped is reported)",
         "dropna",

@@ -24,6 +24,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ordframe._core.arguments import about
 from ordframe._core.messages import LabelWarning, show, warn
 from ordframe._core.options import COMPILED
 
@@ -192,7 +193,8 @@ def warn_predicted_only(counts: np.ndarray, classes: pd.Index, pred_name) -> Non
         "They are not whole numbers: if they are regression outputs, round them to the classes. " if fractional else ""
     )
     warn(
-        LabelWarning(
+        about(
+            LabelWarning,
             "column {column!r} predicts {count} value(s) that no true label has ({values}); they count as classes of "
             "their own, placed in the order of the values (K = {k} in all). {hint}Pass {labels:[...]} to declare the "
             "classes (then such values are an error)",
@@ -226,7 +228,8 @@ def warn_classes_differ(counts: np.ndarray, classes: pd.Index, group_names: list
     if not lacking.any():
         return
     warn(
-        LabelWarning(
+        about(
+            LabelWarning,
             "{count} group(s) of {groups} have no true sample of classes that their size makes common ({classes}): "
             "the classes are the union over all groups (K = {k}), so K-dependent indices (oc, uoc, amae, ...) differ "
             "from evaluating each group alone. If the groups are different data sets, evaluate them separately; pass "

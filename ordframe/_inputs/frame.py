@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._core.arguments import about
 from ordframe._core.checks import is_column_name
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, show, show_counts, warn
@@ -424,7 +425,8 @@ def warn_dropped(dropped: int, total: int, where: tuple) -> None:
     """The ``DroppedRowsWarning`` of ``dropna=True``: how many rows went, of how many, and where values were missing."""
     shown = [PROBABILITY_COLUMNS if name == PROBABILITY_COLUMNS else show([name]) for name in where]
     warn(
-        DroppedRowsWarning(
+        about(
+            DroppedRowsWarning,
             "{dropna:True} dropped {dropped} of {total} rows with a missing value in {where}",
             "dropna",
             True,

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.arguments import ArgumentValueError
+from ordframe._core.arguments import about
 from ordframe._core.dims import CLASS_DIM
 from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, array_name, warn
 from ordframe._inputs.arrays import array_cube, check_shared_dims, sample_positions
@@ -102,7 +102,8 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
     columns = [proba] if isinstance(proba, str) else list(proba)
     repeated = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
     if repeated:
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{proba!s} lists the column(s) {repeated} more than once; give one column per class",
             "proba",
             proba,
@@ -111,7 +112,8 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
     classes = class_order([labels_of(true, df[true])], labels)  # labels=, ordered categories, or sorted numbers
     if len(classes) != len(columns):
         source = "{labels}" if labels is not None else "column {true!r}"
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{proba!s} lists {count} columns but " + source + " gives {k} classes {classes}; pass {labels:[...]} "
             "naming the class of each column, in order" + DICT_OF_COLUMNS,
             "proba",
@@ -184,7 +186,7 @@ def _proba_error(flat, bad, shape, rows: RowNames, renormalize, positions=None) 
                 "with sums {sums}; pass {renormalize:True} to divide each row by its sum"
             )
     argument = "dropna" if nan.any() else "renormalize" if off.any() else "proba"
-    return ArgumentValueError("invalid class probabilities: " + "; ".join(problems), argument, **data)
+    return about(ValueError, "invalid class probabilities: " + "; ".join(problems), argument, **data)
 
 
 def _encode(values: np.ndarray, positions=None, *, name, classes: pd.Index, rows: RowNames, dropna: bool) -> np.ndarray:
@@ -210,7 +212,8 @@ def _check_samples(values, codes, positions=None, *, rows: RowNames, renormalize
         if dropped:
             where = "" if codes.shape == rows.shape else " in one dask chunk"
             warn(
-                DroppedRowsWarning(
+                about(
+                    DroppedRowsWarning,
                     "{dropna:True} dropped {dropped} of {size} samples{where} with missing labels or probabilities",
                     "dropna",
                     True,
@@ -240,7 +243,8 @@ class ProbaInputs:
         new = drop & (self.codes != DROPPED)
         if new.chunks is None and bool(new.any()):
             warn(
-                DroppedRowsWarning(
+                about(
+                    DroppedRowsWarning,
                     "{dropna:True} dropped {dropped} more of {size} samples with {why}",
                     "dropna",
                     True,

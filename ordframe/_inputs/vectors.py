@@ -188,4 +188,4 @@ def y_proba_words(advice: str = PASS_LABELS) -> Iterator[None]:
         message = message.replace(f"{PROBA_KEYS!r}", "the column names of y_proba")
         if message.startswith(PROBA_LISTS):
             message = "y_proba has" + message.removeprefix(PROBA_LISTS)
-        raise (TypeError if isinstance(exc, TypeError) else ValueError)(message) from None  # in y_proba's words
+        raise type(exc)(message) from None

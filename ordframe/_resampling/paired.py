@@ -49,7 +49,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._bridge.scores import frame_scores
-from ordframe._core.arguments import ArgumentValueError, ArgumentWarning
+from ordframe._core.arguments import about
 from ordframe._core.checks import by_names, is_column_name, new_dim, one_column, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CUBE_DIMS, LEFT_OUT_DIM, PRED, TRUE
 from ordframe._core.drawing import Resampling
@@ -135,7 +135,8 @@ def paired_samples(
     named = [*models, *layers, *extra, *own]
     repeated = [c for c in dict.fromkeys(named) if named.count(c) > 1]
     if repeated:
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{repeated} given twice among {" + what + "}, {strata}, {sample} and {cluster}",
             what,
             repeated=show(repeated),
@@ -169,7 +170,8 @@ def paired_samples(
     disagree = truth[sample_of] != true_codes
     if disagree.any():
         count = len(np.unique(sample_of[disagree]))
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{count} sample(s) have different true labels for different models; a paired "
             "comparison needs one true label per sample (check the {sample} column)",
             "sample",
@@ -200,7 +202,8 @@ def _cluster_of(codes: np.ndarray, table: np.ndarray, name) -> np.ndarray:
     first = codes[table[:, 0]]
     split = (codes[table] != first[:, None]).any(axis=1)
     if split.any():
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{count} sample(s) have different {name!r} values for different models; a sample belongs "
             "to one cluster: check the {name!r} and {sample} columns",
             "cluster",
@@ -252,7 +255,8 @@ def _warn_unnamed_samples(df: pd.DataFrame, models: list, named: set) -> None:
         rows = counts[counts > 0]
         if rows.min() == rows.max() >= 2:
             warn(
-                ArgumentWarning(
+                about(
+                    UserWarning,
                     "column {name!r} looks like the ids of subjects with several rows per model: each of its "
                     "{distinct} values has {rows} rows in every model (a subject in every repeat of a repeated "
                     "cross-validation, or several images of a patient), and without {sample} or {cluster} every row "
@@ -277,7 +281,8 @@ def warn_repeated_samples(strata_per_id: np.ndarray, name, layers: list) -> None
     recurring = int((strata_per_id > 1).sum())
     if recurring:
         warn(
-            ArgumentWarning(
+            about(
+                UserWarning,
                 "{recurring} {name!r} value(s) occur in more than one stratum of {layers} (the signature of "
                 "repeated cross-validation): each stratum's rows are resampled independently, as if they were "
                 "different samples, which makes intervals too narrow when they are the same subjects. Pass "
@@ -358,7 +363,8 @@ def _check_cluster_count(per_stratum: np.ndarray, name) -> None:
             "(clusters that each lie in one stratum are drawn within it)"
         )
     if fewest < 2:
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             where + ": a cluster bootstrap draws whole clusters, so every replicate would be the data itself "
             "(intervals of width 0, p-values at their floor). Give a cluster column with at least 2 clusters "
             "everywhere ({few} or more for intervals that cover), or leave {cluster} out",
@@ -368,7 +374,8 @@ def _check_cluster_count(per_stratum: np.ndarray, name) -> None:
         )
     if fewest < FEW_CLUSTERS:
         warn(
-            ArgumentWarning(
+            about(
+                UserWarning,
                 where + ": with fewer than about {few} clusters the cluster bootstrap's intervals are too "
                 "narrow and its p-values too small (Cameron & Miller 2015); read them as a lower bound of the "
                 "uncertainty",
@@ -628,7 +635,8 @@ def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
     given = np.bincount(cell, minlength=n_samples * n_models)
     if (given > 1).any():
         where = "the same {sample_name!r} value" if sample_name is not None else "the same sample"
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{count} (sample, model) pair(s) appear more than once: a model predicts "
             + where
             + " twice; give each sample one row per model"
@@ -644,7 +652,8 @@ def _row_table(sample_of, model, n_models, sample_name) -> np.ndarray:
             sample_name=sample_name,
         )
     if (given == 0).any():
-        raise ArgumentValueError(
+        raise about(
+            ValueError,
             "{count} (sample, model) pair(s) have no prediction: a paired bootstrap needs "
             "every model to predict every sample (drop the samples that some model lacks; columns that split the "
             "samples, such as folds, go in {strata})",
