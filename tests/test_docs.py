@@ -210,20 +210,51 @@ def test_no_docstring_of_the_reference_keeps_a_placeholder():
     assert [obj.__qualname__ for obj in _documented_objects() if placeholder.search(inspect.getdoc(obj) or "")] == []
 
 
-def test_the_reference_shows_a_docstring_as_fill_doc_fills_it():
+@pytest.mark.parametrize(
+    ("module", "path", "placeholder"),
+    [
+        ("ordframe.plot._reliability", "ReliabilityDisplay.from_cv_results", "{drawn}"),
+        ("ordframe._accessors.pandas", "OrdinalFrameAccessor.evaluate", "{cluster}"),  # fill_doc(**words)
+    ],
+)
+def test_the_reference_shows_a_docstring_as_fill_doc_fills_it(module, path, placeholder):
     """docs_hooks/shared_docstrings.py: mkdocstrings reads the source; the extension gives it the filled docstring."""
+    import importlib
     import inspect
-
-    from ordframe.plot import ReliabilityDisplay
 
     griffe = pytest.importorskip("griffe")  # installed with the docs extra
     hook = f"{DOCS.parent / 'docs_hooks' / 'shared_docstrings.py'}:SharedDocstrings"
-    module = griffe.load(
-        "ordframe.plot._reliability", extensions=griffe.load_extensions(hook), search_paths=[str(DOCS.parent)]
-    )
-    method = ReliabilityDisplay.from_cv_results
-    assert module["ReliabilityDisplay.from_cv_results"].docstring.value == inspect.getdoc(method)
-    assert "{drawn}" in inspect.getsource(method)
+    loaded = griffe.load(module, extensions=griffe.load_extensions(hook), search_paths=[str(DOCS.parent)])
+    owner, name = path.split(".")
+    method = getattr(getattr(importlib.import_module(module), owner), name)
+    assert loaded[path].docstring.value == inspect.getdoc(method)
+    assert placeholder in inspect.getsource(method)
+
+
+ACCESSORS = ("pandas.OrdinalFrameAccessor", "xarray.OrdinalArrayAccessor", "dask.OrdinalDaskFrameAccessor")
+FRONT_END = ("labels", "weights", "renormalize", "observed", "replicate_dim", "progress")
+
+
+@pytest.mark.parametrize("accessor", ACCESSORS)
+def test_an_accessor_documents_a_front_end_keyword_alike_in_every_method(accessor):
+    """The keywords every door passes on unchanged read the same in each method (the shared texts of
+    ``ordframe._core.docstrings``; a method may add a line of its own below)."""
+    import inspect
+
+    cls = _resolve(f"ordframe._accessors.{accessor}")
+    entries: dict[str, dict[str, str]] = {}
+    for name, method in vars(cls).items():
+        if name.startswith("_") or not inspect.isfunction(method):
+            continue
+        for _, body in SECTION.findall(inspect.getdoc(method)):
+            lines = body.splitlines()
+            for header, first in zip(lines, lines[1:]):
+                keyword = header.split(" : ")[0]
+                if keyword in FRONT_END:
+                    entries.setdefault(keyword, {})[name] = f"{header}\n{first}"
+    assert entries.keys() >= {"labels", "weights"}
+    differing = {keyword: texts for keyword, texts in entries.items() if len(set(texts.values())) > 1}
+    assert differing == {}
 
 
 def test_every_metric_page_shows_the_metrics_default_interval():

@@ -16,6 +16,7 @@ from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.evaluate import evaluate_cube
 from ordframe._core.checks import by_names
 from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec
 from ordframe._diagnostics.report import report_cube
@@ -30,6 +31,15 @@ _NO_PROBABILITIES = (
     "proba.ordinal.evaluate(true, class_dim='class')"
 )
 
+#: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for this accessor.
+_WORDS = {
+    "column": "column name",
+    "values": "column name",
+    "row": "row",
+    "aligned": "",
+    "missing": "label or group value",
+}
+
 
 class OrdinalDaskFrameAccessor(_OrdinalAccessor):
     """Ordinal evaluation of a dask DataFrame: ``ddf.ordinal.<metric>(true, pred, by=...)``."""
@@ -37,6 +47,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
     def __init__(self, ddf: Any):
         self._ddf = ddf
 
+    @fill_doc(**_WORDS)
     def confusion(
         self,
         true: Column,
@@ -57,20 +68,8 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name
-            The predicted labels.
-        by : column name or list of column names, optional
-            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
-        labels : list, optional
-            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
-        weights : column name, optional
-            A column of weights, one per row.
-        dropna : bool
-            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
-        observed : bool
-            As in [`df.ordinal.confusion`][ordframe._accessors.pandas.OrdinalFrameAccessor.confusion].
+        {frame_cube}
+        {observed}
 
         Returns
         -------
@@ -88,6 +87,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
         return dask_cube(self._ddf, selection)
 
+    @fill_doc(**_WORDS)
     def report(
         self,
         true: Column,
@@ -108,20 +108,8 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name
-            The predicted labels.
-        by : column name or list of column names, optional
-            As in [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion].
-        labels : list, optional
-            As in [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion].
-        weights : column name, optional
-            A column of weights, one per row.
-        dropna : bool
-            As in [`confusion`][ordframe._accessors.dask.OrdinalDaskFrameAccessor.confusion].
-        metrics : str, list or dict, optional
-            The overall indices (default ``ordframe.METRIC_SETS["report"]``).
+        {frame_cube}
+        {report_metrics}
 
         Returns
         -------
@@ -138,6 +126,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna)
         return report_cube(cube.compute(), metrics)
 
+    @fill_doc(**_WORDS)
     def evaluate(
         self,
         true: Column,
@@ -156,22 +145,15 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name
-            The predicted labels.
-        metrics : str, list or dict, optional
-            Confusion metric names, or ``{output name: name | (name, {params})}`` (default: every confusion metric).
-        by : column name or list of column names, optional
-            As in [`confusion`][confusion].
-        labels : list, optional
-            As in [`confusion`][confusion].
-        weights : column name, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        observed : bool
-            As in [`confusion`][confusion].
+        {true}
+        {pred}
+        {metric_names}
+            Confusion metrics only (default: every one).
+        {by}
+        {labels}
+        {weights}
+        {dropna_rows}
+        {observed}
         proba : None
             Class probabilities are not taken here (a ``TypeError``): score ``ddf.compute()``
             with ``df.ordinal.evaluate``, or a DataArray of the probabilities (dask-backed if need be).
@@ -192,6 +174,7 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
         return evaluate_cube(cube, metrics)
 
+    @fill_doc(**_WORDS)
     def bootstrap(
         self,
         true: Column,
@@ -212,31 +195,22 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels, one row per (sample, model).
-        pred : column name
-            The predicted labels.
+        {true_models}
+        {pred}
         model : column name
             The column of the models compared, which predict the same samples: one replicate cube per model.
         sample : column name
             Identifies a sample across models (required: a dask DataFrame's rows have no reliable position).
-        strata : column name or list of column names, optional
-            Groups resampled independently, each keeping its size (e.g. ``"fold"``).
-        cluster : column name, optional
-            The clusters drawn whole, with all their rows across strata and models, as in
-            [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap].
-        n_resamples : int
-            The number of replicates.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same replicates (and the same as [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap] on the computed frame).
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        replicate_dim : str
-            The name of the new dim of the replicates.
-        progress : bool, optional
-            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+        {strata}
+        {cluster}
+        {n_resamples}
+        {seed_replicates}
+            Also those of [`df.ordinal.bootstrap`][ordframe._accessors.pandas.OrdinalFrameAccessor.bootstrap] on
+            the computed frame.
+        {labels}
+        {dropna_rows}
+        {replicate_dim}
+        {progress}
 
         Returns
         -------

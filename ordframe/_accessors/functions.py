@@ -12,31 +12,36 @@ from collections.abc import Callable
 
 from ordframe._accessors.base import _method
 from ordframe._accessors.pandas import OrdinalFrameAccessor
+from ordframe._core.docstrings import TEXTS, fill
 from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame, y_proba_words
 from ordframe._registry.metric import Metric
 
-_COMMON = """labels : sequence, optional
-    The classes in order, lowest first. By default: the categories of an ordered
-    Categorical (a polars Enum), else the sorted numbers seen.
-sample_weight : array-like, optional
-    One non-negative weight per sample.
-dropna : bool, default False
-    Drop the samples with a missing value (they are an error otherwise); a warning says how many."""
+#: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for vectors.
+_WORDS = {"row": "sample", "missing": "label"}
 
-_LABEL_ARGUMENTS = f"""y_true, y_pred : array-like
+_LABEL_ARGUMENTS = fill(
+    """y_true, y_pred : array-like
     True and predicted class labels, one per sample: lists, numpy arrays, pandas or polars
     Series, matched by position.
-{_COMMON}"""
+{labels}
+{sample_weight}
+{dropna_rows}""",
+    {**TEXTS, **_WORDS},
+)
 
-_PROBA_ARGUMENTS = f"""y_true : array-like
+_PROBA_ARGUMENTS = fill(
+    """y_true : array-like
     True class labels, one per sample (lists, numpy arrays, pandas or polars Series).
 y_proba : array-like of shape (samples, classes)
     Class probabilities, one column per class: a 2-D array's columns are the classes of ``labels`` in
     order; a DataFrame's are too, unless their names are the classes (``columns=model.classes_``): they
     are then matched to the classes by name. Names of which only some are classes are an error.
-{_COMMON}
-renormalize : bool, default False
-    Rescale each row of probabilities to sum to 1 (rows that do not are an error otherwise)."""
+{labels}
+{sample_weight}
+{dropna_proba}
+{renormalize}""",
+    {**TEXTS, **_WORDS},
+)
 
 _RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric is undefined"
 

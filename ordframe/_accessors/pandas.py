@@ -14,6 +14,7 @@ from ordframe._bridge.apply import apply_confusion, as_scalar
 from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._bridge.scores import frame_mean
 from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.calibration import calibration, frame_samples, reliability
@@ -28,6 +29,15 @@ from ordframe._inputs.selection import Selection
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
 
+#: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for this accessor.
+_WORDS = {
+    "column": "column name",
+    "values": "column name, Series or array",
+    "row": "row",
+    "aligned": "; a Series is matched by row label",
+    "missing": "label or group value",
+}
+
 
 class OrdinalFrameAccessor(_OrdinalAccessor):
     """Ordinal evaluation of label columns: ``df.ordinal.<metric>(true, pred, by=...)``."""
@@ -35,6 +45,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
     def __init__(self, df: pd.DataFrame):
         self._df = df
 
+    @fill_doc(**_WORDS)
     def confusion(
         self,
         true: Column,
@@ -50,27 +61,13 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name, Series or array
-            The predicted labels: a column, or one label per row.
-        by : column name or list of column names, optional
-            One matrix per combination; each becomes a dim whose coordinate holds
-            the sorted values (or the categorical order). A combination without
-            rows is a zero matrix.
-        labels : list, optional
-            The classes in order (default: ordered categories or sorted numbers).
-        weights : column name, Series or array, optional
-            One weight per row (a Series is matched by row label).
-        dropna : bool
-            Drop rows with a missing label or group value (default: an error).
-        observed : bool
-            Stack only the ``by`` combinations that occur into one ``group`` dim.
+        {frame_cube}
+        {observed}
 
         Returns
         -------
         xarray.DataArray
-            int64 counts (float64 with weights).
+            int64 counts (float64 with weights); a ``by`` combination without rows is a zero matrix.
 
         Raises
         ------
@@ -87,6 +84,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
         return frame_rows(self._df, selection).cube()
 
+    @fill_doc(**_WORDS)
     def evaluate(
         self,
         true: Column,
@@ -110,45 +108,33 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name, Series or array, optional
-            The predicted labels; without them, confusion metrics use the most
-            probable class of ``proba``.
-        proba : list or dict, optional
-            Probability columns, a list in class order or a dict label -> column.
-            With ``pred``, a ``by`` group whose probabilities are missing in every
-            row (a model that predicts labels only) keeps its label metrics and
-            gets NaN probability metrics.
-        metrics : str, list or dict, optional
-            Metric names, or ``{output name: name | (name, {params})}``. Default (or ``"all"``, as
-            ``--metrics all``): every confusion metric, and every proba metric when ``proba`` is given.
-        by : column name or list of column names, optional
-            As in [`confusion`][confusion]; with ``n_resamples``, the models compared.
-        labels : list, optional
-            As in [`confusion`][confusion].
-        weights : column name, Series or array, optional
-            As in [`confusion`][confusion] (not with ``n_resamples``).
-        dropna : bool
-            As in [`confusion`][confusion].
-        renormalize : bool
-            Divide each probability row by its sum instead of requiring 1.
-        observed : bool
-            As in [`confusion`][confusion] (not with ``n_resamples``).
+        {true}
+        {pred_or_proba}
+        {proba_optional}
+            With ``pred``, a ``by`` group whose probabilities are missing in every row (a model that predicts labels
+            only) keeps its label metrics and gets NaN probability metrics.
+        {metrics}
+        {by}
+            With ``n_resamples``, the models compared, which predict the same samples.
+        {labels}
+        {weights}
+            Not with ``n_resamples``.
+        {dropna_proba}
+        {renormalize}
+        {observed}
+            Not with ``n_resamples``.
         n_resamples : int, optional
-            Compute every metric on this many paired bootstrap replicates of the
-            samples shared by the models in ``by`` (a ``bootstrap`` dim), the same
-            replicates for confusion and probability metrics (see [`bootstrap`][bootstrap]).
-        seed : None, int or numpy.random.Generator
-            With ``n_resamples``: the same seed gives the same replicates.
-        sample : column name, optional
-            With ``n_resamples``: identifies a sample across models (default: the
-            row's position within its model and stratum).
-        strata : column name or list of column names, optional
-            With ``n_resamples``: groups resampled independently, each keeping its size (e.g. ``"fold"``).
-        cluster : column name, optional
-            With ``n_resamples``: the clusters (patients, subjects, sites) drawn whole, with all their rows
-            across strata and models (see [`bootstrap`][bootstrap]).
+            Compute every metric on this many paired bootstrap replicates of the samples shared by the models in
+            ``by`` (a ``bootstrap`` dim), the same replicates for confusion and probability metrics (see
+            [`bootstrap`][bootstrap]).
+        {seed_replicates}
+            With ``n_resamples`` only.
+        {sample}
+            With ``n_resamples`` only.
+        {strata}
+            With ``n_resamples`` only.
+        {cluster}
+            With ``n_resamples`` only.
 
         Returns
         -------
@@ -190,6 +176,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         draws = Resampling(n_resamples, seed, sample, strata, cluster)
         return bootstrap_evaluate(self._df, selection, draws, metrics)
 
+    @fill_doc(**_WORDS)
     def report(
         self,
         true: Column,
@@ -210,21 +197,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name, Series or array
-            The predicted labels: a column, or one label per row.
-        by : column name or list of column names, optional
-            As in [`confusion`][confusion].
-        labels : list, optional
-            As in [`confusion`][confusion].
-        weights : column name, Series or array, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        metrics : str, list or dict, optional
-            The overall indices, as in [`evaluate`][evaluate] (default
-            ``ordframe.METRIC_SETS["report"]``: accuracy, mae, amae, ms, gm, qwk, oc, uoc, rint).
+        {frame_cube}
+        {report_metrics}
 
         Returns
         -------
@@ -244,6 +218,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         cube = frame_rows(self._df, Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna)).cube()
         return report_cube(cube, metrics)
 
+    @fill_doc(**_WORDS)
     def worst(
         self,
         true: Column,
@@ -263,23 +238,18 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        proba : list or dict
-            The probability columns, in class order or as a dict label -> column.
+        {true}
+        {proba}
         score : str or (str, dict)
             A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
         top : int
             How many rows to return (per group with ``by``).
         by : column name or list of column names, optional
             The ``top`` worst rows of each group (e.g. of each model).
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            Leave out the rows with a missing label, group value or probability
-            (e.g. a model without probabilities).
-        renormalize : bool
-            As in [`evaluate`][evaluate].
+        {labels}
+        {dropna_proba}
+            E.g. the rows of a model without probabilities.
+        {renormalize}
         **params
             Parameters of ``score``.
 
@@ -300,6 +270,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             **params,
         )  # fmt: skip
 
+    @fill_doc(**_WORDS)
     def aursc(
         self,
         true: Column,
@@ -320,30 +291,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            True labels.
-        proba : list or dict
-            Probability columns, in class order or as a dict label -> column.
-        score : str or (str, dict)
-            The proba metric that orders the rows (worst first); a list gives a ``score`` dim.
-        metric : str or (str, dict)
-            The confusion metric computed on the rows retained.
-        fractions : list of float, optional
-            Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).
-        pred : column name, optional
-            Predicted labels (default: the most probable class).
-        by : column name or list of column names, optional
-            As in [`evaluate`][evaluate].
-        labels : list, optional
-            As in [`evaluate`][evaluate].
-        weights : column name, Series or array, optional
-            As in [`evaluate`][evaluate].
-        dropna : bool
-            As in [`evaluate`][evaluate].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        observed : bool
-            As in [`evaluate`][evaluate].
+        {true}
+        {proba}
+        {retention}
+        {pred_or_proba}
+        {proba_rows}
 
         Returns
         -------
@@ -359,6 +311,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         selection = Selection(true, pred, proba, by, labels, weights, dropna, renormalize, observed)
         return frame_aursc(self._df, selection, Retention(score, metric, fractions))
 
+    @fill_doc(**_WORDS)
     def calibration(
         self,
         true: Column,
@@ -385,26 +338,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        proba : list or dict
-            The probability columns, in class order or as a dict label -> column.
-        method : {"corp", "binned"}
-            The decomposition.
-        by : column name or list of column names, optional
-            One decomposition per group.
-        labels : list, optional
-            As in [`evaluate`][evaluate].
-        weights : column name, Series or array, optional
-            As in [`evaluate`][evaluate].
-        dropna : bool
-            As in [`evaluate`][evaluate].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        observed : bool
-            As in [`evaluate`][evaluate].
-        normalize : bool
-            Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].
+        {true}
+        {proba}
+        {recalibration}
+        {proba_rows}
+        {normalize_rps}
 
         Returns
         -------
@@ -427,6 +365,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         samples = frame_samples(self._df, selection)
         return calibration(samples, method=method, normalize=normalize)
 
+    @fill_doc(**_WORDS)
     def reliability(
         self,
         true: Column,
@@ -455,30 +394,10 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        proba : list or dict
-            The probability columns, in class order or as a dict label -> column.
-        method : {"corp", "binned"}
-            As in [`calibration`][calibration].
-        n_resamples : int
-            Resampled sets of outcomes for the bands.
-        level : float
-            The share of the resampled curves inside the band.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same bands.
-        by : column name or list of column names, optional
-            One curve per group.
-        labels : list, optional
-            As in [`evaluate`][evaluate].
-        weights : column name, Series or array, optional
-            As in [`evaluate`][evaluate].
-        dropna : bool
-            As in [`evaluate`][evaluate].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        observed : bool
-            As in [`evaluate`][evaluate].
+        {true}
+        {proba}
+        {bands}
+        {proba_rows}
 
         Returns
         -------
@@ -493,6 +412,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         samples = frame_samples(self._df, selection)
         return reliability(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
 
+    @fill_doc(**_WORDS)
     def ci(
         self,
         true: Column,
@@ -524,42 +444,32 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels (one row per sample and model with ``by``).
-        pred : column name, Series or array, optional
-            The predicted labels (without them, confusion metrics use the most probable class of ``proba``).
-        proba : list or dict, optional
-            Probability columns, as in [`evaluate`][evaluate].
-        metrics : str, list or dict, optional
-            As in [`evaluate`][evaluate].
-        by : column name or list, optional
-            The models (every model predicts every sample once); one interval per model.
-        sample : column name, optional
-            Identifies a sample across models (default: the row's position within its model and stratum).
-        strata : column name or list, optional
-            Groups resampled independently, each keeping its size (e.g. ``"fold"``); pooled for the scores.
-        cluster : column name, optional
-            The clusters drawn whole (see [`bootstrap`][bootstrap]); BCa then leaves one cluster out.
-        n_resamples : int
-            The number of replicates.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same replicates.
+        {true}
+            One row per sample and model with ``by``.
+        {pred_or_proba}
+        {proba_optional}
+        {metrics}
+        {by}
+            Here the models, which predict every sample once: one interval per model.
+        {sample}
+        {strata}
+            Pooled for the scores.
+        {cluster}
+            BCa then leaves one cluster out.
+        {n_resamples}
+        {seed_replicates}
         level : float
             The confidence level, in (0, 1).
         method : {None, "percentile", "basic", "bca", "calibrated", "jeffreys", "intersection"}
             None (default): each metric's own default interval (its ``interval``, shown on its page); with
             ``cluster=``, a calibrated or intersection default becomes basic (they draw from the cube sample
             by sample, not cluster by cluster), and asking for either is an error.
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        renormalize : bool
-            Divide each probability row by its sum instead of requiring 1.
+        {labels}
+        {dropna_proba}
+        {renormalize}
         min_valid : float
             The smallest share of valid (non-NaN) replicates an element may have (see [`ordframe.ci`][ordframe.ci]).
-        progress : bool, optional
-            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+        {progress}
 
         Returns
         -------
@@ -579,6 +489,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
         return frame_ci(self._df, selection, draws, metrics, level=level, method=method, min_valid=min_valid)
 
+    @fill_doc(**_WORDS)
     def compare(
         self,
         true: Column,
@@ -609,32 +520,21 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels, one row per (sample, model).
-        pred : column name, Series or array, optional
-            The predicted labels (without them, confusion metrics use the most probable class of ``proba``).
-        proba : list or dict, optional
-            Probability columns, as in [`evaluate`][evaluate].
-        metrics : str, list or dict, optional
-            As in [`evaluate`][evaluate].
+        {true_models}
+        {pred_or_proba}
+        {proba_optional}
+        {metrics}
         model : column name
             The one column of the models compared, which predict the same samples.
-        sample : column name, optional
-            Identifies a sample across models (default: the row's position within its model and stratum).
-        strata : column name or list, optional
-            Groups resampled independently, each keeping its size (e.g. ``"fold"``); pooled for the scores.
-        cluster : column name, optional
-            The clusters drawn whole (see [`bootstrap`][bootstrap]).
-        n_resamples : int
-            The number of replicates.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same replicates.
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        renormalize : bool
-            Divide each probability row by its sum instead of requiring 1.
+        {sample}
+        {strata}
+            Pooled for the scores.
+        {cluster}
+        {n_resamples}
+        {seed_replicates}
+        {labels}
+        {dropna_proba}
+        {renormalize}
         level : float
             The confidence level of the intervals of the differences.
         adjust : {"holm", "bh"} or None
@@ -642,8 +542,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         method : {"percentile", "basic", "bca"}
             The interval of the differences: percentile, basic (reflected about the difference on the data), or
             BCa, its acceleration from the jackknife of the samples (or clusters) left out of every model at once.
-        progress : bool, optional
-            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+        {progress}
 
         Returns
         -------
@@ -666,6 +565,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
         return frame_compare(self._df, selection, draws, metrics, level=level, adjust=adjust, method=method)
 
+    @fill_doc(**_WORDS)
     def skill(
         self,
         true: Column,
@@ -698,13 +598,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels.
-        pred : column name, Series, array or list, optional
-            The predicted labels of a confusion metric (a column, or one label per row); without it, the most
-            probable class of ``proba``.
-        proba : list or dict of column names, optional
-            The probability columns of a probability metric (a list in class order or a dict label -> column).
+        {true}
+        {pred_or_proba}
+            For a confusion metric.
+        {proba_optional}
+            For a probability metric.
         metric : str or (str, dict)
             A registered metric (``"mae"``, ``"oc[beta=0.25]"``, ``("rps", {"normalize": False})``).
         reference : "climatology" or dict
@@ -715,14 +613,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             ``by`` column ``column`` (paired: on the same samples and replicates). A probability metric
             scores the forecast ``q`` for every sample; a confusion metric the expected matrix
             ``n_ij = n_i. q_j`` of a forecaster drawing from ``q`` independently of the truth.
-        by : column name or list of column names, optional
-            As in [`evaluate`][evaluate]; with ``n_resamples``, the models (which share the samples).
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
+        {by}
+            With ``n_resamples``, the models, which predict the same samples.
+        {labels}
+        {dropna_proba}
+        {renormalize}
         n_resamples : int, optional
             This many paired bootstrap replicates (see [`bootstrap`][bootstrap]) give an ``interval``: every
             replicate's skill is the model's and the reference's value on that replicate (climatology from the
@@ -731,19 +626,17 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             The confidence level of the interval.
         method : {"percentile", "basic"}
             The interval: percentile, or basic (reflected about the skill on the data).
-        seed : None, int or numpy.random.Generator
-            With ``n_resamples``: the same seed gives the same replicates.
-        sample : column name, optional
-            Identifies a sample across the ``by`` groups, as in [`bootstrap`][bootstrap]. Without
-            ``n_resamples`` it only checks the pairing (every group predicts every sample once, with one true
-            label); the values do not depend on it.
-        strata : column name or list of column names, optional
-            With ``n_resamples``: drawn apart, each keeping its size, and scored together. Without it, like
-            ``sample``: the samples are paired within each stratum, and checked.
-        cluster : column name, optional
-            With ``n_resamples``: the clusters drawn whole (see [`bootstrap`][bootstrap]).
-        progress : bool, optional
-            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+        {seed_replicates}
+            With ``n_resamples`` only.
+        {sample}
+            Without ``n_resamples`` it only checks the pairing (every model predicts every sample once, with one
+            true label); the values do not depend on it.
+        {strata}
+            With ``n_resamples``, scored together. Without it, like ``sample``: the samples are paired within each
+            stratum, and checked.
+        {cluster}
+            With ``n_resamples`` only.
+        {progress}
 
         Returns
         -------
@@ -793,6 +686,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             method=method,
         )
 
+    @fill_doc(**_WORDS)
     def bootstrap(
         self,
         true: Column,
@@ -818,35 +712,21 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels, one row per (sample, model).
-        pred : column name, Series or array
-            The predicted labels.
+        {true_models}
+        {pred}
         model : column name or list of column names
             The models compared, which predict the same samples: one replicate cube per model.
-        sample : column name, optional
-            Identifies a sample across models (default: the row's position within its model and stratum).
-        strata : column name or list, optional
-            Groups resampled independently, each keeping its size (e.g. ``"fold"``). A ``sample`` id found in
-            several strata (repeated cross-validation) warns: those rows are one subject's, resampled as if
-            independent; name ``cluster`` instead.
-        cluster : column name, optional
-            The clusters drawn whole: a replicate draws as many clusters as there are, with replacement, each
-            with all its rows across strata and models (several images of one patient, the repeats of a
-            repeated cross-validation). Clusters that each lie in one stratum are drawn within it; otherwise
-            the strata only split the cubes, whose sizes then vary between replicates.
-        n_resamples : int
-            The number of replicates.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same replicates.
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        replicate_dim : str
-            The name of the new dim of the replicates.
-        progress : bool, optional
-            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+        {sample}
+        {strata}
+            A ``sample`` id found in several strata (repeated cross-validation) warns: those rows are one subject's,
+            resampled as if independent; name ``cluster`` instead.
+        {cluster}
+        {n_resamples}
+        {seed_replicates}
+        {labels}
+        {dropna_rows}
+        {replicate_dim}
+        {progress}
 
         Returns
         -------
@@ -872,6 +752,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
         return frame_bootstrap(self._df, selection, draws, replicate_dim)
 
+    @fill_doc(**_WORDS)
     def paired_tests(
         self,
         true: Column,
@@ -914,23 +795,18 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : column name
-            The true labels, one row per (sample, model).
-        pred : column name, Series or array
-            The predicted labels.
+        {true_models}
+        {pred}
         model : column name
             The column of the models compared pairwise, which predict the same samples.
-        sample : column name, optional
-            Identifies a sample across models (default: the row's position within its model and stratum).
+        {sample}
         strata : column name or list of column names, optional
             Tested separately (e.g. ``"fold"``): one result per stratum.
         tests : str or list of str, optional
             Among ``mcnemar_exact``, ``mcnemar_chi2``, ``mcnemar_chi2_corrected``, ``stuart_maxwell``,
             ``bowker``, ``sign``, ``wilcoxon`` (default: all).
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
+        {labels}
+        {dropna_rows}
 
         Returns
         -------

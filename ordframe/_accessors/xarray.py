@@ -14,6 +14,7 @@ from ordframe._bridge.apply import apply_confusion, as_scalar, check_cube
 from ordframe._bridge.evaluate import evaluate_array
 from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.typing import ArrayWeights, ClassLabels, Dims, MetricSpec
 from ordframe._diagnostics.calibration import array_samples, calibration, reliability
 from ordframe._diagnostics.retention import Retention, array_aursc
@@ -23,6 +24,15 @@ from ordframe._inputs.probability import array_inputs
 from ordframe._registry.metric import Metric
 from ordframe._resampling.cubes import bootstrap_cube
 
+#: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for this accessor.
+_WORDS = {
+    "column": "xarray.DataArray",
+    "values": "xarray.DataArray",
+    "row": "sample",
+    "aligned": "; broadcastable against the labels",
+    "missing": "label",
+}
+
 
 class OrdinalArrayAccessor(_OrdinalAccessor):
     """Ordinal evaluation of a confusion cube (``cube.ordinal.oc()``), of predicted labels
@@ -31,6 +41,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
     def __init__(self, obj: xr.DataArray):
         self._obj = obj
 
+    @fill_doc(**_WORDS)
     def confusion(
         self,
         true: xr.DataArray,
@@ -45,16 +56,13 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : xarray.DataArray
-            True labels, broadcastable against these predictions; coordinates must agree exactly.
+        {true}
+            Broadcastable against these predictions; the coordinates must agree exactly.
         dim : str or list of str, optional
             The sample dims counted over; the other dims stack matrices.
-        labels : list, optional
-            The classes in order (default: sorted numeric labels).
-        weights : xarray.DataArray, optional
-            Finite weights >= 0, broadcastable against the labels.
-        dropna : bool
-            Leave out samples with a missing label (default: an error).
+        {labels_array}
+        {weights}
+        {dropna_rows}
         class_dim : str, optional
             If given, this array holds class probabilities along that dim and its
             most probable class is the prediction.
@@ -81,6 +89,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             return inputs.cube(dim=dim, weights=weights)
         return array_cube(true, self._obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
 
+    @fill_doc(**_WORDS)
     def evaluate(
         self,
         true: xr.DataArray | None = None,
@@ -105,23 +114,19 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         ----------
         true : xarray.DataArray, optional
             True labels (not for a cube).
-        metrics : str, list or dict, optional
-            Metric names, or ``{output name: name | (name, {params})}``. Default:
-            every confusion metric (and every proba metric for probabilities).
+        {metric_names}
+            Default: every confusion metric (and every proba metric for probabilities).
         class_dim : str, optional
             The dim of class probabilities; without it this array holds labels or is a cube.
         pred : xarray.DataArray, optional
             Predicted labels for the confusion metrics when this array holds probabilities.
         dim : str or list of str, optional
-            As in [`confusion`][confusion]; also the dims averaged for proba metrics.
-        labels : list, optional
-            As in [`confusion`][confusion].
-        weights : xarray.DataArray, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            As in [`confusion`][confusion].
-        renormalize : bool
-            Divide each probability vector by its sum instead of requiring 1.
+            The sample dims, counted over for confusion metrics and averaged over for proba metrics (default: all
+            but ``class_dim``); the other dims stack results.
+        {labels_array}
+        {weights}
+        {dropna_proba}
+        {renormalize}
 
         Returns
         -------
@@ -152,14 +157,14 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             renormalize=renormalize,
         )
 
+    @fill_doc(**_WORDS)
     def report(self, metrics: MetricSpec = None) -> xr.Dataset:
         """Per true class ``support``, ``recall``, ``precision``, ``f1`` and ``class_mae`` of this confusion cube,
         their macro and weighted averages, and the overall indices (see [`ordframe.report_cube`][ordframe.report_cube]).
 
         Parameters
         ----------
-        metrics : str, list or dict, optional
-            The overall indices, as in [`evaluate`][evaluate] (default ``ordframe.METRIC_SETS["report"]``).
+        {report_metrics}
 
         Returns
         -------
@@ -177,6 +182,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         return report_cube(self._obj, metrics)
 
+    @fill_doc(**_WORDS)
     def worst(
         self,
         true: xr.DataArray,
@@ -195,20 +201,15 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : xarray.DataArray
-            The true labels.
+        {true}
         score : str or (str, dict)
             A proba metric (``rps``, ``sarps``, ``brier``, ``log_score`` or a plugin's).
         top : int
             How many samples to return.
-        labels : list, optional
-            As in [`confusion`][confusion].
-        dropna : bool
-            Leave out the samples with a missing label or probability.
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        class_dim : str
-            The dim that holds the classes.
+        {labels_array}
+        {dropna_proba}
+        {renormalize}
+        {class_dim}
         **params
             Parameters of ``score``.
 
@@ -230,6 +231,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             **params,
         )
 
+    @fill_doc(**_WORDS)
     def aursc(
         self,
         true: xr.DataArray,
@@ -253,28 +255,11 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : xarray.DataArray
-            True labels.
-        score : str or (str, dict)
-            The proba metric that orders the samples (worst first); a list gives a ``score`` dim.
-        metric : str or (str, dict)
-            The confusion metric computed on the samples retained.
-        fractions : list of float, optional
-            Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).
+        {true}
+        {retention}
         pred : xarray.DataArray, optional
             Predicted labels (default: the most probable class).
-        dim : str or list of str, optional
-            The sample dims (default: all but ``class_dim``); the other dims give one curve each.
-        labels : list, optional
-            As in [`evaluate`][evaluate].
-        weights : xarray.DataArray, optional
-            As in [`evaluate`][evaluate].
-        dropna : bool
-            As in [`evaluate`][evaluate].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        class_dim : str
-            The dim that holds the classes.
+        {proba_samples}
 
         Returns
         -------
@@ -294,6 +279,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             class_dim=class_dim,
         )
 
+    @fill_doc(**_WORDS)
     def calibration(
         self,
         true: xr.DataArray,
@@ -315,24 +301,10 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : xarray.DataArray
-            True labels.
-        method : {"corp", "binned"}
-            The decomposition.
-        dim : str or list of str, optional
-            The sample dims (default: all but ``class_dim``); the other dims give one decomposition each.
-        labels : list, optional
-            As in [`evaluate`][evaluate].
-        weights : xarray.DataArray, optional
-            As in [`evaluate`][evaluate].
-        dropna : bool
-            As in [`evaluate`][evaluate].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        class_dim : str
-            The dim that holds the classes.
-        normalize : bool
-            Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].
+        {true}
+        {recalibration}
+        {proba_samples}
+        {normalize_rps}
 
         Returns
         -------
@@ -352,6 +324,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
         return calibration(samples, method=method, normalize=normalize)
 
+    @fill_doc(**_WORDS)
     def reliability(
         self,
         true: xr.DataArray,
@@ -375,28 +348,9 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        true : xarray.DataArray
-            True labels.
-        method : {"corp", "binned"}
-            As in [`calibration`][calibration].
-        n_resamples : int
-            Resampled sets of outcomes for the bands.
-        level : float
-            The share of the resampled curves inside the band.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same bands.
-        dim : str or list of str, optional
-            The sample dims (default: all but ``class_dim``); the other dims give one curve each.
-        labels : list, optional
-            As in [`evaluate`][evaluate].
-        weights : xarray.DataArray, optional
-            As in [`evaluate`][evaluate].
-        dropna : bool
-            As in [`evaluate`][evaluate].
-        renormalize : bool
-            As in [`evaluate`][evaluate].
-        class_dim : str
-            The dim that holds the classes.
+        {true}
+        {bands}
+        {proba_samples}
 
         Returns
         -------
@@ -415,6 +369,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
         return reliability(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
 
+    @fill_doc(**_WORDS)
     def bootstrap(
         self,
         n_resamples: int = 2000,
@@ -432,16 +387,12 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         Parameters
         ----------
-        n_resamples : int
-            The number of replicates.
-        seed : None, int or numpy.random.Generator
-            The same seed gives the same replicates.
-        replicate_dim : str
-            The name of the new dim of the replicates.
+        {n_resamples}
+        {seed_replicates}
+        {replicate_dim}
         stratify : bool
             Keep the size of every true class (resample within each row of a matrix).
-        progress : bool, optional
-            Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+        {progress}
 
         Returns
         -------

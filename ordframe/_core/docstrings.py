@@ -60,6 +60,131 @@ dropna : bool
     "seed": """\
 seed : None, int or numpy.random.Generator
     The same seed gives the same result.""",
+    "recalibration": """\
+method : {"corp", "binned"}
+    Isotonic recalibration (CORP, the default) or the observed frequency of every distinct forecast.""",
+    "bands": """\
+{recalibration}
+n_resamples : int
+    Sets of outcomes drawn from the forecasts for the consistency bands.
+level : float
+    The share of those curves inside the band.
+{seed}""",
+    # The parameters of the accessors, in the words each accessor module binds (see below).
+    "true": """\
+true : {column}
+    The true labels.""",
+    "true_models": """\
+true : {column}
+    The true labels, one row per (sample, model).""",
+    "pred": """\
+pred : {values}
+    The predicted labels, one per row.""",
+    "pred_or_proba": """\
+pred : {values}, optional
+    The predicted labels, one per row; without them, confusion metrics use the most probable class of ``proba``.""",
+    "proba": """\
+proba : list or dict
+    {proba_columns}""",
+    "proba_optional": """\
+proba : list or dict, optional
+    {proba_columns}""",
+    "proba_columns": "The probability columns: a list in class order, or a dict label -> column.",
+    "labels_array": """\
+labels : list, optional
+    The classes in order, lowest first. Without it, the sorted numbers seen; text labels need ``labels=``.""",
+    "by": """\
+by : column name or list of column names, optional
+    One result per combination of their values: each column becomes a dim whose coordinate holds its sorted
+    values (or the categorical order).""",
+    "weights": """\
+weights : {values}, optional
+    One weight per {row} (finite, >= 0){aligned}.""",
+    "dropna_rows": """\
+dropna : bool
+    Leave out every {row} with a missing {missing}, with a warning that counts them (default: an error).""",
+    "dropna_proba": """\
+dropna : bool
+    Leave out every {row} with a missing {missing}, or a missing probability, with a warning that
+    counts them (default: an error).""",
+    "renormalize": """\
+renormalize : bool
+    Divide each {row}'s probabilities by their sum instead of requiring them to sum to 1.""",
+    "observed": """\
+observed : bool
+    Stack only the ``by`` combinations that occur into one ``group`` dim.""",
+    "class_dim": """\
+class_dim : str
+    The dim that holds the classes.""",
+    "sample_dims": """\
+dim : str or list of str, optional
+    The sample dims (default: all but ``class_dim``); the other dims give one result each.""",
+    "metric_names": """\
+metrics : str, list or dict, optional
+    Metric names, or ``{output name: name | (name, {{params}})}``.""",
+    "metrics": """\
+{metric_names}
+    Default (or ``"all"``, as ``--metrics all``): every confusion metric, and every proba metric when ``proba``
+    is given.""",
+    "report_metrics": """\
+{metric_names}
+    The overall indices (default ``ordframe.METRIC_SETS["report"]``: accuracy, mae, amae, ms, gm, qwk, oc, uoc,
+    rint).""",
+    "retention": """\
+score : str or (str, dict)
+    The proba metric that orders the samples (worst first); a list gives a ``score`` dim.
+metric : str or (str, dict)
+    The confusion metric computed on the samples retained.
+fractions : list of float, optional
+    Retained fractions in (0, 1] (default 1.00, 0.99, ..., 0.50).""",
+    "normalize_rps": """\
+normalize : bool
+    Divide the RPS terms by K - 1 (default), as [`rps`][ordframe.metrics.proba.rps].""",
+    "frame_cube": """\
+{true}
+{pred}
+{by}
+{labels}
+{weights}
+{dropna_rows}""",
+    "proba_rows": """\
+{by}
+{labels}
+{weights}
+{dropna_proba}
+{renormalize}
+{observed}""",
+    "proba_samples": """\
+{sample_dims}
+{labels_array}
+{weights}
+{dropna_proba}
+{renormalize}
+{class_dim}""",
+    "n_resamples": """\
+n_resamples : int
+    The number of replicates.""",
+    "seed_replicates": """\
+seed : None, int or numpy.random.Generator
+    The same seed gives the same replicates.""",
+    "sample": """\
+sample : column name, optional
+    Identifies a sample across models (default: the row's position within its model and stratum).""",
+    "strata": """\
+strata : column name or list of column names, optional
+    Groups resampled independently, each keeping its size (e.g. ``"fold"``).""",
+    "cluster": """\
+cluster : column name, optional
+    The clusters drawn whole: a replicate draws as many clusters as there are, with replacement, each with all
+    its rows across strata and models (several images of one patient, the repeats of a repeated
+    cross-validation). Clusters that each lie in one stratum are drawn within it; otherwise the strata only
+    split the cubes, whose sizes then vary between replicates.""",
+    "replicate_dim": """\
+replicate_dim : str
+    The name of the new dim of the replicates.""",
+    "progress": """\
+progress : bool, optional
+    Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).""",
     "proba_frame": """\
 >>> df = pd.DataFrame({"y": [0, 1, 2, 2, 1, 0, 1, 2], "p0": [0.7, 0.2, 0.1, 0.2, 0.3, 0.5, 0.1, 0.1]})
 >>> df["p1"] = 0.2
@@ -83,7 +208,10 @@ seed : None, int or numpy.random.Generator
 }
 """The shared texts: parameter entries, sections and the data of examples (``proba_frame``: true labels and
 class probabilities of eight samples; ``fold_values``: two models' MAE over five folds; ``dataset_values``: three
-models' AUC over five data sets)."""
+models' AUC over five data sets). The accessors' parameter entries are in words that each accessor module
+binds: ``column`` (the type of an argument that names one column), ``values`` (of one that takes a column or one
+value per row), ``row`` (what one value is for: a row or a sample), ``aligned`` (how values meet the rows) and
+``missing`` (what a row may lack)."""
 
 
 def fill(doc: str, texts: dict[str, str]) -> str:
