@@ -174,13 +174,7 @@ labels : list, optional
     "drawn": """\
 {sample_weight}
 {dropna}
-method : {"corp", "binned"}
-    Isotonic recalibration (CORP, the default) or the observed frequency of every distinct forecast.
-n_resamples : int
-    Sets of outcomes drawn from the forecasts for the consistency bands.
-level : float
-    The share of those curves inside the band.
-{seed}
+{bands}
 {ax_thresholds}""",
     "ax_thresholds": _AX_THRESHOLDS,
 }
