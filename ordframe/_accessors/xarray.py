@@ -390,8 +390,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         {n_resamples}
         {seed_replicates}
         {replicate_dim}
-        stratify : bool
-            Keep the size of every true class (resample within each row of a matrix).
+        {stratify}
         {progress}
 
         Returns

@@ -182,6 +182,9 @@ cluster : column name, optional
     "replicate_dim": """\
 replicate_dim : str
     The name of the new dim of the replicates.""",
+    "stratify": """\
+stratify : bool
+    Keep the size of every true class (resample within each row of a matrix).""",
     "progress": """\
 progress : bool, optional
     Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).""",

@@ -25,6 +25,7 @@ import xarray as xr
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
 from ordframe._core.checks import check_count, check_flag, check_replicates, new_dim, rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CELL_DIM, CUBE_DIMS, PRED, SIZE_COORD, TRUE
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import CELLS, CELLS_BY_CLASS, concrete_seed, drawn_record
 from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
@@ -64,6 +65,7 @@ def _probabilities(counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
     return np.where(totals[..., None] > 0, p, 1.0 / size)
 
 
+@fill_doc
 def bootstrap_cube(
     cube: xr.DataArray,
     n_resamples: int = 2000,
@@ -81,16 +83,11 @@ def bootstrap_cube(
     cube : xarray.DataArray
         A confusion cube of whole counts; a dask-backed cube is computed first
         (a cube is small: K x K per group).
-    n_resamples : int
-        The number of replicates.
-    seed : None, int or numpy.random.Generator
-        The same seed gives the same replicates.
-    replicate_dim : str
-        The name of the new dim of the replicates.
-    stratify : bool
-        Keep the size of every true class (resample within each row of a matrix).
-    progress : bool, optional
-        Show a progress bar (default: in an interactive terminal, for runs longer than a couple of seconds).
+    {n_resamples}
+    {seed_replicates}
+    {replicate_dim}
+    {stratify}
+    {progress}
     size : int, optional
         Draw ``size`` samples per replicate instead of each matrix's N: the m-out-of-n bootstrap (Bickel &
         Sakov 2008), for ``ordframe.ci(..., method="m_out_of_n", cube=cube)``. The result carries a scalar
