@@ -144,9 +144,10 @@ def fastest(times, more):
 
 
 def numba_state() -> str:
+    from ordframe._core import options
     from ordframe.metrics import _accelerate
 
-    return "numba " + _accelerate.numba_version() if _accelerate.ENABLED else "numpy only"
+    return "numba " + _accelerate.numba_version() if options.COMPILED else "numpy only"
 
 
 def report(ks, cells, names, after, before, before_source, numpy_only, load, rounds=1) -> str:
@@ -249,9 +250,9 @@ def main(argv=None) -> int:
             os.mkdir(path)
         before = before_source = numpy_only = after = None
         failed = []
-        from ordframe.metrics import _accelerate
+        from ordframe._core import options
 
-        if _accelerate.ENABLED:
+        if options.COMPILED:
             _, numpy_only, _ = run_elsewhere({"ORDFRAME_NUMBA": "0"}, ks, cells, repeat, dirs["numpy"])
         for _ in range(args.rounds):
             if args.baseline:

@@ -1,4 +1,4 @@
-"""The numba kernels (the ``numba`` extra) give every built-in confusion metric the values of its numpy path."""
+"""The compiled twins (the ``numba`` extra, ``Metric.compiled``) give the values of the numpy kernels."""
 
 import numpy as np
 import pytest
@@ -6,18 +6,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from ordframe._core import options
 from ordframe._registry.manager import BUILTIN_MODULES, get_metric, list_metrics
 from ordframe.metrics import _accelerate
 
 pytest.importorskip("numba")
-if not _accelerate.ENABLED:
+if not options.COMPILED:
     pytest.skip("numba turned off by ORDFRAME_NUMBA=0", allow_module_level=True)
 
-NAMES = sorted(
+BUILTIN = sorted(
     name
     for name, kind, plugin in list_metrics()[["name", "kind", "plugin"]].itertuples(index=False)
     if kind == "confusion" and plugin in BUILTIN_MODULES
 )
+#: The built-in confusion metrics with a compiled twin (``bench_compiled.py`` measured the others' twins to buy
+#: nothing: accuracy and mer).
+NAMES = [name for name in BUILTIN if get_metric(name).compiled is not None]
 # Non-default parameters of the metrics that take them (each also runs with its defaults).
 PARAMS = {
     "within_k": [{"k": 0}, {"k": 2}],
@@ -51,15 +55,11 @@ def stacks(draw):
 
 
 def both(name, counts, **params):
-    """The metric's kernel on ``counts`` with the numba kernels, and with numpy only."""
-    func = get_metric(name).func
+    """The metric's compiled twin on ``counts``, and its numpy kernel."""
+    metric = get_metric(name)
     with np.errstate(all="ignore"):
-        fast = np.asarray(func(counts, **params), dtype=np.float64)
-        _accelerate.ENABLED = False
-        try:
-            slow = np.asarray(func(counts, **params), dtype=np.float64)
-        finally:
-            _accelerate.ENABLED = True
+        fast = np.asarray(metric.compiled(counts, **params), dtype=np.float64)
+        slow = np.asarray(metric.func(counts, **params), dtype=np.float64)
     return fast, slow
 
 
@@ -125,7 +125,7 @@ def test_kernels_by_blocks_score_each_matrix_as_alone_whatever_its_lane(m):
     weights[1] *= 1e-45
     for stack in (counts, weights):
         for name, params in BY_BLOCKS:
-            func = get_metric(name).func
+            func = get_metric(name).compiled
             with np.errstate(all="ignore"):
                 stacked = func(stack, **params)
                 alone = np.array([func(matrix, **params) for matrix in stack])
@@ -146,7 +146,7 @@ def test_switch_reads_the_environment():
     import subprocess
     import sys
 
-    code = "from ordframe.metrics import _accelerate; print(_accelerate.ENABLED)"
+    code = "from ordframe._core import options; print(options.COMPILED)"
     for value, expected in (("0", "False"), ("1", "True")):
         env = {**os.environ, "ORDFRAME_NUMBA": value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -162,7 +162,7 @@ def test_switch_reads_the_environment():
     st.data(),
 )
 def test_kernels_refuse_invalid_counts_as_the_bridge_does(k, m, bad, dtype, data):
-    """With numba, every built-in kernel checks the counts as it reads them (the bridge then makes no pass
+    """With numba, every compiled twin checks the counts as it reads them (the bridge then makes no pass
     of its own): one bad count anywhere in a stack raises a ValueError in the kernel, and through the
     bridge the cube's own error, with the same message as the bridge's check."""
     import xarray as xr
@@ -181,7 +181,7 @@ def test_kernels_refuse_invalid_counts_as_the_bridge_does(k, m, bad, dtype, data
         metric = get_metric(name)
         assert checks_itself(metric)
         with pytest.raises(ValueError, match="negative, NaN or infinite"):
-            metric.func(counts)
+            metric.compiled(counts)
         with pytest.raises(ValueError) as raised:
             apply_confusion(metric, cube, {})
         assert str(raised.value) == str(expected.value), name
@@ -216,23 +216,42 @@ def test_rank_statistics_on_counts_and_on_proportions():
         )
 
 
+RANK_STATISTICS = ["spearman", "kendall_tau_b", "somers_d", "rint"]
+
+
 @settings(max_examples=40, deadline=None)
 @given(stacks())
-def test_evaluate_shares_one_pass_of_the_rank_statistics(counts):
-    """Inside ``evaluate`` (``shared_terms``) Spearman's rho, Kendall's tau-b, Somers' D and r_int come from one
-    compiled pass over the pairs of cells; each equals the metric computed alone, to the last bit."""
+def test_rank_statistics_of_one_pass_are_each_statistic_alone(counts):
+    """``evaluate`` gives Spearman's rho, Kendall's tau-b, Somers' D and r_int the five statistics of one
+    compiled pass (``RANKS``): each, and r_int's large-sample form, equals the statistic computed alone, to
+    the last bit."""
     import xarray as xr
 
-    from ordframe._core.shared import shared_terms
-    from ordframe.metrics.rint import _rint_large_sample
-
-    names = ["spearman", "kendall_tau_b", "somers_d", "rint"]
     cube = xr.DataArray(counts, dims=("replicate", "true", "pred"))
     with np.errstate(all="ignore"):
-        together = cube.ordinal.evaluate(metrics=names)
-        for name in names:
+        ranks = _accelerate.pairs(counts, _accelerate.ALL_PAIRS)
+        together = cube.ordinal.evaluate(metrics=RANK_STATISTICS)
+        for name in RANK_STATISTICS:
+            alone = get_metric(name).compiled(counts)
+            np.testing.assert_array_equal(get_metric(name).compiled(counts, ranks=ranks), alone, name)
             np.testing.assert_array_equal(together[name].values, np.asarray(getattr(cube.ordinal, name)()), name)
-        with shared_terms():
-            shared = _rint_large_sample(counts), get_metric("rint").func(counts)
-        np.testing.assert_array_equal(shared[0], _rint_large_sample(counts))
-        np.testing.assert_array_equal(shared[1], get_metric("rint").func(counts))
+        large = _accelerate.pairs(counts, _accelerate.RINT_LARGE_SAMPLE)
+    np.testing.assert_array_equal(ranks[_accelerate.RINT_LARGE_SAMPLE], large)
+
+
+def test_the_metrics_of_one_cube_share_one_pass_of_the_rank_statistics():
+    """The four rank statistics computed on one cube's counts get the same term, one pass for them all; a
+    metric computed alone gets none (its twin computes its own statistic, at a fraction of the five)."""
+    import xarray as xr
+
+    from ordframe._bridge.apply import apply_confusion, confusion_counts, needed_terms
+
+    cube = xr.DataArray(np.random.default_rng(1).poisson(2.0, size=(40, 5, 5)), dims=("replicate", "true", "pred"))
+    counts = confusion_counts(cube)
+    terms = [needed_terms(get_metric(name), {}, counts)["ranks"] for name in RANK_STATISTICS]
+    assert all(term is terms[0] for term in terms)
+    np.testing.assert_array_equal(terms[0], _accelerate.pairs(cube.values, _accelerate.ALL_PAIRS))
+    assert needed_terms(get_metric("spearman"), {}, counts._replace(terms=None)) == {}
+    computed = apply_confusion(get_metric("spearman"), cube, {}, counts)
+    terms[0][:] = np.nan  # a metric's value is its own copy of its row, not a view of the shared term
+    assert not np.isnan(computed.values).any()

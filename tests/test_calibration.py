@@ -243,9 +243,9 @@ def test_compiled_kernels_equal_numpy(rows, method, weighted, groups, data):
     """With numba (the ``numba`` extra) the keys, bins and PAV pools are compiled; numpy alone gives the same
     decomposition and ECE (the pools of the compiled PAV are the runs of equal values of scipy's isotonic
     regression), with and without weights and groups."""
-    from ordframe.metrics import _accelerate
+    from ordframe._core import options
 
-    if not _accelerate.ENABLED:
+    if not options.COMPILED:
         pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
     raw = np.array([r[0] for r in rows])
     proba = np.concatenate([raw, np.ones((len(rows), 1))], axis=1)
@@ -260,11 +260,11 @@ def test_compiled_kernels_equal_numpy(rows, method, weighted, groups, data):
     args = (proba, true, group, max(groups, 1), w, method)
     with np.errstate(invalid="ignore"):
         compiled = decompose(*args)
-        _accelerate.ENABLED = False
+        options.COMPILED = False
         try:
             plain = decompose(*args)
         finally:
-            _accelerate.ENABLED = True
+            options.COMPILED = True
     for fast, slow in zip(compiled, plain, strict=True):
         np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-15)
 
@@ -273,17 +273,17 @@ def test_compiled_kernels_equal_numpy(rows, method, weighted, groups, data):
 def test_corp_components_of_a_constant_forecast_are_not_negative_by_rounding(compiled):
     """PAV pools a constant forecast into one bin whose recalibrated score is UNC computed another way: 1 ulp
     above it gave DSC = -5.6e-17. MCB and DSC are clipped at 0 and the identity still holds to rounding."""
-    from ordframe.metrics import _accelerate
+    from ordframe._core import options
 
-    if compiled and not _accelerate.ENABLED:
+    if compiled and not options.COMPILED:
         pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
     df = pd.DataFrame({"y": [0, 1, 2, 2, 1], "p0": 0.2, "p1": 0.3, "p2": 0.5})
-    enabled = _accelerate.ENABLED
-    _accelerate.ENABLED = compiled
+    enabled = options.COMPILED
+    options.COMPILED = compiled
     try:
         ds = df.ordinal.calibration("y", ["p0", "p1", "p2"])
     finally:
-        _accelerate.ENABLED = enabled
+        options.COMPILED = enabled
     for name in ("brier", "rps"):
         score, mcb, dsc, unc = (ds[name].sel(component=c) for c in COMPONENTS["corp"])
         assert (mcb >= 0).all() and (dsc >= 0).all()
@@ -295,18 +295,18 @@ def test_corp_components_of_a_constant_forecast_are_not_negative_by_rounding(com
 def test_pools_of_equal_frequency_are_one_pool(compiled):
     """Two forecasts (0.2 and 0.8) with the same observed frequency 1/2 have one isotonic value: one PAV pool,
     so the CORP ECE is |sum (x - y)| / N = 0 over it, not the sum over the two forecasts (0.3)."""
-    from ordframe.metrics import _accelerate
+    from ordframe._core import options
 
-    if compiled and not _accelerate.ENABLED:
+    if compiled and not options.COMPILED:
         pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
     proba = np.array([[0.2, 0.8], [0.2, 0.8], [0.8, 0.2], [0.8, 0.2]])
     true = np.array([0, 1, 0, 1])
-    enabled = _accelerate.ENABLED
-    _accelerate.ENABLED = compiled
+    enabled = options.COMPILED
+    options.COMPILED = compiled
     try:
         components, ece = decompose(proba, true)
     finally:
-        _accelerate.ENABLED = enabled
+        options.COMPILED = enabled
     expected, expected_ece = _reference(proba[:, 0], (true == 0).astype(float), np.ones(4), "corp")
     np.testing.assert_allclose(components[0, 0], expected, rtol=0, atol=1e-15)
     assert expected_ece == 0 and ece[0, 0] == 0
@@ -314,14 +314,14 @@ def test_pools_of_equal_frequency_are_one_pool(compiled):
 
 @pytest.mark.parametrize("method", ["corp", "binned"])
 def test_no_samples_is_nan_in_both_paths(method):
-    from ordframe.metrics import _accelerate
+    from ordframe._core import options
 
-    enabled = _accelerate.ENABLED
+    enabled = options.COMPILED
     for compiled in {False, enabled}:
-        _accelerate.ENABLED = compiled
+        options.COMPILED = compiled
         try:
             with np.errstate(invalid="ignore", divide="ignore"):
                 components, ece = decompose(np.zeros((0, 4)), np.zeros(0, np.int64), method=method)
         finally:
-            _accelerate.ENABLED = enabled
+            options.COMPILED = enabled
         assert components.shape == (1, 3, 4) and np.isnan(components).all() and np.isnan(ece).all()

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import ordframe
+from ordframe._core import options
 from ordframe._registry.manager import BUILTIN_MODULES
-from ordframe.metrics import _accelerate
 
 BUILTIN_CONFUSION = sorted(
     name
@@ -300,15 +300,15 @@ def test_integer_group_dtypes(dtype, weights):
 def test_int64_counts_past_the_int64_sum_score_as_the_same_floats(compiled, k, m, data):
     """An int64 cube whose totals overflow int64 (counts above 2^61) scores as the same counts in float64, to
     the bit, for every built-in confusion metric on both paths: no kernel sums counts in integers that wrap."""
-    if compiled and not _accelerate.ENABLED:
+    if compiled and not options.COMPILED:
         pytest.skip("numba is not installed or is turned off")
     counts = data.draw(arrays(np.int64, (m, k, k), elements=st.integers(2**61 + 1, 2**62)))
     cube, floats = (xr.DataArray(c, dims=("replicate", "true", "pred")) for c in (counts, counts.astype(np.float64)))
-    was, _accelerate.ENABLED = _accelerate.ENABLED, compiled
+    was, options.COMPILED = options.COMPILED, compiled
     try:
         for name in BUILTIN_CONFUSION:
             np.testing.assert_array_equal(
                 getattr(cube.ordinal, name)().values, getattr(floats.ordinal, name)().values, err_msg=name
             )
     finally:
-        _accelerate.ENABLED = was
+        options.COMPILED = was

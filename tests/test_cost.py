@@ -13,7 +13,7 @@ from scipy.optimize import linprog
 import ordframe
 from ordframe._papers import GEORGE_2016_COST_EXAMPLE, GEORGE_2016_TABLES
 from ordframe.metrics.classic import accuracy, amae
-from ordframe.metrics.cost import _length, _terms_numpy, chance_distance, d, george_cost, max_tc, mc, tc
+from ordframe.metrics.cost import _terms, _terms_numpy, chance_distance, d, george_cost, max_tc, mc, tc
 
 FAST = settings(max_examples=100, deadline=None)
 # Kernels called directly (not through the accessors) let numpy report 0/0 for undefined matrices.
@@ -263,7 +263,7 @@ def test_cache_blocks_give_the_one_pass_result():
 )  # fmt: skip
 def test_evaluate_shares_the_cost_terms_and_gives_each_metrics_own_value(counts, dtype, data):
     """evaluate computes TC, max TC and the accuracy once for d, MC, TC, max TC and the chance distance
-    (``shared_terms``): every value equals the metric computed alone, for the default cost and a given one."""
+    (``Metric.needs``): every value equals the metric computed alone, for the default cost and a given one."""
     k = counts.shape[-1]
     cost = data.draw(arrays(np.float64, (k, k), elements=st.floats(0, 5)))
     np.fill_diagonal(cost, 0.0)
@@ -277,36 +277,38 @@ def test_evaluate_shares_the_cost_terms_and_gives_each_metrics_own_value(counts,
             np.testing.assert_array_equal(together[out].values, np.asarray(alone), err_msg=out)
 
 
-def test_shared_terms_tell_arrays_apart():
-    """Inside ``shared_terms`` a term is reused for the same array only: another array of the same shape (each
-    copy below may take the memory of one freed before) and another cost get their own values."""
-    from ordframe._core.shared import shared_terms
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+def test_the_metrics_of_one_cube_share_george_s_terms_per_cost(compiled, monkeypatch):
+    """George's accuracy, TC and max TC (``GEORGE``) are computed once for the metrics of one cube's counts
+    that use the same cost, by the numpy kernel or the compiled one as the metrics; another cost, or another
+    cube's counts, get their own; a metric computed alone gets none (its kernel computes them)."""
+    from ordframe._bridge.apply import confusion_counts, needed_terms
+    from ordframe._core import options
+    from ordframe._registry.manager import get_metric
+    from ordframe.metrics.cost import GEORGE
 
+    if compiled and not options.COMPILED:
+        pytest.skip("numba is not installed or is turned off")
+    monkeypatch.setattr(options, "COMPILED", compiled)
     rng = np.random.default_rng(0)
-    inputs = []
-    for _ in range(20):
-        cost = rng.uniform(0, 3, size=(4, 4))
-        np.fill_diagonal(cost, 0)
-        inputs.append((rng.integers(1, 50, size=(3, 4, 4)), cost))
-    alone = [(tc(c), tc(c, cost=w), max_tc(c)) for c, w in inputs]
-    with shared_terms():
-        for (counts, cost), expected in zip(inputs, alone, strict=True):
-            counts = counts.copy()
-            assert np.array_equal(tc(counts), expected[0])
-            assert np.array_equal(tc(counts, cost=cost), expected[1])
-            tc(counts)[:] = -1  # the caller's copy: the shared value is not changed
-            assert np.array_equal(max_tc(counts), expected[2])
-            assert np.array_equal(tc(counts), expected[0])
+    cube = xr.DataArray(rng.integers(1, 50, size=(3, 4, 4)), dims=("replicate", "true", "pred"))
+    other = xr.DataArray(rng.integers(1, 50, size=(3, 4, 4)), dims=("replicate", "true", "pred"))
+    cost = rng.uniform(0, 3, size=(4, 4))
+    np.fill_diagonal(cost, 0)
+    counts, other_counts = confusion_counts(cube), confusion_counts(other)
 
+    def term(name, params, on=counts):
+        return needed_terms(get_metric(name), {"cost": None, **params}, on)["george"]
 
-@FAST
-@given(
-    arrays(np.float64, st.integers(0, 6), elements=st.floats(0, 1) | st.floats(0, 1e-140) | st.just(np.nan)),
-    st.data(),
-)
-def test_d_takes_the_length_of_numpy_hypot(x, data):
-    """d's sqrt(x^2 + y^2) equals numpy.hypot to rounding, also where the squares would underflow."""
-    y = data.draw(arrays(np.float64, x.shape, elements=st.floats(0, 1) | st.floats(0, 1e-140)))
-    np.testing.assert_allclose(_length(x, y), np.hypot(x, y), rtol=1e-15, atol=0)
-    for a, b in zip(x, y, strict=True):
-        assert _length(np.float64(a), np.float64(b)) == pytest.approx(np.hypot(a, b), rel=1e-15, nan_ok=True)
+    default = term("d", {})
+    assert all(term(name, {}) is default for name in ("mc", "tc", "max_tc", "chance_distance"))
+    given = term("d", {"cost": cost})
+    assert given is not default and term("tc", {"cost": cost.copy()}) is given
+    for value, expected in ((default, GEORGE.kernel(compiled)(cube.values)), (given, _terms(cube.values, cost))):
+        for got, want in zip(value, expected, strict=True):
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert term("d", {}, other_counts) is not default
+    assert needed_terms(get_metric("d"), {"cost": None}, counts._replace(terms=None)) == {}
+    tc_value = tc(cube.values, george=default)
+    tc_value[:] = -1  # the caller's copy: the shared term is not changed
+    assert (default[1] >= 0).all()

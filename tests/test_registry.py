@@ -780,7 +780,38 @@ def test_defaults_are_read_from_the_kernel():
 def test_builtin_metrics_declare_the_defaults_of_their_kernels():
     for name in registry.metric_names():
         m = ordframe.get_metric(name)
-        assert ordframe.Metric(name, m.kind, m.func, m.higher_is_better).defaults == m.defaults, name
+        assert ordframe.Metric(name, m.kind, m.func, m.higher_is_better, needs=m.needs).defaults == m.defaults, name
+
+
+def test_compiled_twins_and_terms_are_declared_and_checked():
+    """A compiled twin must take the numpy kernel's parameters with the same defaults; the keyword arguments
+    named after the terms a metric ``needs`` are not parameters; both are for confusion metrics."""
+    from ordframe._registry.metric import Term
+
+    def twin(counts, width=2, power=1):
+        return counts.sum(axis=(-2, -1))
+
+    def sharing(counts, width=1, *, shared=None):
+        return counts.sum(axis=(-2, -1))
+
+    term = Term("shared", sharing)
+    assert dict(metric("x", func=sharing).defaults) == {"width": 1, "shared": None}
+    assert dict(metric("x", func=sharing, needs=(term,)).defaults) == {"width": 1}
+    assert metric("x", func=two_params, compiled=lambda counts, width=1, power=2: 0).compiled is not None
+    with pytest.raises(
+        ValueError, match=r"'x' \(compiled\): defaults gives width=1 but its kernel's default is width=2"
+    ):
+        metric("x", func=two_params, compiled=twin)
+    with pytest.raises(ValueError, match="kernel does not accept"):
+        metric("x", func=two_params, compiled=lambda counts: 0)
+    with pytest.raises(TypeError, match="compiled must be callable"):
+        metric("x", func=two_params, compiled=1)
+    with pytest.raises(TypeError, match="needs must be a tuple of ordframe Term"):
+        metric("x", func=sharing, needs=("shared",))
+    with pytest.raises(TypeError, match="give func or compiled"):
+        Term("shared", None)
+    with pytest.raises(ValueError, match="compiled and needs are for a confusion metric"):
+        ordframe.Metric("x", "proba", lambda proba, true: proba[..., 0], True, compiled=lambda proba, true: 0)
 
 
 def test_explicit_defaults_must_match_the_kernel():

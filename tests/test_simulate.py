@@ -132,18 +132,18 @@ def test_default_design_draws_the_correct_counts_hypergeometric_given_the_sizes(
 def test_binomials_are_the_same_compiled_and_in_numpy(low, spread, size, p, seed):
     """The compiled inversion of the binomial CDF table gives numpy's variates (a compiled draw that did not
     would make a seed give two results)."""
-    from ordframe.metrics import _accelerate
+    from ordframe._core import options
     from ordframe.simulate._draw import binomials
 
-    if not _accelerate.ENABLED:
+    if not options.COMPILED:
         pytest.skip("numba not installed, or turned off by ORDFRAME_NUMBA=0")
     n = np.random.default_rng(seed).integers(low, low + spread, size=size, endpoint=True)
     compiled = binomials(np.random.default_rng(seed), n, p)
-    _accelerate.ENABLED = False
+    options.COMPILED = False
     try:
         plain = binomials(np.random.default_rng(seed), n, p)
     finally:
-        _accelerate.ENABLED = True
+        options.COMPILED = True
     np.testing.assert_array_equal(compiled, plain)
     assert ((0 <= plain) & (plain <= n)).all()
 

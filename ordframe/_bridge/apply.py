@@ -9,7 +9,9 @@ Both kinds get the same guarantees here:
 * the kernel's output shape and dtype are checked, naming the metric, and an
   exception a kernel raises names the metric and the plugin that registered it
   (``call_kernel``);
-* kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``;
+* kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``: a metric's compiled twin
+  (``Metric.compiled``) when the compiled kernels are on, and the terms it shares with the other
+  metrics of one cube (``Metric.needs``) computed once for them all (``needed_terms``);
 * a 0-d result becomes a float, and NaN comes with one ``RuntimeWarning``
   that says why.
 """
@@ -105,14 +107,17 @@ class Counts(NamedTuple):
     counts: xr.DataArray
     classes: pd.Index | None
     checked: bool  # validated already (in memory); lazy counts are checked chunk by chunk in the kernel
+    # The terms that metrics computed on these counts share (``needed_terms``), by term, kernel and parameters;
+    # None: each kernel computes its own (lazy counts, or a single metric's call).
+    terms: dict | None = None
 
 
 def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     """The cube checked (``check_cube``), ``pred`` in the order of ``true``, the counts laid out for the kernels.
 
     In-memory counts are validated here (unless ``check`` is false: a kernel that ``checks_itself``
-    will), once for every metric computed on them (``apply_confusion(..., counts=)``); dask-backed
-    ones in each chunk.
+    will), once for every metric computed on them (``apply_confusion(..., counts=)``), which also share
+    the terms they need (``needed_terms``); dask-backed ones in each chunk.
     """
     check_cube(cube)
     cube, classes = cube_classes(cube)
@@ -122,16 +127,44 @@ def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     checked = check and getattr(counts.data, "chunks", None) is None  # lazy: checked chunk by chunk in the kernel
     if checked:
         check_counts(counts.values)
-    return Counts(counts, classes, checked)
+    return Counts(counts, classes, checked, {} if checked else None)
 
 
 def checks_itself(metric: Metric) -> bool:
-    """Whether ``metric``'s kernel checks the counts itself, in the pass in which it reads them: a built-in
-    kernel whose ``checks_counts()`` says so (``metrics._accelerate.checks_counts``, numba on). The
-    bridge's own check, one more pass over the cube, is then left out; when such a kernel raises a
-    ValueError, the bridge's check runs to give the error that names the counts."""
-    checks = getattr(metric.func, "checks_counts", None)
-    return checks is not None and plugin_of(metric) in BUILTIN_MODULES and bool(checks())
+    """Whether the kernel that runs checks the counts itself, in the pass in which it reads them: a compiled
+    twin (``Metric.compiled``, the compiled kernels on). The bridge's own check, one more pass over the
+    cube, is then left out; when such a kernel raises a ValueError, the bridge's check runs to give the
+    error that names the counts."""
+    return metric.kernel is not metric.func
+
+
+def kernel_input(counts: np.ndarray, compiled: bool) -> np.ndarray:
+    """``counts`` as a confusion kernel gets them: float64, as the plugin contract says, except that a compiled
+    twin reads int64 counts as they are (no copy); numpy formulations would sum them in integers, which wrap."""
+    if counts.dtype == np.float64 or (compiled and counts.dtype == np.int64):
+        return counts
+    return counts.astype(np.float64)
+
+
+def needed_terms(metric: Metric, params: Mapping, counts: Counts) -> dict:
+    """The terms ``metric`` needs (``Metric.needs``) as its kernel's keyword arguments, each computed once on
+    ``counts`` for every metric that needs it with the same parameters; none where ``counts`` are not shared
+    (``Counts.terms`` None). A compiled twin gets a term's compiled twin; a term without a kernel for the one
+    that runs (``Term.func`` None: compiled only) is left to the kernel."""
+    if counts.terms is None or not metric.needs:
+        return {}
+    compiled = checks_itself(metric)
+    out = {}
+    for term in metric.needs:
+        func = term.kernel(compiled)
+        if func is None:
+            continue
+        taken = {n: v for n, v in params.items() if n in term.parameters}
+        key = (term.name, func, parameters_json(taken))
+        if key not in counts.terms:
+            counts.terms[key] = quiet(func, kernel_input(counts.counts.values, compiled), **taken)
+        out[term.name] = counts.terms[key]
+    return out
 
 
 def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
@@ -159,8 +192,8 @@ def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = N
     params = metric.params(dict(given))
     params = {name: _align_param(name, value, classes, metric) for name, value in params.items()}
     try:
-        if metric.kind == "confusion":
-            confusion_kernel(metric, params)(np.ones((1, k, k)))
+        if metric.kind == "confusion":  # int64 counts, as a cube's: a compiled twin compiles for them only
+            confusion_kernel(metric, params)(np.ones((1, k, k), np.int64))
         else:
             proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
     except (ValueError, TypeError) as exc:  # a parameter's error names its metric: several may take `beta`
@@ -194,8 +227,9 @@ def quiet(func, *args, **kwargs):
         return func(*args, **kwargs)
 
 
-def call_kernel(metric: Metric, plugin: str | None, *inputs, **params):
-    """``metric``'s kernel on ``inputs`` (under ``quiet``); an exception it raises names the metric and ``plugin``.
+def call_kernel(metric: Metric, plugin: str | None, func, *inputs, **params):
+    """``func``, ``metric``'s kernel, on ``inputs`` (under ``quiet``); an exception it raises names the metric
+    and ``plugin``.
 
     A ``ValueError`` or ``TypeError`` (how a kernel rejects bad parameters)
     keeps its type; a built-in kernel's own message is kept as it is (it names
@@ -204,7 +238,7 @@ def call_kernel(metric: Metric, plugin: str | None, *inputs, **params):
     The kernel's exception is chained either way.
     """
     try:
-        return quiet(metric.func, *inputs, **params)
+        return quiet(func, *inputs, **params)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:
@@ -235,25 +269,21 @@ def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exce
     return PluginError(f"{what} failed with {error}; {advice}", metric.name, plugin)
 
 
-def confusion_kernel(metric: Metric, params: dict, checked: bool = False):
-    """``metric``'s kernel on counts ``(..., K, K)``, its inputs (unless ``checked``, or the kernel
-    ``checks_itself``) and output checked (``params`` prepared).
-
-    A kernel gets float64 counts, as the plugin contract says, except that a
-    compiled built-in one (``checks_itself``) reads int64 counts as they are
-    (no copy): numpy formulations would sum them in integers, which wrap.
+def confusion_kernel(metric: Metric, params: dict, checked: bool = False, terms: Mapping | None = None):
+    """``metric``'s kernel on counts ``(..., K, K)`` (``kernel_input``), its inputs (unless ``checked``, or the
+    kernel ``checks_itself``) and output checked (``params`` prepared; ``terms``: from ``needed_terms``).
     """
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
-    compiled = checks_itself(metric)
+    func, compiled = metric.kernel, checks_itself(metric)
     check = not (checked or compiled)
+    terms = terms or {}
 
     def kernel(counts):
         if check:
             check_counts(counts)
-        if counts.dtype != np.float64 and not (compiled and counts.dtype == np.int64):
-            counts = counts.astype(np.float64)
+        counts = kernel_input(counts, compiled)
         try:
-            out = call_kernel(metric, plugin, counts, **params)
+            out = call_kernel(metric, plugin, func, counts, **params, **terms)
         except ValueError:
             if not check:
                 check_counts(counts)  # the kernel's checks_itself: invalid counts get the cube's error
@@ -276,7 +306,7 @@ def proba_kernel(metric: Metric, params: dict):
             stop = min(len(codes), start + BLOCK_ROWS)
             block = codes[start:stop]
             dropped = block < 0  # samples left out by dropna: any valid class for the kernel, NaN after
-            score = call_kernel(metric, plugin, flat[start:stop], np.where(dropped, 0, block), **params)
+            score = call_kernel(metric, plugin, metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
             given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
             out[start:stop] = checked_output(metric, score, (stop - start,), given)
             out[start:stop][dropped] = np.nan
@@ -288,13 +318,15 @@ def proba_kernel(metric: Metric, params: dict):
 def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: Counts | None = None) -> xr.DataArray:
     """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims.
 
-    ``counts``, from ``confusion_counts(cube)``, lets several metrics share one validation of the cube.
+    ``counts``, from ``confusion_counts(cube)``, lets several metrics share one validation of the cube and
+    the terms they need.
     """
-    counts = confusion_counts(cube, check=not checks_itself(metric)) if counts is None else counts
+    if counts is None:  # this metric alone: its kernel computes its own terms
+        counts = confusion_counts(cube, check=not checks_itself(metric))._replace(terms=None)
     classes = counts.classes
     params = prepare(metric, given, counts.counts.sizes[TRUE], classes)
     result = xr.apply_ufunc(
-        confusion_kernel(metric, params, counts.checked),
+        confusion_kernel(metric, params, counts.checked, needed_terms(metric, params, counts)),
         counts.counts,
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",

@@ -15,7 +15,6 @@ from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.drawing import drawn_of
-from ordframe._core.shared import shared_terms
 from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs
@@ -27,22 +26,20 @@ def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     """One variable per requested confusion metric, computed on every matrix of ``cube``."""
     request = evaluation_request(metrics, probabilities=False, predicted=True, taken=list(cube.dims))
     counts = confusion_counts(cube)  # validated once for every metric
-    with shared_terms():  # and the terms that several metrics use computed once
-        variables = {out: as_output(apply_confusion(m, cube, p, counts), out) for out, (m, p) in request.items()}
+    variables = {out: as_output(apply_confusion(m, cube, p, counts), out) for out, (m, p) in request.items()}
     return xr.Dataset(variables, attrs=drawn_of(cube.attrs))  # replicates say how they were drawn
 
 
 def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
     variables, cube, counts = {}, None, None
-    with shared_terms():
-        for out, (metric, params) in request.items():
-            if metric.kind == "confusion":
-                if cube is None:
-                    cube = rows.cube()
-                    counts = confusion_counts(cube)  # validated once for every metric
-                variables[out] = apply_confusion(metric, cube, params, counts)
-            else:
-                variables[out] = frame_mean(metric, rows, params, out)
+    for out, (metric, params) in request.items():
+        if metric.kind == "confusion":
+            if cube is None:
+                cube = rows.cube()
+                counts = confusion_counts(cube)  # validated once for every metric
+            variables[out] = apply_confusion(metric, cube, params, counts)
+        else:
+            variables[out] = frame_mean(metric, rows, params, out)
     return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})
 
 
@@ -91,25 +88,24 @@ def evaluate_array(
     variables: dict[str, xr.DataArray] = {}
     cube: xr.DataArray | None = None
     counts = None
-    with shared_terms():
-        for out, (metric, params) in request.items():
-            if metric.kind == "proba":
-                variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
-            else:
-                if cube is None:
-                    cube = (
-                        inputs.cube(dim=dim, weights=weights)
-                        if pred is None
-                        else array_cube(  # the samples that the probability metrics keep, no others
-                            true.where(inputs.codes != DROPPED) if dropna else true,
-                            pred.where(inputs.codes != DROPPED) if dropna else pred,
-                            dim=dim,
-                            labels=inputs.classes,
-                            weights=weights,
-                            dropna=dropna,
-                            report=False,
-                        )
+    for out, (metric, params) in request.items():
+        if metric.kind == "proba":
+            variables[out] = mean_scores(array_scores(metric, inputs, params), dim=dim, weights=weights)
+        else:
+            if cube is None:
+                cube = (
+                    inputs.cube(dim=dim, weights=weights)
+                    if pred is None
+                    else array_cube(  # the samples that the probability metrics keep, no others
+                        true.where(inputs.codes != DROPPED) if dropna else true,
+                        pred.where(inputs.codes != DROPPED) if dropna else pred,
+                        dim=dim,
+                        labels=inputs.classes,
+                        weights=weights,
+                        dropna=dropna,
+                        report=False,
                     )
-                    counts = confusion_counts(cube)  # validated once for every metric
-                variables[out] = apply_confusion(metric, cube, params, counts)
+                )
+                counts = confusion_counts(cube)  # validated once for every metric
+            variables[out] = apply_confusion(metric, cube, params, counts)
     return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})

@@ -14,9 +14,11 @@ import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 import numpy as np
+
+from ordframe._core import options
 
 KINDS = ("confusion", "proba")
 #: The interval methods of ``ordframe.ci``; a metric's ``interval`` is one of them.
@@ -39,6 +41,37 @@ RESERVED_NAMES = frozenset(
     | {"register", "report_cube", "set_options", "simulate", "sklearn", "unregister", "uoc_path"}
     | {"bayesian_correlated_ttest", "bayesian_signed_rank", "wilcoxon"}
 )
+
+
+@dataclass(frozen=True)
+class Term:
+    """A term that several confusion metrics compute from the same counts, declared by each in ``Metric.needs``.
+
+    ``func(counts, **params)`` computes it (``params``: those of a metric's parameters that it takes), on the
+    counts a numpy kernel gets; ``compiled``, its compiled twin (the same values), on those a compiled twin
+    gets. Either may be None: ``func`` None for a term that only the compiled twins share. Where several
+    metrics of one cube need it with the same parameters (``evaluate``, ``simulate.prefers``), it is
+    computed once and passed to each kernel as the keyword argument ``name``; a kernel called without it
+    computes what it needs itself.
+    """
+
+    name: str
+    func: Callable[..., Any] | None
+    compiled: Callable[..., Any] | None = None
+
+    def __post_init__(self):
+        if self.func is None and self.compiled is None:
+            raise TypeError(f"term {self.name!r}: give func or compiled, a kernel that computes it")
+
+    def kernel(self, compiled: bool) -> Callable[..., Any] | None:
+        """What computes the term for a compiled twin (``compiled``) or for a numpy kernel."""
+        return self.compiled if compiled and self.compiled is not None else self.func
+
+    @property
+    def parameters(self) -> frozenset[str]:
+        """The names of the parameters it takes after the counts."""
+        func = cast(Callable[..., Any], self.func if self.func is not None else self.compiled)
+        return frozenset(list(inspect.signature(func).parameters)[1:])
 
 
 @dataclass(frozen=True)
@@ -96,6 +129,16 @@ class Metric:
         values, shape ``(..., K)``, NaN for a class left out. The metric must equal their minimum if higher
         is better, else their maximum, over the classes that are not NaN. It enables the intersection
         interval (``ci(..., method="intersection")``), which needs every class's value, not only the worst.
+    compiled : callable, optional
+        For a confusion metric, a compiled twin of ``func``: the same parameters and values, run instead of
+        it when ordframe's compiled kernels are on (the ``numba`` extra installed, ``ORDFRAME_NUMBA`` not
+        ``0``). It gets int64 counts as they are (no float copy) and raises a ValueError for a count that is
+        negative, NaN or infinite as it reads it, so the bridge makes no pass of its own to validate them.
+    needs : tuple of Term, optional
+        For a confusion metric, the terms its kernels take from the counts that other metrics take too
+        (George's accuracy, TC and max TC). A kernel accepts each term that has a kernel for it
+        (``Term.func`` for ``func``; ``Term.compiled``, else ``Term.func``, for ``compiled``) as a keyword
+        argument named after the term, default None: then it computes what it needs itself.
 
     Raises
     ------
@@ -129,6 +172,8 @@ class Metric:
     interval: str = "percentile"
     share: bool = False
     per_class: Callable[..., Any] | None = None
+    compiled: Callable[..., Any] | None = None
+    needs: tuple[Term, ...] = ()
 
     def __post_init__(self):
         _check_name(self.name)
@@ -162,13 +207,23 @@ class Metric:
             raise ValueError(
                 f"{where}: interval='intersection' needs the per-class values whose worst the metric is: set per_class"
             )
-        object.__setattr__(self, "defaults", MappingProxyType(_defaults(where, self.kind, self.func, self.defaults)))
+        _check_twin(where, self)
+        terms = tuple(t.name for t in self.needs)
+        defaults = _defaults(where, self.kind, self.func, self.defaults, terms)
+        if self.compiled is not None:
+            _defaults(f"{where} (compiled)", self.kind, self.compiled, defaults, terms)
+        object.__setattr__(self, "defaults", MappingProxyType(defaults))
 
     def __reduce__(self):
         """Pickle as a call of the constructor with ``defaults`` as a dict (a MappingProxyType does not pickle)."""
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         fields["defaults"] = dict(self.defaults)
         return type(self), tuple(fields.values())
+
+    @property
+    def kernel(self) -> Callable[..., Any]:
+        """The kernel that runs: ``compiled`` when there is one and the compiled kernels are on, else ``func``."""
+        return self.compiled if self.compiled is not None and options.COMPILED else self.func
 
     @property
     def direction(self) -> str:
@@ -226,6 +281,16 @@ def _check_name(name):
         )
 
 
+def _check_twin(where: str, metric: Metric):
+    """``compiled`` and ``needs``: a callable (or None) and a tuple of ``Term``, for a confusion metric."""
+    if metric.compiled is not None and not callable(metric.compiled):
+        raise TypeError(f"{where}: compiled must be callable or None, got {type(metric.compiled).__name__}")
+    if not isinstance(metric.needs, tuple) or not all(isinstance(t, Term) for t in metric.needs):
+        raise TypeError(f"{where}: needs must be a tuple of ordframe Term objects, got {metric.needs!r}")
+    if (metric.compiled is not None or metric.needs) and metric.kind != "confusion":
+        raise ValueError(f"{where}: compiled and needs are for a confusion metric")
+
+
 def _bounds(where: str, bounds) -> tuple[float, float]:
     """``bounds`` as a pair of floats, low <= high."""
     if not (isinstance(bounds, (tuple, list)) and len(bounds) == 2 and all(map(_is_real, bounds))):
@@ -238,8 +303,9 @@ def _bounds(where: str, bounds) -> tuple[float, float]:
     return low, high
 
 
-def _defaults(where: str, kind: str, func, given: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The parameters and their defaults: ``given``, checked against the kernel's signature, or read from it."""
+def _defaults(where: str, kind: str, func, given: Mapping[str, Any] | None, terms=()) -> dict[str, Any]:
+    """The parameters and their defaults: ``given``, checked against the kernel's signature, or read from it;
+    the keyword arguments named in ``terms`` (``Metric.needs``) are not parameters."""
     if given is not None:
         if not isinstance(given, Mapping):
             raise TypeError(f"{where}: defaults must be a mapping {{parameter: default}}, got {type(given).__name__}")
@@ -260,7 +326,7 @@ def _defaults(where: str, kind: str, func, given: Mapping[str, Any] | None) -> d
     own = {
         n: p
         for n, p in signature.parameters.items()
-        if n not in taken and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        if n not in taken and n not in terms and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
     }
     if given is None:
         given = {n: p.default for n, p in own.items() if p.default is not p.empty}

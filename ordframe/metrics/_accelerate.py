@@ -1,17 +1,21 @@
-"""Optional numba kernels for the confusion metrics (the ``numba`` extra); numpy is the fallback.
+"""Optional numba kernels (the ``numba`` extra): the compiled twins of confusion metrics, and of parts of the
+calibration decompositions and of ``simulate``'s draws; numpy is the fallback.
 
 As xarray does with numbagg: when numba is installed, the kernels below run
 compiled, one pass per matrix with no temporaries the size of the stack;
-without it (or with the environment variable ``ORDFRAME_NUMBA=0``) every
-metric runs its numpy formulation. Both give the same values (to rounding;
-the tests check them against each other on random cubes).
+without it (or with the environment variable ``ORDFRAME_NUMBA=0``:
+``options.COMPILED``) every metric runs its numpy formulation. Both give the
+same values (to rounding; the tests check them against each other on random
+cubes). A metric declares its twin (``Metric.compiled``) beside its numpy
+kernel, in its family's module; ``benchmarks/bench_compiled.py`` measures
+each against it.
 
 numba is imported, and a kernel compiled (cached on disk), on the first call
-of an accelerated metric, never at ``import ordframe``.
+of a compiled twin, never at ``import ordframe``.
 
 Each kernel checks every count as it reads it (``_sound``) and raises a
 ValueError for a negative, NaN or infinite one, so that the bridge makes no
-pass over the cube of its own to validate it (``checks_counts``).
+pass over the cube of its own to validate it.
 """
 
 from __future__ import annotations
@@ -20,8 +24,6 @@ import functools
 import math
 
 import numpy as np
-
-from ordframe._core.options import COMPILED as ENABLED
 
 
 def numba_version() -> str:
@@ -59,7 +61,9 @@ def _compiled(func, *helpers):
 
 
 def _flat(counts):
-    counts = np.asarray(counts)
+    """``counts`` as a C-contiguous ``(M, K, K)`` stack (a copy only of another layout: numba would compile every
+    kernel again for it), and the stack's shape."""
+    counts = np.ascontiguousarray(counts)
     k = counts.shape[-1]
     return counts.reshape(-1, k, k), counts.shape[:-2]
 
@@ -83,19 +87,12 @@ def _run(kernel, counts, *args):
     ``_sound``.
 
     The kernels check every count as they read it, so the bridge leaves out its own check, one more
-    pass over the cube (``checks_counts``); on this error it runs that check to say which counts.
+    pass over the cube; on this error it runs that check to say which counts.
     """
     if kernel(counts, *args) == UNSOUND:
         raise ValueError(
             "the confusion cube has counts that are negative, NaN or infinite; counts must be finite and >= 0"
         )
-
-
-def checks_counts(func):
-    """Mark a metric's kernel that, compiled, raises a ValueError for invalid counts itself:
-    ``func.checks_counts()`` says whether it does now (numba on)."""
-    func.checks_counts = lambda: ENABLED
-    return func
 
 
 def _distances(k, gamma):
@@ -366,7 +363,7 @@ def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
 
 
 def _summary_py(counts, weights, out, want_chance):
-    """Per matrix, in one pass: ``out`` = (N, trace, sum n w, chance).
+    """Per matrix, in one pass: ``out`` = (N, sum n w, chance).
 
     ``chance`` (with ``want_chance``) is sum_r (N_r / N) sum_c w_rc (N_c / N), on proportions so that no
     product of two counts is formed.
@@ -377,7 +374,6 @@ def _summary_py(counts, weights, out, want_chance):
     sound = True
     for i in range(m):
         total = 0.0
-        hits = 0.0
         weighted = 0.0
         for c in range(k):
             cols[c] = 0.0
@@ -390,13 +386,11 @@ def _summary_py(counts, weights, out, want_chance):
                 row += x
                 row_w += x * weights[r, c]
                 cols[c] += x
-            hits += counts[i, r, r]
             total += row
             weighted += row_w
             rows[r] = row
         out[0, i] = total
-        out[1, i] = hits
-        out[2, i] = weighted
+        out[1, i] = weighted
         if want_chance:
             scale = 1.0 / total if total > 0 else np.nan
             for j in range(k):
@@ -408,21 +402,32 @@ def _summary_py(counts, weights, out, want_chance):
                 for c in range(k):
                     row += weights[r, c] * cols[c]
                 expected += rows[r] * row
-            out[3, i] = expected
+            out[2, i] = expected
     return FINE if sound else UNSOUND
 
 
 _summary = _compiled(_summary_py, "_sound")
 
 
-def summary(counts, weights, chance: bool = False) -> dict:
-    """N, trace and ``wsum`` (sum_rc n_rc w_rc for the ``(K, K)`` ``weights``) of every matrix of ``counts``
-    ``(..., K, K)`` in one pass, and with ``chance`` sum_rc w_rc N_r N_c / N^2: a dict of arrays over the stack."""
+def summary(counts, weights, chance: bool = False) -> np.ndarray:
+    """N and sum_rc n_rc w_rc (for the ``(K, K)`` ``weights``) of every matrix of ``counts`` ``(..., K, K)`` in
+    one pass, and with ``chance`` sum_rc w_rc N_r N_c / N^2 (else NaN): shape ``(3, ...)``."""
     flat, stack = _flat(counts)
-    out = np.empty((4, len(flat)))
+    out = np.full((3, len(flat)), np.nan)
     _run(_summary, flat, np.ascontiguousarray(weights, dtype=np.float64), out, chance)
-    names = ("n", "trace", "wsum", "chance")[: 4 if chance else 3]
-    return {name: out[j].reshape(stack) for j, name in enumerate(names)}
+    return out.reshape((3, *stack))
+
+
+def mean_weight(counts, weights) -> np.ndarray:
+    """sum_rc n_rc w_rc / N of every matrix of ``counts`` ``(..., K, K)`` for the ``(K, K)`` ``weights``."""
+    n, weighted, _ = summary(counts, weights)
+    return weighted / n
+
+
+def weighted_kappa(counts, weights) -> np.ndarray:
+    """1 - (sum w n / N) / (sum w N_r N_c / N^2) of every matrix, NaN where a denominator is zero."""
+    n, weighted, chance = summary(counts, weights, chance=True)
+    return 1.0 - (weighted / np.where(n > 0, n, np.nan)) / np.where(chance > 0, chance, np.nan)
 
 
 def _margin_lanes(margin, suffix, used, untied, spread):

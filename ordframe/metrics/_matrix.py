@@ -4,7 +4,7 @@ import functools
 
 import numpy as np
 
-from ordframe._core.shared import shared, sharing
+from ordframe._registry.metric import Term
 from ordframe.metrics import _accelerate
 
 # ``in_blocks`` works on about BLOCK_CELLS counts at a time (256 KiB of float64), so each temporary
@@ -14,12 +14,23 @@ BLOCK_CELLS = 1 << 15
 BLOCK_MATRICES = 256
 
 
-def rank_statistic(counts: np.ndarray, want: int) -> np.ndarray:
-    """``_accelerate.pairs(counts, want)``; inside ``shared_terms`` all five rank statistics of one pass, computed
-    once for Spearman's rho, Kendall's tau-b, Somers' D and r_int."""
-    if not sharing():
-        return _accelerate.pairs(counts, want)
-    return shared("ranks", counts, "all", lambda: _accelerate.pairs(counts, _accelerate.ALL_PAIRS))[want].copy()
+def _all_ranks(counts):
+    return _accelerate.pairs(counts, _accelerate.ALL_PAIRS)
+
+
+#: Spearman's rho, Kendall's tau-b, Somers' D and r_int (and its large-sample form) of one compiled pass over
+#: the pairs of cells (``_accelerate.pairs``): computed once for those of them that ``evaluate`` computes.
+RANKS = Term("ranks", None, compiled=_all_ranks)
+
+
+def rank_twin(want: int):
+    """The compiled twin of a rank statistic (``want``: ``_accelerate.SPEARMAN``, ...): the statistic alone, or
+    its row of the five of one pass (``RANKS``) when given."""
+
+    def compiled(counts, *, ranks=None):
+        return _accelerate.pairs(counts, want) if ranks is None else ranks[want].copy()
+
+    return compiled
 
 
 def index_distance(k: int, power: float = 1.0) -> np.ndarray:
@@ -55,18 +66,9 @@ def total(counts: np.ndarray) -> np.ndarray:
     return counts.sum(axis=(-2, -1))
 
 
-def margins(counts: np.ndarray, weights=None) -> dict:
-    """N, the trace and (for ``(K, K)`` ``weights``) ``wsum`` = sum_rc n_rc w_rc of every matrix of
-    ``counts`` ``(..., K, K)``: a dict of arrays over the stack, in one pass with numba, else in numpy."""
-    if _accelerate.ENABLED:
-        out = _accelerate.summary(counts, np.zeros(counts.shape[-2:]) if weights is None else weights)
-        if weights is None:
-            del out["wsum"]
-        return out
-    out = {"n": total(counts), "trace": np.trace(counts, axis1=-2, axis2=-1)}
-    if weights is not None:
-        out["wsum"] = (counts * weights).sum(axis=(-2, -1))
-    return out
+def mean_weight(counts: np.ndarray, weights) -> np.ndarray:
+    """sum_rc n_rc w_rc / N of every matrix of ``counts`` ``(..., K, K)`` for the ``(K, K)`` ``weights``."""
+    return (counts * weights).sum(axis=(-2, -1)) / total(counts)
 
 
 def classes_first(counts: np.ndarray) -> np.ndarray:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ordframe._core import options
 from ordframe.metrics import _accelerate
 
 METHODS = ("corp", "binned")
@@ -131,7 +132,7 @@ class Bins:
         """
         if len(self.weight) == 0:
             return self, np.zeros(0, np.int64)
-        if _accelerate.ENABLED:  # PAV compiled: the pools and their sums in one pass over the bins
+        if options.COMPILED:  # PAV compiled: the pools and their sums in one pass over the bins
             pool, start, weight, weighted, events = _accelerate.pav(self.weight, self.forecast, self.events, self.group)
         else:
             from scipy.optimize import isotonic_regression
@@ -220,7 +221,7 @@ def decompose(
     n_thresholds = proba.shape[-1] - 1
     components = np.empty((n_groups, n_thresholds, 4))
     ece = np.empty((n_groups, n_thresholds))
-    compiled = _accelerate.ENABLED and group is None and weights is None
+    compiled = options.COMPILED and group is None and weights is None
     with np.errstate(invalid="ignore", divide="ignore"):
         for k, step in enumerate(_accelerate.thresholds(proba, true) if compiled else _cdf_events(proba, true)):
             pools = None

@@ -1,7 +1,9 @@
 """Classic hard-label metrics as functions of the confusion matrix (rows = true class).
 
 Distances are index distances in the declared class order. Every kernel takes
-counts of shape ``(..., K, K)`` and returns shape ``(...)``.
+counts of shape ``(..., K, K)`` and returns shape ``(...)``. A metric's compiled
+twin (``_accelerate``), where one is measured to pay, is declared beside it
+(``Metric.compiled``).
 """
 
 import numpy as np
@@ -9,7 +11,7 @@ import numpy as np
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import cost_matrix, index_distance, margins, rank_statistic, suffix_sum, total
+from ordframe.metrics._matrix import RANKS, cost_matrix, index_distance, mean_weight, rank_twin, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -24,46 +26,51 @@ COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
 
 
-@_accelerate.checks_counts
 def accuracy(counts):
     """Share of samples on the diagonal: trace / N."""
-    sums = margins(counts)
-    return sums["trace"] / sums["n"]
+    return np.trace(counts, axis1=-2, axis2=-1) / total(counts)
 
 
-@_accelerate.checks_counts
 def mer(counts):
     """Misclassification error rate: 1 - trace / N."""
     return 1.0 - accuracy(counts)
 
 
-@_accelerate.checks_counts
 def within_k(counts, k=1):
     """Within-k accuracy: the share of samples at most k classes from the truth, sum_{|r - c| <= k} n_rc / N.
 
     ``k=0`` is the accuracy, ``k=1`` the accuracy within one class (Gutiérrez et al. 2016).
     """
+    return mean_weight(counts, _within(k, counts.shape[-1]))
+
+
+def _within(k, size):
+    """``within_k``'s weights: 1 where |r - c| <= k."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 0:
         raise ValueError(f"within_k: k must be an integer >= 0 (a number of class positions), got {k!r}")
-    return _mean_weight(counts, index_distance(counts.shape[-1]) <= k)
+    return index_distance(size) <= k
 
 
-def _mean_weight(counts, weights):
-    """sum_rc n_rc w_rc / N for a ``(K, K)`` weight matrix ``w``."""
-    sums = margins(counts, weights)
-    return sums["wsum"] / sums["n"]
+def _within_k_compiled(counts, k=1):
+    return _accelerate.mean_weight(counts, _within(k, counts.shape[-1]))
 
 
-@_accelerate.checks_counts
 def mae(counts):
     """Mean absolute index error: sum n_rc |r - c| / N."""
-    return _mean_weight(counts, index_distance(counts.shape[-1]))
+    return mean_weight(counts, index_distance(counts.shape[-1]))
 
 
-@_accelerate.checks_counts
+def _mae_compiled(counts):
+    return _accelerate.mean_weight(counts, index_distance(counts.shape[-1]))
+
+
 def mse(counts):
     """Mean squared index error: sum n_rc (r - c)^2 / N."""
-    return _mean_weight(counts, index_distance(counts.shape[-1], 2))
+    return mean_weight(counts, index_distance(counts.shape[-1], 2))
+
+
+def _mse_compiled(counts):
+    return _accelerate.mean_weight(counts, index_distance(counts.shape[-1], 2))
 
 
 def _class_error(counts, missing, power=1):
@@ -97,34 +104,37 @@ def _class_mean(error):
     return np.where(valid, error, 0.0).sum(axis=-1) / valid.sum(axis=-1)
 
 
-@_accelerate.checks_counts
 def amae(counts, missing="skip"):
     """Average over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
-    if _accelerate.ENABLED:
-        return _class_summary(counts, missing, 1, _accelerate.CLASS_MEAN)
     return _class_mean(_class_error(counts, missing))
 
 
-@_accelerate.checks_counts
+def _amae_compiled(counts, missing="skip"):
+    return _class_summary(counts, missing, 1, _accelerate.CLASS_MEAN)
+
+
 def amse(counts, missing="skip"):
     """Macro-averaged MSE: the mean over true classes r of MSE_r = sum_c n_rc (r - c)^2 / N_r.
 
     Classes without samples are skipped (``missing="skip"``, as imbalanced-learn's
     ``macro_averaged_mean_absolute_error`` does for MAE) or count as 0 (``"zero"``).
     """
-    if _accelerate.ENABLED:
-        return _class_summary(counts, missing, 2, _accelerate.CLASS_MEAN)
     return _class_mean(_class_error(counts, missing, 2))
 
 
-@_accelerate.checks_counts
+def _amse_compiled(counts, missing="skip"):
+    return _class_summary(counts, missing, 2, _accelerate.CLASS_MEAN)
+
+
 def mmae(counts, missing="skip"):
     """Maximum over true classes of the per-class MAE; classes without samples are skipped (or count as 0)."""
-    if _accelerate.ENABLED:
-        return _class_summary(counts, missing, 1, _accelerate.CLASS_MAX)
     error = _class_error(counts, missing)
     valid = ~np.isnan(error)
     return np.where(valid.any(axis=-1), np.where(valid, error, -np.inf).max(axis=-1), np.nan)
+
+
+def _mmae_compiled(counts, missing="skip"):
+    return _class_summary(counts, missing, 1, _accelerate.CLASS_MAX)
 
 
 def _proportions(counts):
@@ -163,7 +173,6 @@ def _mid_ranks(margin):
     return np.cumsum(margin, axis=-1) - margin / 2 - margin.sum(axis=-1, keepdims=True) / 2
 
 
-@_accelerate.checks_counts
 def spearman(counts):
     """Spearman's rank correlation (average ranks for ties) of true and predicted class.
 
@@ -171,8 +180,6 @@ def spearman(counts):
     rank of a class's samples): sum p_rc u_r v_c / sqrt(sum_r p_r. u_r^2 sum_c p_.c v_c^2), which is
     the same value as on the counts. NaN when a margin uses a single class.
     """
-    if _accelerate.ENABLED:
-        return rank_statistic(counts, _accelerate.SPEARMAN)
     p = _proportions(counts)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
     r, c = _mid_ranks(rows), _mid_ranks(cols)
@@ -190,7 +197,6 @@ def _concordance(p):
     return (p * (after - before)).sum(axis=(-2, -1))
 
 
-@_accelerate.checks_counts
 def kendall_tau_b(counts):
     """Kendall's tau-b: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)), ties corrected.
 
@@ -200,8 +206,6 @@ def kendall_tau_b(counts):
     (C' - D') / sqrt(sum_{r<r'} p_r p_r' sum_{c<c'} p_c p_c'), the same value at every scale.
     NaN when a margin uses a single class.
     """
-    if _accelerate.ENABLED:
-        return rank_statistic(counts, _accelerate.KENDALL)
     p = _proportions(counts)
     balance = _concordance(p)
     rows, cols = p.sum(axis=-1), p.sum(axis=-2)
@@ -210,7 +214,6 @@ def kendall_tau_b(counts):
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
 
 
-@_accelerate.checks_counts
 def somers_d(counts):
     """Somers' D of the predicted class given the true class: (C - D) / (pairs with different true classes).
 
@@ -219,30 +222,19 @@ def somers_d(counts):
     constant prediction gives 0 here (scipy: NaN). Computed on proportions, as ``kendall_tau_b``.
     NaN when every sample has the same true class.
     """
-    if _accelerate.ENABLED:
-        return rank_statistic(counts, _accelerate.SOMERS)
     p = _proportions(counts)
     untied = _pairs_not_tied(p.sum(axis=-1))
     return _concordance(p) / np.where(untied > 0, untied, np.nan)
 
 
 def _weighted_kappa(counts, weights):
-    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero.
-
-    With numba, from one pass: sum w p = sum w n / N and the chance term from the margins over N.
-    """
-    if _accelerate.ENABLED:
-        sums = _accelerate.summary(counts, weights, chance=True)
-        chance = sums["chance"]
-        n = sums["n"]
-        return 1.0 - (sums["wsum"] / np.where(n > 0, n, np.nan)) / np.where(chance > 0, chance, np.nan)
+    """1 - sum w p / sum w p_r. p_.c on proportions p = counts / N, NaN when the denominator is zero."""
     p = _proportions(counts)
     expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
     chance = (weights * expected).sum(axis=(-2, -1))
     return 1.0 - (weights * p).sum(axis=(-2, -1)) / np.where(chance > 0, chance, np.nan)
 
 
-@_accelerate.checks_counts
 def qwk(counts):
     """Quadratic weighted kappa: 1 - sum w O / sum w E with w = (r - c)^2 and E the outer product of the margins / N.
 
@@ -250,6 +242,10 @@ def qwk(counts):
     value as on the counts at every scale. NaN when the expected disagreement is zero.
     """
     return _weighted_kappa(counts, index_distance(counts.shape[-1], 2))
+
+
+def _qwk_compiled(counts):
+    return _accelerate.weighted_kappa(counts, index_distance(counts.shape[-1], 2))
 
 
 KAPPA_WEIGHTINGS = ("linear", "quadratic")
@@ -274,7 +270,6 @@ def _disagreement(weighting, k):
     return weights
 
 
-@_accelerate.checks_counts
 def kappa(counts, weighting="linear"):
     """Cohen's weighted kappa: 1 - sum w_rc n_rc / sum w_rc N_r M_c / N (Cohen 1968).
 
@@ -286,7 +281,10 @@ def kappa(counts, weighting="linear"):
     return _weighted_kappa(counts, _disagreement(weighting, counts.shape[-1]))
 
 
-@_accelerate.checks_counts
+def _kappa_compiled(counts, weighting="linear"):
+    return _accelerate.weighted_kappa(counts, _disagreement(weighting, counts.shape[-1]))
+
+
 def gerrity(counts):
     """Gerrity score: sum_rc p_rc s_rc with Gerrity's (1992) equitable scoring matrix s of the true margin.
 
@@ -295,8 +293,6 @@ def gerrity(counts):
     Equal to xskillscore's ``Contingency(...).gerrity_score()`` with the truth as observations.
     NaN when the first or the last true class has no samples (some a_i is 0 or infinite), or K < 2.
     """
-    if _accelerate.ENABLED:
-        return _accelerate.gerrity(counts)
     p = _proportions(counts)
     k = p.shape[-1]
     rows = p.sum(axis=-1)
@@ -314,7 +310,6 @@ def gerrity(counts):
     return np.where(defined, (p * score).sum(axis=(-2, -1)), np.nan)
 
 
-@_accelerate.checks_counts
 def cem_ord(counts):
     """Closeness evaluation measure CEM-ORD of Amigó et al. (2020): sum_rc n_rc prox(c, r) / sum_r N_r prox(r, r).
 
@@ -323,8 +318,6 @@ def cem_ord(counts):
     That sum is N_r / 2 + |m_c - m_r| with m_k = N_1 + ... + N_(k-1) + N_k / 2 the mid-cumulative sizes.
     Computed on proportions; NaN for an empty matrix.
     """
-    if _accelerate.ENABLED:
-        return _accelerate.cem_ord(counts)
     p = _proportions(counts)
     shares = p.sum(axis=-1)
     middle = np.cumsum(shares, axis=-1) - shares / 2
@@ -335,11 +328,18 @@ def cem_ord(counts):
     return found / np.where(best > 0, best, np.nan)
 
 
-@_accelerate.checks_counts
 def expected_cost(counts, cost=None):
     """Mean misclassification cost: sum n_rc C_rc / N, with C_rc = |r - c| by default."""
-    k = counts.shape[-1]
-    return _mean_weight(counts, index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost"))
+    return mean_weight(counts, _cost(cost, counts.shape[-1]))
+
+
+def _cost(cost, k):
+    """``expected_cost``'s weights: |r - c|, or the cost matrix given."""
+    return index_distance(k) if cost is None else cost_matrix(cost, k, "expected_cost")
+
+
+def _expected_cost_compiled(counts, cost=None):
+    return _accelerate.mean_weight(counts, _cost(cost, counts.shape[-1]))
 
 
 def _sensitivities(counts):
@@ -350,27 +350,29 @@ def _sensitivities(counts):
         return np.where(rows > 0, hits / np.where(rows > 0, rows, 1.0), np.nan)
 
 
-@_accelerate.checks_counts
 def ms(counts):
     """Minimum sensitivity: the smallest per-class recall n_rr / N_r over the true classes with samples."""
-    if _accelerate.ENABLED:
-        return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.MIN_RECALL)
     recall = _sensitivities(counts)
     valid = ~np.isnan(recall)
     return np.where(valid.any(axis=-1), np.where(valid, recall, np.inf).min(axis=-1), np.nan)
 
 
-@_accelerate.checks_counts
 def gm(counts):
     """Geometric mean of the per-class recalls n_rr / N_r over the true classes with samples (0 if one is 0)."""
-    if _accelerate.ENABLED:
-        return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.GM_RECALL)
     recall = _sensitivities(counts)
     valid = ~np.isnan(recall)
     n = valid.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = np.where(valid, np.log(np.where(valid, recall, 1.0)), 0.0).sum(axis=-1)
         return np.where(n > 0, np.exp(logs / np.where(n > 0, n, 1)), np.nan)
+
+
+def _ms_compiled(counts):
+    return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.MIN_RECALL)
+
+
+def _gm_compiled(counts):
+    return _accelerate.per_class(counts, np.zeros((counts.shape[-1],) * 2), _accelerate.GM_RECALL)
 
 
 _KAPPA_UNDEFINED = "the chance-expected disagreement is zero (a single class in both margins)"
@@ -412,6 +414,7 @@ def ordframe_metrics():
             reference=ORCA,
             share=True,
             interval="jeffreys",
+            compiled=_within_k_compiled,
         ),
         Metric(
             "mae",
@@ -421,6 +424,7 @@ def ordframe_metrics():
             errors,
             description="Mean absolute error on class indices.",
             reference=CARDOSO,
+            compiled=_mae_compiled,
         ),
         Metric(
             "mse",
@@ -430,6 +434,7 @@ def ordframe_metrics():
             errors,
             description="Mean squared error on class indices.",
             reference=CARDOSO,
+            compiled=_mse_compiled,
         ),
         Metric(
             "amae",
@@ -440,6 +445,7 @@ def ordframe_metrics():
             description="Mean over true classes of the per-class MAE (robust to imbalance).",
             reference=BACCIANELLA,
             undefined="no true class has samples",
+            compiled=_amae_compiled,
         ),
         Metric(
             "amse",
@@ -450,6 +456,7 @@ def ordframe_metrics():
             description="Mean over true classes of the per-class MSE (macro-averaged MSE, robust to imbalance).",
             reference=BACCIANELLA,
             undefined="no true class has samples",
+            compiled=_amse_compiled,
         ),
         Metric(
             "mmae",
@@ -462,6 +469,7 @@ def ordframe_metrics():
             undefined="no true class has samples",
             interval="intersection",
             per_class=_class_error,
+            compiled=_mmae_compiled,
         ),
         Metric(
             "spearman",
@@ -472,6 +480,8 @@ def ordframe_metrics():
             description="Spearman's rank correlation of true and predicted class.",
             reference=CARDOSO,
             undefined=_RANK_UNDEFINED,
+            compiled=rank_twin(_accelerate.SPEARMAN),
+            needs=(RANKS,),
         ),
         Metric(
             "kendall_tau_b",
@@ -482,6 +492,8 @@ def ordframe_metrics():
             description="Kendall's tau-b rank correlation of true and predicted class.",
             reference=CARDOSO,
             undefined=_RANK_UNDEFINED,
+            compiled=rank_twin(_accelerate.KENDALL),
+            needs=(RANKS,),
         ),
         Metric(
             "somers_d",
@@ -492,6 +504,8 @@ def ordframe_metrics():
             description="Somers' D of the predicted class given the true class (pairs tied on the truth left out).",
             reference=SOMERS,
             undefined="every sample has the same true class (no pair to order)",
+            compiled=rank_twin(_accelerate.SOMERS),
+            needs=(RANKS,),
         ),
         Metric(
             "qwk",
@@ -502,6 +516,7 @@ def ordframe_metrics():
             description="Quadratic weighted Cohen's kappa on class indices.",
             reference=COHEN,
             undefined=_KAPPA_UNDEFINED,
+            compiled=_qwk_compiled,
         ),
         Metric(
             "kappa",
@@ -513,6 +528,7 @@ def ordframe_metrics():
             "custom disagreement weights.",
             reference=COHEN,
             undefined=_KAPPA_UNDEFINED,
+            compiled=_kappa_compiled,
         ),
         Metric(
             "gerrity",
@@ -524,6 +540,7 @@ def ordframe_metrics():
             reference=GERRITY,
             undefined="the first or the last true class has no samples, or there is a single class",
             interval="bca",
+            compiled=_accelerate.gerrity,
         ),
         Metric(
             "cem_ord",
@@ -534,6 +551,7 @@ def ordframe_metrics():
             description="Closeness evaluation measure of Amigó et al.: the information of predicted closeness to "
             "the truth, weighted by the true class distribution, over that of perfect predictions.",
             reference=AMIGO,
+            compiled=_accelerate.cem_ord,
         ),
         Metric(
             "expected_cost",
@@ -543,6 +561,7 @@ def ordframe_metrics():
             errors,
             description="Mean cost of the predictions under a cost matrix (default |r - c|).",
             reference="C. Elkan, The foundations of cost-sensitive learning, IJCAI 2001",
+            compiled=_expected_cost_compiled,
         ),
         Metric(
             "ms",
@@ -555,6 +574,7 @@ def ordframe_metrics():
             undefined="no true class has samples",
             interval="intersection",
             per_class=_sensitivities,
+            compiled=_ms_compiled,
         ),
         Metric(
             "gm",
@@ -566,5 +586,6 @@ def ordframe_metrics():
             reference=ORCA,
             undefined="no true class has samples",
             interval="bca",
+            compiled=_gm_compiled,
         ),
     ]

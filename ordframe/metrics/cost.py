@@ -12,13 +12,15 @@ same true-class sizes and an empty diagonal can reach (eq. 6), MC = TC / max TC
 and d = sqrt((1 - Acc)^2 + MC^2) (eq. 7). Eq. 6 is a linear programme that
 separates by true class: each class sends all its n_t samples to its most
 costly wrong class, so max TC = sum_t n_t max_{p != t} C[t, p] exactly.
+
+The five metrics are functions of the accuracy, TC and max TC of a matrix (``GEORGE``): ``evaluate``
+computes them once for all five (``Metric.needs``); with the ``numba`` extra in one compiled pass.
 """
 
 import numpy as np
 
-from ordframe._core.shared import shared
 from ordframe._registry.hookspecs import hookimpl
-from ordframe._registry.metric import Metric
+from ordframe._registry.metric import Metric, Term
 from ordframe.metrics import _accelerate
 from ordframe.metrics._matrix import classes_first, cost_matrix, in_blocks, index_distance
 
@@ -77,29 +79,27 @@ def _user_cost(cost, k):
     return cost
 
 
-def _terms(counts, cost):
-    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6); compiled with numba when installed.
-
-    Computed once for all of d, MC, TC, max TC and the chance distance of one ``evaluate`` (``shared``).
-    """
-
-    def compute():
-        if _accelerate.ENABLED:
-            return _accelerate.george(counts, None if cost is None else _user_cost(cost, counts.shape[-1]))
-        return tuple(np.moveaxis(_terms_numpy(counts, cost), -1, 0))
-
-    return shared("george", counts, _cost_key(cost), compute)
+def _terms(counts, cost=None):
+    """Accuracy, TC and max TC of every matrix (eqs. 1, 5 and 6)."""
+    return tuple(np.moveaxis(_terms_numpy(counts, cost), -1, 0))
 
 
-def _cost_key(cost):
-    """``cost`` as a hashable key for ``shared`` (None: not a matrix of numbers, so not shared)."""
-    if cost is None:
-        return "eq. 4"
-    try:
-        cost = np.asarray(cost, dtype=np.float64)
-    except (TypeError, ValueError):
-        return None
-    return cost.shape, cost.tobytes()
+def _terms_compiled(counts, cost=None):
+    return _accelerate.george(counts, None if cost is None else _user_cost(cost, counts.shape[-1]))
+
+
+#: Accuracy, TC and max TC: computed once for those of d, MC, TC, max TC and the chance distance that
+#: ``evaluate`` computes with the same ``cost``.
+GEORGE = Term("george", _terms, compiled=_terms_compiled)
+
+
+def _twin(kernel):
+    """The compiled twin of one of the five metrics: ``kernel`` with the terms of one compiled pass."""
+
+    def compiled(counts, cost=None, *, george=None):
+        return kernel(counts, cost, george=_terms_compiled(counts, cost) if george is None else george)
+
+    return compiled
 
 
 @in_blocks
@@ -115,29 +115,25 @@ def _terms_numpy(counts, cost):
     return np.stack([accuracy, np.einsum("tp...,tp...->...", x, cost), (sizes * cost.max(axis=1)).sum(axis=0)], -1)
 
 
-@_accelerate.checks_counts
-def tc(counts, cost=None):
+def tc(counts, cost=None, *, george=None):
     """Total misclassification cost TC = sum_{t,p} C[t, p] n_tp (eq. 5)."""
-    return _terms(counts, cost)[1].copy()
+    return (_terms(counts, cost) if george is None else george)[1].copy()
 
 
-@_accelerate.checks_counts
-def max_tc(counts, cost=None):
+def max_tc(counts, cost=None, *, george=None):
     """max TC = sum_t n_t max_{p != t} C[t, p], the exact solution of eq. 6."""
-    return _terms(counts, cost)[2].copy()
+    return (_terms(counts, cost) if george is None else george)[2].copy()
 
 
-@_accelerate.checks_counts
-def mc(counts, cost=None):
+def mc(counts, cost=None, *, george=None):
     """Misclassification cost MC = TC / max TC, in [0, 1]."""
-    _, total_cost, most = _terms(counts, cost)
+    _, total_cost, most = _terms(counts, cost) if george is None else george
     return total_cost / most
 
 
-@_accelerate.checks_counts
-def d(counts, cost=None):
+def d(counts, cost=None, *, george=None):
     """Distance to the ideal point: d = sqrt((1 - Acc)^2 + MC^2) (eq. 7), in [0, sqrt(2)]."""
-    accuracy, total_cost, most = _terms(counts, cost)
+    accuracy, total_cost, most = _terms(counts, cost) if george is None else george
     return _length(1.0 - accuracy, total_cost / most)
 
 
@@ -155,10 +151,9 @@ def _length(x, y):
     return length
 
 
-@_accelerate.checks_counts
-def chance_distance(counts, cost=None):
+def chance_distance(counts, cost=None, *, george=None):
     """George's tie-break for equal d: |Acc + MC - 1| / sqrt(2), the distance from the line Acc + MC = 1."""
-    accuracy, total_cost, most = _terms(counts, cost)
+    accuracy, total_cost, most = _terms(counts, cost) if george is None else george
     return np.abs(accuracy + total_cost / most - 1.0) / np.sqrt(2.0)
 
 
@@ -179,6 +174,8 @@ def ordframe_metrics():
             description="George's cost-sensitive distance of (Acc, MC) from the ideal point (1, 0).",
             reference=REFERENCE,
             undefined=_UNDEFINED,
+            compiled=_twin(d),
+            needs=(GEORGE,),
         ),
         Metric(
             "mc",
@@ -189,6 +186,8 @@ def ordframe_metrics():
             description="Misclassification cost TC / max TC (George et al.).",
             reference=REFERENCE,
             undefined=_UNDEFINED,
+            compiled=_twin(mc),
+            needs=(GEORGE,),
         ),
         Metric(
             "tc",
@@ -200,6 +199,8 @@ def ordframe_metrics():
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
             interval="bca",
+            compiled=_twin(tc),
+            needs=(GEORGE,),
         ),
         Metric(
             "max_tc",
@@ -211,6 +212,8 @@ def ordframe_metrics():
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
             interval="basic",
+            compiled=_twin(max_tc),
+            needs=(GEORGE,),
         ),
         Metric(
             "chance_distance",
@@ -221,5 +224,7 @@ def ordframe_metrics():
             description="George's tie-break for equal d: |Acc + MC - 1| / sqrt(2); farther is better.",
             reference=REFERENCE,
             undefined=_UNDEFINED,
+            compiled=_twin(chance_distance),
+            needs=(GEORGE,),
         ),
     ]

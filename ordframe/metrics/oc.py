@@ -191,22 +191,23 @@ def _uoc_numpy(counts, beta, gamma):
     return _index(_uoc_problem(_flat(counts), beta, gamma), np.shape(counts)[:-2])
 
 
-@_accelerate.checks_counts
 def oc(counts, beta=0.75, gamma=1.0):
     """Ordinal Classification Index (Cardoso & Sousa 2011, eq. 7), rows = true class.
 
     OC = min over paths of 1 - sum_path n_rc / (N + (sum_all n_rc |r-c|^gamma)^(1/gamma))
     + beta_raw sum_path n_rc |r-c|^gamma, with beta_raw = beta / (N (K-1)^gamma)
     (``beta`` is relative to the maximum penalty, as in the paper's tables).
-    NaN for an empty matrix. Compiled with numba when installed (``_accelerate``), else numpy.
+    NaN for an empty matrix.
     """
     check_params(beta, gamma)
-    if _accelerate.ENABLED:
-        return _accelerate.path_index(counts, beta, gamma, uniform=False)
     return _oc_numpy(counts, beta, gamma)
 
 
-@_accelerate.checks_counts
+def _oc_compiled(counts, beta=0.75, gamma=1.0):
+    check_params(beta, gamma)
+    return _accelerate.path_index(counts, beta, gamma, uniform=False)
+
+
 def uoc(counts, beta=0.75, gamma=1.0):
     """Uniform Ordinal Classification Index (Silva, Pinto & Cardoso 2018, eq. 28), rows = true class.
 
@@ -214,15 +215,16 @@ def uoc(counts, beta=0.75, gamma=1.0):
     nothing; the path still runs on the K x K grid with the original |r - c|),
     UOC = min over paths of 1 - sum_path p / (K' + K'^(1-1/gamma) (sum_all p d)^(1/gamma))
     + (beta / K') sum_path p d, d = |r-c|^gamma. NaN when no row is observed.
-    Compiled with numba when installed (``_accelerate``), else numpy.
     """
     check_params(beta, gamma)
-    if _accelerate.ENABLED:
-        return _accelerate.path_index(counts, beta, gamma, uniform=True)
     return _uoc_numpy(counts, beta, gamma)
 
 
-@_accelerate.checks_counts
+def _uoc_compiled(counts, beta=0.75, gamma=1.0):
+    check_params(beta, gamma)
+    return _accelerate.path_index(counts, beta, gamma, uniform=True)
+
+
 def auoc(counts):
     """A_UOC = integral of UOC(beta, gamma=1) over beta in [0, 1] (Silva, Pinto & Cardoso 2018, eq. 23), computed exactly.
 
@@ -235,12 +237,14 @@ def auoc(counts):
     envelope on the interval is min(La, Lb) and its integral is added in
     closed form. Every matrix's pending intervals are solved together in one
     DP per round; the number of rounds is bounded by the number of envelope
-    pieces. NaN when no row is observed. With numba (``_accelerate``) the
-    same search runs compiled, one matrix at a time.
+    pieces. NaN when no row is observed. Its compiled twin runs the same
+    search one matrix at a time.
     """
-    if _accelerate.ENABLED:
-        return _accelerate.auoc(counts, ENVELOPE_TOL)
     return _auoc_numpy(counts)
+
+
+def _auoc_compiled(counts):
+    return _accelerate.auoc(counts, ENVELOPE_TOL)
 
 
 @in_blocks
@@ -328,6 +332,7 @@ def ordframe_metrics():
             reference=CARDOSO_SOUSA,
             undefined="the confusion matrix is empty (N = 0)",
             interval="calibrated",
+            compiled=_oc_compiled,
         ),
         Metric(
             "uoc",
@@ -338,6 +343,7 @@ def ordframe_metrics():
             description="Uniform OC: OC on row-normalised counts, robust to class imbalance.",
             reference=SILVA,
             undefined="no true class has samples (K' = 0)",
+            compiled=_uoc_compiled,
         ),
         Metric(
             "auoc",
@@ -348,5 +354,6 @@ def ordframe_metrics():
             description="Area under UOC(beta) for beta in [0, 1] (gamma = 1), computed exactly.",
             reference=SILVA,
             undefined="no true class has samples (K' = 0)",
+            compiled=_auoc_compiled,
         ),
     ]

@@ -37,7 +37,7 @@ import numpy as np
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import classes_first, in_blocks, rank_statistic, suffix_sum
+from ordframe.metrics._matrix import RANKS, classes_first, in_blocks, rank_twin, suffix_sum
 
 REFERENCE = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
@@ -65,7 +65,6 @@ def _rint(x, exact):
     return np.where(varies, -1.0 + 2.0 * agree / np.sqrt(s1 * s2), np.nan)
 
 
-@_accelerate.checks_counts
 def rint(counts):
     """r_int = -1 + 2 card(S1 n S2) / sqrt(card(S1) card(S2)), Pinto da Costa et al.'s corrected formula.
 
@@ -80,8 +79,6 @@ def rint(counts):
     observed class in the rows or in the columns, which includes N < 2 for
     integer counts): a constant variable has no order to compare.
     """
-    if _accelerate.ENABLED:
-        return rank_statistic(counts, _accelerate.RINT)
     return _rint_numpy(counts)
 
 
@@ -93,8 +90,6 @@ def _rint_numpy(counts):
 
 def _rint_large_sample(counts):
     """The large-sample form of r_int for every matrix, integer-valued or not (the "- N" terms dropped)."""
-    if _accelerate.ENABLED:
-        return rank_statistic(counts, _accelerate.RINT_LARGE_SAMPLE)
     return _rint(classes_first(np.asarray(counts)), False)
 
 
@@ -110,5 +105,7 @@ def ordframe_metrics():
             description="Agreement of the order relations of true and predicted class over pairs of observations.",
             reference=REFERENCE,
             undefined="every sample has the same true class or the same predicted class (a constant variable has no order)",
+            compiled=rank_twin(_accelerate.RINT),
+            needs=(RANKS,),
         )
     ]

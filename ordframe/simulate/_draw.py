@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ordframe._core import options
 from ordframe.metrics import _accelerate
 
 GUIDE = 64
@@ -45,7 +46,7 @@ def binomials(rng: np.random.Generator, n: np.ndarray, p: float) -> np.ndarray:
     # where each search starts: the variates at u = 0, 1/GUIDE, 2/GUIDE, ... of each row, by bisection
     width, rows = high + 1, np.arange(high - low + 1)
     guide = _count(table, np.arange(GUIDE) / GUIDE + 2.0 * rows[:, None], rows[:, None], width).ravel()
-    if _accelerate.ENABLED:
+    if options.COMPILED:
         out = np.empty(n.shape, np.int64)
         _accelerate.invert(table, guide, GUIDE, u, n, low, width, out)
         return out

@@ -11,7 +11,6 @@ from ordframe._bridge.apply import apply_confusion, check_cube, confusion_counts
 from ordframe._core.checks import check_level, dims_list
 from ordframe._core.dims import BOUND_DIM, CUBE_DIMS, METRIC_DIM
 from ordframe._core.messages import warn
-from ordframe._core.shared import shared_terms
 from ordframe._registry.request import metric_request
 
 _SHARES = ("agree", "disagree", "tie", "undefined")
@@ -111,32 +110,31 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
     request = metric_request(metrics, "confusion", require="confusion")
     ref_name, ref_metric, ref_params = _reference(reference, cost)
 
-    checked = [confusion_counts(cube) for cube in (a, b)]  # validated once for every metric
+    checked = [confusion_counts(cube) for cube in (a, b)]  # validated once, terms shared, for every metric
 
     def preference(metric, params):
         values = [apply_confusion(metric, cube, params, c) for cube, c in zip((a, b), checked, strict=True)]
         return _preference(*values, metric.higher_is_better, tol)
 
-    with shared_terms():  # and the terms that several metrics use computed once
-        ref = preference(ref_metric, ref_params)
-        compared = ref.notnull() & (ref != 0)
-        pairs = compared.sum(pooled)
-        axes = tuple(ref.dims.index(d) for d in pooled)
-        among, reference = compared.values, ref.values
-        parts = []
-        for output, (metric, params) in request.items():
-            pref = preference(metric, params).values
-            shares = {
-                "agree": among & (pref == reference),
-                "disagree": among & (pref == -reference),
-                "tie": among & (pref == 0),
-                "undefined": among & np.isnan(pref),
-            }
-            parts.append(
-                xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
-                    {METRIC_DIM: [output]}
-                )
+    ref = preference(ref_metric, ref_params)
+    compared = ref.notnull() & (ref != 0)
+    pairs = compared.sum(pooled)
+    axes = tuple(ref.dims.index(d) for d in pooled)
+    among, reference = compared.values, ref.values
+    parts = []
+    for output, (metric, params) in request.items():
+        pref = preference(metric, params).values
+        shares = {
+            "agree": among & (pref == reference),
+            "disagree": among & (pref == -reference),
+            "tie": among & (pref == 0),
+            "undefined": among & np.isnan(pref),
+        }
+        parts.append(
+            xr.Dataset({key: pairs.copy(data=v.sum(axis=axes)) for key, v in shares.items()}).expand_dims(
+                {METRIC_DIM: [output]}
             )
+        )
     counts = xr.concat(parts, dim=METRIC_DIM)
     if (pairs == 0).any():
         warn(
