@@ -783,6 +783,15 @@ def test_builtin_metrics_declare_the_defaults_of_their_kernels():
         assert ordframe.Metric(name, m.kind, m.func, m.higher_is_better, needs=m.needs).defaults == m.defaults, name
 
 
+def test_builtin_metrics_pickle_with_their_twins_and_terms():
+    """A Metric travels to other processes (dask workers, a pickled Accumulator): its compiled twin and terms too."""
+    import pickle
+
+    for name in registry.metric_names():
+        m = ordframe.get_metric(name)
+        assert pickle.loads(pickle.dumps(m)) == m, name
+
+
 def test_compiled_twins_and_terms_are_declared_and_checked():
     """A compiled twin must take the numpy kernel's parameters with the same defaults; the keyword arguments
     named after the terms a metric ``needs`` are not parameters; both are for confusion metrics."""

@@ -23,14 +23,10 @@ def _all_ranks(counts):
 RANKS = Term("ranks", None, compiled=_all_ranks)
 
 
-def rank_twin(want: int):
-    """The compiled twin of a rank statistic (``want``: ``_accelerate.SPEARMAN``, ...): the statistic alone, or
+def rank_statistic(counts, want: int, ranks) -> np.ndarray:
+    """A rank statistic's compiled value (``want``: ``_accelerate.SPEARMAN``, ...): from one pass of its own, or
     its row of the five of one pass (``RANKS``) when given."""
-
-    def compiled(counts, *, ranks=None):
-        return _accelerate.pairs(counts, want) if ranks is None else ranks[want].copy()
-
-    return compiled
+    return _accelerate.pairs(counts, want) if ranks is None else ranks[want].copy()
 
 
 def index_distance(k: int, power: float = 1.0) -> np.ndarray:

@@ -11,7 +11,7 @@ import numpy as np
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import RANKS, cost_matrix, index_distance, mean_weight, rank_twin, suffix_sum, total
+from ordframe.metrics._matrix import RANKS, cost_matrix, index_distance, mean_weight, rank_statistic, suffix_sum, total
 
 ORCA = "P. A. Gutiérrez et al., Ordinal regression methods: survey and experimental study, IEEE TKDE 28(1), 2016"
 CARDOSO = "J. S. Cardoso, R. Sousa, Measuring the performance of ordinal classification, IJPRAI 25(8), 2011"
@@ -189,6 +189,10 @@ def spearman(counts):
     return np.where(varies, cov / np.sqrt(np.where(varies, var, np.nan)), np.nan)
 
 
+def _spearman_compiled(counts, *, ranks=None):
+    return rank_statistic(counts, _accelerate.SPEARMAN, ranks)
+
+
 def _concordance(p):
     """(C - D) / N^2 on proportions ``p``: concordant minus discordant pairs of samples."""
     below = suffix_sum(p, -2) - p  # mass with a larger true class, per predicted class
@@ -214,6 +218,10 @@ def kendall_tau_b(counts):
     return np.where(varies, balance / np.sqrt(np.where(varies, untied, np.nan)), np.nan)
 
 
+def _kendall_tau_b_compiled(counts, *, ranks=None):
+    return rank_statistic(counts, _accelerate.KENDALL, ranks)
+
+
 def somers_d(counts):
     """Somers' D of the predicted class given the true class: (C - D) / (pairs with different true classes).
 
@@ -225,6 +233,10 @@ def somers_d(counts):
     p = _proportions(counts)
     untied = _pairs_not_tied(p.sum(axis=-1))
     return _concordance(p) / np.where(untied > 0, untied, np.nan)
+
+
+def _somers_d_compiled(counts, *, ranks=None):
+    return rank_statistic(counts, _accelerate.SOMERS, ranks)
 
 
 def _weighted_kappa(counts, weights):
@@ -480,7 +492,7 @@ def ordframe_metrics():
             description="Spearman's rank correlation of true and predicted class.",
             reference=CARDOSO,
             undefined=_RANK_UNDEFINED,
-            compiled=rank_twin(_accelerate.SPEARMAN),
+            compiled=_spearman_compiled,
             needs=(RANKS,),
         ),
         Metric(
@@ -492,7 +504,7 @@ def ordframe_metrics():
             description="Kendall's tau-b rank correlation of true and predicted class.",
             reference=CARDOSO,
             undefined=_RANK_UNDEFINED,
-            compiled=rank_twin(_accelerate.KENDALL),
+            compiled=_kendall_tau_b_compiled,
             needs=(RANKS,),
         ),
         Metric(
@@ -504,7 +516,7 @@ def ordframe_metrics():
             description="Somers' D of the predicted class given the true class (pairs tied on the truth left out).",
             reference=SOMERS,
             undefined="every sample has the same true class (no pair to order)",
-            compiled=rank_twin(_accelerate.SOMERS),
+            compiled=_somers_d_compiled,
             needs=(RANKS,),
         ),
         Metric(

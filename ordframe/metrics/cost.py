@@ -93,13 +93,9 @@ def _terms_compiled(counts, cost=None):
 GEORGE = Term("george", _terms, compiled=_terms_compiled)
 
 
-def _twin(kernel):
-    """The compiled twin of one of the five metrics: ``kernel`` with the terms of one compiled pass."""
-
-    def compiled(counts, cost=None, *, george=None):
-        return kernel(counts, cost, george=_terms_compiled(counts, cost) if george is None else george)
-
-    return compiled
+def _given(counts, cost, george):
+    """``george``, or the terms of one compiled pass: what the compiled twins below give their numpy kernels."""
+    return _terms_compiled(counts, cost) if george is None else george
 
 
 @in_blocks
@@ -157,6 +153,26 @@ def chance_distance(counts, cost=None, *, george=None):
     return np.abs(accuracy + total_cost / most - 1.0) / np.sqrt(2.0)
 
 
+def _tc_compiled(counts, cost=None, *, george=None):
+    return tc(counts, cost, george=_given(counts, cost, george))
+
+
+def _max_tc_compiled(counts, cost=None, *, george=None):
+    return max_tc(counts, cost, george=_given(counts, cost, george))
+
+
+def _mc_compiled(counts, cost=None, *, george=None):
+    return mc(counts, cost, george=_given(counts, cost, george))
+
+
+def _d_compiled(counts, cost=None, *, george=None):
+    return d(counts, cost, george=_given(counts, cost, george))
+
+
+def _chance_distance_compiled(counts, cost=None, *, george=None):
+    return chance_distance(counts, cost, george=_given(counts, cost, george))
+
+
 _UNDEFINED_COST = "the default cost needs every class to have true samples (it divides by the class size)"
 _UNDEFINED = _UNDEFINED_COST + ", or max TC is zero (a cost matrix that is zero where the samples are)"
 
@@ -174,7 +190,7 @@ def ordframe_metrics():
             description="George's cost-sensitive distance of (Acc, MC) from the ideal point (1, 0).",
             reference=REFERENCE,
             undefined=_UNDEFINED,
-            compiled=_twin(d),
+            compiled=_d_compiled,
             needs=(GEORGE,),
         ),
         Metric(
@@ -186,7 +202,7 @@ def ordframe_metrics():
             description="Misclassification cost TC / max TC (George et al.).",
             reference=REFERENCE,
             undefined=_UNDEFINED,
-            compiled=_twin(mc),
+            compiled=_mc_compiled,
             needs=(GEORGE,),
         ),
         Metric(
@@ -199,7 +215,7 @@ def ordframe_metrics():
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
             interval="bca",
-            compiled=_twin(tc),
+            compiled=_tc_compiled,
             needs=(GEORGE,),
         ),
         Metric(
@@ -212,7 +228,7 @@ def ordframe_metrics():
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
             interval="basic",
-            compiled=_twin(max_tc),
+            compiled=_max_tc_compiled,
             needs=(GEORGE,),
         ),
         Metric(
@@ -224,7 +240,7 @@ def ordframe_metrics():
             description="George's tie-break for equal d: |Acc + MC - 1| / sqrt(2); farther is better.",
             reference=REFERENCE,
             undefined=_UNDEFINED,
-            compiled=_twin(chance_distance),
+            compiled=_chance_distance_compiled,
             needs=(GEORGE,),
         ),
     ]

@@ -37,7 +37,7 @@ import numpy as np
 from ordframe._registry.hookspecs import hookimpl
 from ordframe._registry.metric import Metric
 from ordframe.metrics import _accelerate
-from ordframe.metrics._matrix import RANKS, classes_first, in_blocks, rank_twin, suffix_sum
+from ordframe.metrics._matrix import RANKS, classes_first, in_blocks, rank_statistic, suffix_sum
 
 REFERENCE = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
@@ -82,6 +82,10 @@ def rint(counts):
     return _rint_numpy(counts)
 
 
+def _rint_compiled(counts, *, ranks=None):
+    return rank_statistic(counts, _accelerate.RINT, ranks)
+
+
 @in_blocks
 def _rint_numpy(counts):
     x = classes_first(counts)  # x[i, j] has the stack's shape
@@ -105,7 +109,7 @@ def ordframe_metrics():
             description="Agreement of the order relations of true and predicted class over pairs of observations.",
             reference=REFERENCE,
             undefined="every sample has the same true class or the same predicted class (a constant variable has no order)",
-            compiled=rank_twin(_accelerate.RINT),
+            compiled=_rint_compiled,
             needs=(RANKS,),
         )
     ]
