@@ -1,5 +1,8 @@
-"""Shared fixtures: registry isolation."""
+"""Shared fixtures: registry isolation, and the compiled kernels made ready once per run."""
 
+import warnings
+
+import pandas as pd
 import pytest
 
 from ordframe._registry import manager as registry
@@ -27,3 +30,21 @@ def fresh_registry(monkeypatch):
     fresh = registry._Registry()
     monkeypatch.setattr(registry, "_registry", fresh)
     return fresh
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels():
+    """numba compiles the kernels (or loads them from its on-disk cache) here, once per run.
+
+    Every confusion metric's twin on int64 and float64 (weighted) counts, and the counting of frame rows: a
+    test's duration is then its own, not the compilation of whatever kernels it happens to call first.
+    """
+    import ordframe
+
+    table = ordframe.list_metrics()
+    confusion = list(table.loc[table["kind"] == "confusion", "name"])
+    df = pd.DataFrame({"y": [0, 1, 2, 2, 1], "yhat": [0, 2, 2, 1, 1], "w": [1.0, 2.0, 1.0, 1.0, 0.5]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for weights in (None, "w"):
+            df.ordinal.confusion("y", "yhat", weights=weights).ordinal.evaluate(metrics=confusion)
