@@ -353,6 +353,9 @@ def test_bootstrap_arguments_need_a_bootstrap_and_methods_are_checked():
         df.ordinal.skill("y", "yhat", metric="mae", by="model", n_resamples=10, method="bca")
     with pytest.raises(ValueError, match="names one metric"):
         df.ordinal.skill("y", "yhat", metric=["mae", "qwk"], by="model")
+    for zero in (0, False):  # no replicates is an error, not the default number of them
+        with pytest.raises(TypeError, match="n_resamples must be a whole number of replicates >= 1"):
+            df.ordinal.skill("y", "yhat", metric="mae", by="model", n_resamples=zero)
 
 
 def test_skill_of_values_needs_a_cube_for_climatology_and_a_perfect_value():

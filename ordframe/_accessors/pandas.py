@@ -674,7 +674,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                 "every sample once)"
             )
         selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize)
-        draws = Resampling(n_resamples or Resampling.n_resamples, seed, sample, strata, cluster, progress)
+        drawn = {} if n_resamples is None else {"n_resamples": n_resamples}  # without: sample= and strata= only pair
+        draws = Resampling(seed=seed, sample=sample, strata=strata, cluster=cluster, progress=progress, **drawn)
         return frame_skill(
             self._df,
             selection,
