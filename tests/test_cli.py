@@ -687,3 +687,4 @@ def test_library_messages_name_the_options_and_no_python_argument(capsys, tmp_pa
     returned, _, err = run(capsys, "score", path, *fixed, *argv, "--metrics", "rps" if "--proba" in given else "mae")
     assert returned == code and all(option in err for option in options), err
     assert not __import__("re").search(r"\b\w+=", err), err  # no Python argument (labels=, dropna=True)
+    assert not __import__("re").search(r"Categorical|\bdict\b", err), err  # advice a file and its options cannot follow

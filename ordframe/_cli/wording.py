@@ -33,7 +33,10 @@ OPTIONS = {
 
 
 class CommandLine(Wording):
-    """The command's words: an argument is its option (``--cluster site``), rows are counted from the header."""
+    """The command's words: an argument is its option (``--cluster site``), rows are counted from the header; a
+    file has no dtypes and the options no dicts, so their advice is left out."""
+
+    advice = {name: "" for name in Wording.advice}
 
     def keyword(self, name: str, shown: str | None, value: Any) -> str:
         if name not in OPTIONS:  # no option gives it: the command never passes it

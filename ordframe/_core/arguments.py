@@ -19,7 +19,16 @@ class Rows(str):
 
 
 class Wording:
-    """How a message spells what it names: Python's words, ``labels=``; the command line has its own."""
+    """How a message spells what it names: Python's words, ``labels=``; the command line has its own.
+
+    ``advice`` holds the advice a template names by a field that only some front ends can follow (a
+    Categorical dtype, a dict of columns): another wording gives its own text, or none.
+    """
+
+    advice = {
+        "or_categorical": ", or make the columns pandas ordered Categoricals (polars: an Enum)",
+        "or_dict": " (or a dict label -> column)",
+    }
 
     def keyword(self, name: str, shown: str | None, value: Any) -> str:
         """``name`` alone (``shown`` None), ``name=`` + ``shown`` (``labels=[...]``), or ``=``: ``name=<value!r>``."""
@@ -42,6 +51,7 @@ def about(kind: type[M], template: str, argument: str, value: Any = None, **data
     ``data`` names an argument by its keyword: ``{labels}`` is ``labels=``, ``{labels:[...]}`` ``labels=[...]``,
     ``{dropna:True}`` ``dropna=True``, ``{cluster:=}`` the argument with ``value`` (``cluster='site'``) and
     ``{n_resamples!s}`` the bare name; the command line says ``--labels``, ``--dropna`` or ``--cluster site``.
+    A field named in ``Wording.advice`` is advice that the wording words, or leaves out.
     """
     message = kind(_format(template, data, value, Wording()))
     vars(message).update(argument=argument, value=value, _template=(template, data))  # pickled with the message
@@ -68,7 +78,9 @@ class _Fields(dict):
         super().__init__(data)
         self.wording, self.value = wording, value
 
-    def __missing__(self, name: str) -> _Keyword:
+    def __missing__(self, name: str) -> _Keyword | str:
+        if name in self.wording.advice:
+            return self.wording.advice[name]
         return _Keyword(name, self.wording, self.value)
 
 

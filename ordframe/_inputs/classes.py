@@ -238,7 +238,7 @@ def check_orderable(columns: list[Labels]) -> None:
         raise about(
             TypeError,
             "cannot tell the class order of {kinds}: {why}. Pass {labels:[...]} with the classes in order, lowest "
-            "first, or make the columns pandas ordered Categoricals (polars: an Enum)",
+            "first{or_categorical}",
             "labels",
             kinds=kinds,
             why=why,

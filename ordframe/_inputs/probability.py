@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._core.arguments import about
+from ordframe._core.arguments import Wording, about
 from ordframe._core.dims import CLASS_DIM
 from ordframe._core.messages import MAX_SHOWN, DroppedRowsWarning, RowNames, array_name, warn
 from ordframe._inputs.arrays import array_cube, check_shared_dims, sample_positions
@@ -36,7 +36,7 @@ SUM_TOL = 1e-5
 # Words of the messages about proba= columns, which the functions' front end rewrites in its own (y_proba=)
 PROBA_LISTS = "proba lists"
 PASS_LABELS = "; pass labels=[...] naming the class of each column, in order"
-DICT_OF_COLUMNS = " (or a dict label -> column)"
+DICT_OF_COLUMNS = Wording.advice["or_dict"]
 PROBA_KEYS = "the keys of proba"
 DROPPED = -1  # the true-class code of a sample left out by dropna=True
 # Checks see at most this many rows at a time, so their temporaries stay in the CPU cache.
@@ -115,7 +115,7 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
         raise about(
             ValueError,
             "{proba!s} lists {count} columns but " + source + " gives {k} classes {classes}; pass {labels:[...]} "
-            "naming the class of each column, in order" + DICT_OF_COLUMNS,
+            "naming the class of each column, in order{or_dict}",
             "proba",
             proba,
             true=true,
