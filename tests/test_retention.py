@@ -228,6 +228,7 @@ def test_retention_counts_is_a_prefix_count():
         ({"metric": "rps"}, ValueError, "metric= must name 'confusion' metrics; 'rps' is a 'proba' metric"),
         ({"metric": ["qwk", "mae"]}, ValueError, "metric must name one confusion metric"),
         ({"dim": "fold"}, ValueError, "dim must name one or more sample dims"),
+        ({"dim": ["sample", "sample"]}, ValueError, r"dim= names 'sample' more than once"),
         ({"score": "rsp"}, KeyError, "did you mean 'rps'"),
     ],
 )

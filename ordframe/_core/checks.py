@@ -89,10 +89,13 @@ def by_names(by, what: str = "by") -> list:
 
 
 def dims_list(dim, what: str = "dim") -> list:
-    """One dim name -> ``[name]``, a list or tuple of names -> a list."""
+    """One dim name -> ``[name]``, a list or tuple of names, each once -> a list."""
     if isinstance(dim, str):
         return [dim]
     if isinstance(dim, (list, tuple)) and all(isinstance(d, str) for d in dim):
+        repeated = [d for d in dict.fromkeys(dim) if dim.count(d) > 1]
+        if repeated:
+            raise ValueError(f"{what}= names {show(repeated)} more than once; name each dim once")
         return list(dim)
     raise TypeError(f"{what}= must be a dim name or a list of dim names, got {dim!r}")
 
