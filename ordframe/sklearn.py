@@ -37,7 +37,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, as_scalar
+from ordframe._bridge.apply import as_scalar
+from ordframe._bridge.evaluate import rows_metric
 from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.messages import MAX_SHOWN, show
 from ordframe._inputs.classes import declared_order, encode, labels_of
@@ -105,7 +106,7 @@ class OrdinalScorer:
                 self._check_classes(true, "y")
                 self._check_classes(pred, f"{name}.predict(X)", predicted=True)
                 raise
-            value = as_scalar(apply_confusion(metric, rows.cube(), self.params), metric, rows.empty)
+            value = as_scalar(rows_metric(metric, rows, self.params), metric, rows.empty)
         else:
             given = predict_proba(
                 estimator,

@@ -1,7 +1,7 @@
 """Batches of predictions counted as they come, for training and evaluation loops (``ordframe.Accumulator``).
 
-Each batch goes through the DataFrame front end (its checks and messages) and
-leaves only counts: one confusion matrix per group of the batch and, for the
+Each batch goes through the DataFrame front end (its checks and messages; its
+vectors read as columns, no DataFrame built) and leaves only counts: one confusion matrix per group of the batch and, for the
 probability metrics, the sums of their per-sample scores and of the weights.
 Those are added to a stack that grows when a new group appears, so memory
 does not grow with the number of samples, and two accumulators (one per
@@ -33,7 +33,7 @@ from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
 from ordframe._inputs.vectors import PRED as PRED_COLUMN
 from ordframe._inputs.vectors import TRUE as TRUE_COLUMN
-from ordframe._inputs.vectors import WEIGHTS, vectors_frame, y_proba_words
+from ordframe._inputs.vectors import WEIGHTS, one_value, vector_columns, y_proba_words
 from ordframe._registry.metric import RESERVED_PARAMETERS
 from ordframe._registry.request import default_metrics, metric_request
 
@@ -111,37 +111,41 @@ class Accumulator:
         for the whole batch, or one per sample.
         """
         layout = self._checked_layout(groups, y_proba is not None)
-        frame, proba = vectors_frame(
-            y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups, labels=self.classes
+        slot = self._known_slot(groups)
+        columns = {} if slot is not None else groups  # the values of a group seen before need no coding
+        vectors, proba = vector_columns(
+            y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=columns, labels=self.classes
         )
         with y_proba_words(advice="; give one column per class of Accumulator(labels=...), in that order"):
             selection = Selection(
                 TRUE_COLUMN,
                 PRED_COLUMN if y_pred is not None else None,
                 proba or None,
-                list(groups),
+                list(columns),
                 self.classes,
                 WEIGHTS if sample_weight is not None else None,
                 dropna,
                 renormalize,
                 observed=True,
             )
-            rows = frame_rows(frame, selection)
+            rows = frame_rows(vectors, selection)
         self._dims, self._probabilities = layout  # the batch is valid: its layout is the accumulator's
         counts = rows.counts()
-        keys = rows.groups.combinations()
-        slots = self._slots_of(keys, tuple(groups))
+        if slot is None:
+            slots = self._slots_of(rows.groups.combinations(), tuple(groups))
+        else:
+            slots = np.array([slot])
         if sample_weight is not None and self._counts.dtype.kind != "f":
             self._counts = self._counts.astype(np.float64)  # weighted counts from now on
-        self._counts[slots] += counts.reshape(len(keys), *counts.shape[-2:])
+        self._counts[slots] += counts.reshape(len(slots), *counts.shape[-2:])
         if self._probabilities and self._prepared:
             codes, sizes, offsets = rows.groups.counting()
             weights = np.ones(len(rows.index)) if rows.weights is None else rows.weights
-            self._weights[slots] += _sums(codes, sizes, offsets, weights)
             true = rows.true.array()
-            for i, (metric, params) in enumerate(self._prepared):
-                scores = proba_kernel(metric, params)(rows.proba, true)
-                self._scores[slots, i] += _sums(codes, sizes, offsets, weights * scores)
+            scores = [weights * proba_kernel(metric, params)(rows.proba, true) for metric, params in self._prepared]
+            sums = _sums(codes, sizes, offsets, np.stack([weights, *scores]))
+            self._weights[slots] += sums[0]
+            self._scores[slots] += sums[1:].T
 
     def merge(self, other: Accumulator) -> Accumulator:
         """Add the counts of ``other`` (another worker's, made with the same ``labels=`` and ``metrics=``,
@@ -257,6 +261,16 @@ class Accumulator:
             )
         return self._dims, probabilities
 
+    def _known_slot(self, groups: dict) -> int | None:
+        """The stack position of a batch that gives each group dim one value, together those of a group seen
+        before; else None (its values are coded as columns, as a new group's are)."""
+        if self._dims is None or any(np.ndim(value) for value in groups.values()):
+            return None
+        try:
+            return self._slots.get(tuple(one_value(groups[d]) for d in self._dims))
+        except TypeError:  # a value that does not hash
+            return None
+
     def _slots_of(self, keys: list[tuple], dims: tuple) -> np.ndarray:
         """The stack positions of group ``keys`` (values along ``dims``), growing the stack for new groups."""
         order = [dims.index(d) for d in self._dims or ()]
@@ -287,7 +301,7 @@ class Accumulator:
 
 
 def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:
-    """Per group (in the order of the batch's cube), the sum of ``weights``."""
+    """Per row of ``weights`` ``(values, rows)``, the sum of each group's (in the order of the batch's cube)."""
     if not codes:
-        return np.array([weights.sum()])
-    return count_cells(codes, sizes, offsets=offsets, weights=weights)
+        return weights.sum(axis=1, keepdims=True)
+    return np.stack([count_cells(codes, sizes, offsets=offsets, weights=w).reshape(-1) for w in weights])

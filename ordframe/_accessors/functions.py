@@ -2,8 +2,10 @@
 
 The functions are made from the registry when asked for (``ordframe.<name>``),
 so a plugin's metric gets one too. The vectors go through the DataFrame front
-end as columns named after the arguments: the checks, the class order and the
-messages are those of ``df.ordinal``.
+end as columns named after the arguments (``Vectors``: no DataFrame is built),
+so the checks, the class order and the messages are those of ``df.ordinal``;
+the kernel then runs on the one matrix (or the samples' scores) as numpy
+arrays, without the labelled results that a stack of groups needs.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ordframe._accessors.base import _method
-from ordframe._accessors.pandas import OrdinalFrameAccessor
+from ordframe._bridge.apply import as_scalar
+from ordframe._bridge.evaluate import rows_metric
 from ordframe._core.docstrings import TEXTS, fill
-from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vectors_frame, y_proba_words
+from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.selection import Selection
+from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vector_columns, y_proba_words
 from ordframe._registry.metric import Metric
 
 #: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for vectors.
@@ -59,15 +64,15 @@ _MADE: dict[str, tuple[Metric, Callable]] = {}
 
 
 def _function(metric: Metric) -> Callable:
-    """The DataFrame accessor's method of ``metric`` on the vectors laid out as columns."""
+    """The DataFrame accessor's method of ``metric`` on the vectors read as columns, for one matrix."""
     if metric.kind == "confusion":
 
         def function(y_true, y_pred, *, labels=None, sample_weight=None, dropna=False, **params):
             _check_params(metric, params)
-            frame, _ = vectors_frame(y_true, y_pred, sample_weight=sample_weight)
-            method = getattr(OrdinalFrameAccessor(frame), metric.name)
+            vectors, _ = vector_columns(y_true, y_pred, sample_weight=sample_weight)
             weights = None if sample_weight is None else WEIGHTS
-            return method(TRUE, PRED, labels=labels, weights=weights, dropna=dropna, **params)
+            rows = frame_rows(vectors, Selection(TRUE, PRED, labels=labels, weights=weights, dropna=dropna))
+            return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
 
         call = f"ordframe.{metric.name}(y_true, y_pred, *, labels=None, sample_weight=None, ...)"
         made = _method(function, metric, call, _LABEL_ARGUMENTS, _RETURNS)
@@ -77,13 +82,14 @@ def _function(metric: Metric) -> Callable:
             y_true, y_proba, *, labels=None, sample_weight=None, dropna=False, renormalize=False, **params
         ):
             _check_params(metric, params)
-            frame, proba = vectors_frame(y_true, y_proba=y_proba, sample_weight=sample_weight, labels=labels)
-            method = getattr(OrdinalFrameAccessor(frame), metric.name)
+            vectors, proba = vector_columns(y_true, y_proba=y_proba, sample_weight=sample_weight, labels=labels)
             weights = None if sample_weight is None else WEIGHTS
+            selection = Selection(
+                TRUE, None, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize
+            )
             with y_proba_words():
-                return method(
-                    TRUE, proba, labels=labels, weights=weights, dropna=dropna, renormalize=renormalize, **params
-                )
+                rows = frame_rows(vectors, selection)
+                return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
 
         call = f"ordframe.{metric.name}(y_true, y_proba, *, labels=None, sample_weight=None, ...)"
         made = _method(proba_function, metric, call, _PROBA_ARGUMENTS, _RETURNS)

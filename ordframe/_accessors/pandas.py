@@ -10,9 +10,8 @@ import pandas as pd
 import xarray as xr
 
 from ordframe._accessors.base import _method, _OrdinalAccessor
-from ordframe._bridge.apply import apply_confusion, as_scalar
-from ordframe._bridge.evaluate import evaluate_frame
-from ordframe._bridge.scores import frame_mean
+from ordframe._bridge.apply import as_scalar
+from ordframe._bridge.evaluate import evaluate_frame, rows_metric
 from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling
@@ -851,8 +850,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
             selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
             rows = frame_rows(self._df, selection)
-            result = apply_confusion(metric, rows.cube(), params)
-            return as_scalar(result, metric, rows.empty)
+            return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
 
         return _method(method, metric, f"df.ordinal.{metric.name}(true, pred, *, by=None, labels=None, ...)")
 
@@ -871,7 +869,6 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         ):
             selection = Selection(true, None, proba, by, labels, weights, dropna, renormalize, observed)
             rows = frame_rows(self._df, selection)
-            result = frame_mean(metric, rows, params, metric.name)
-            return as_scalar(result, metric, rows.empty)
+            return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
 
         return _method(method, metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, ...)")

@@ -298,18 +298,26 @@ def proba_kernel(metric: Metric, params: dict):
     checked (``params`` prepared); a negative code (a dropped sample) scores NaN."""
     plugin = plugin_of(metric)
 
+    def scores(proba, codes):  # one block: vectorised, in the CPU cache
+        dropped = codes < 0  # samples left out by dropna: any valid class for the kernel, NaN after
+        some = dropped.any()
+        score = call_kernel(
+            metric, plugin, metric.func, proba, np.where(dropped, 0, codes) if some else codes, **params
+        )
+        out = checked_output(metric, score, codes.shape, f"probabilities of shape {proba.shape}")
+        return np.where(dropped, np.nan, out) if some else out
+
     def kernel(proba, true):
         shape = proba.shape[:-1]
-        flat, codes = proba.reshape(-1, proba.shape[-1]), np.broadcast_to(true, shape).reshape(-1)
+        flat = proba.reshape(-1, proba.shape[-1])
+        codes = (true if np.shape(true) == shape else np.broadcast_to(true, shape)).reshape(-1)
+        if len(codes) <= BLOCK_ROWS:
+            return scores(flat, codes).reshape(shape)
         out = np.empty(len(codes))
-        for start in range(0, len(codes), BLOCK_ROWS):  # cache blocking: each block is vectorised
-            stop = min(len(codes), start + BLOCK_ROWS)
-            block = codes[start:stop]
-            dropped = block < 0  # samples left out by dropna: any valid class for the kernel, NaN after
-            score = call_kernel(metric, plugin, metric.func, flat[start:stop], np.where(dropped, 0, block), **params)
-            given = f"probabilities of shape {(stop - start, proba.shape[-1])}"
-            out[start:stop] = checked_output(metric, score, (stop - start,), given)
-            out[start:stop][dropped] = np.nan
+        for start in range(0, len(codes), BLOCK_ROWS):
+            out[start : start + BLOCK_ROWS] = scores(
+                flat[start : start + BLOCK_ROWS], codes[start : start + BLOCK_ROWS]
+            )
         return out.reshape(shape)
 
     return kernel
@@ -336,6 +344,22 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: 
     out = labelled(result.rename(metric.name), metric, params, classes)
     out.attrs.update(drawn_of(cube.attrs))  # replicates say how they were drawn
     return out
+
+
+def confusion_values(metric: Metric, counts: np.ndarray, classes: pd.Index, given: Mapping) -> np.ndarray:
+    """``metric`` on in-memory counts ``(..., K, K)`` (int64, or float64 with weights) of ``classes``, unlabelled:
+    what ``apply_confusion`` computes on a cube of them, with the same checks, for a call on one set of samples."""
+    compiled = checks_itself(metric)
+    if not compiled:
+        check_counts(counts)
+    params = prepare(metric, given, len(classes), classes)
+    return confusion_kernel(metric, params, checked=True)(counts)
+
+
+def proba_values(metric: Metric, proba: np.ndarray, codes: np.ndarray, classes: pd.Index, given: Mapping) -> np.ndarray:
+    """One score per sample of the ``proba`` metric on in-memory probabilities and codes, unlabelled: what
+    ``apply_proba`` computes, for a call on one set of samples."""
+    return proba_kernel(metric, prepare(metric, given, len(classes), classes))(proba, codes)
 
 
 def apply_proba(
@@ -386,7 +410,7 @@ def as_output(result: xr.DataArray, out: Hashable) -> xr.DataArray:
     return result
 
 
-def as_scalar(result: xr.DataArray, metric: Metric, empty: Callable[[], bool]):
+def as_scalar(result: xr.DataArray | np.ndarray, metric: Metric, empty: Callable[[], bool]):
     """A 0-d result as a float (computed if lazy), NaN with one ``RuntimeWarning`` that says why.
 
     ``empty()`` tells whether there were no samples (or their weights summed to 0).

@@ -1,17 +1,20 @@
-"""Several metrics at once, one Dataset variable each.
+"""Several metrics at once, one Dataset variable each, and one metric of a DataFrame's validated rows.
 
 Confusion metrics run on one cube, probability metrics on one set of
 per-sample scores; both come from one validation of the inputs
 (``ordframe.frame`` for DataFrames, ``ordframe.probability`` and
-``ordframe.confusion`` for DataArrays).
+``ordframe.confusion`` for DataArrays). Rows without groups give one number:
+it is computed on their one matrix (or their scores) as numpy arrays, with
+the same checks, and not labelled (``rows_metric``).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts
+from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, confusion_values, proba_values
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.drawing import drawn_of
@@ -19,6 +22,7 @@ from ordframe._inputs.arrays import array_cube
 from ordframe._inputs.frame import FrameRows, frame_rows
 from ordframe._inputs.probability import DROPPED, array_inputs
 from ordframe._inputs.selection import Selection
+from ordframe._registry.metric import Metric
 from ordframe._registry.request import evaluation_request
 
 
@@ -28,6 +32,20 @@ def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
     counts = confusion_counts(cube)  # validated once for every metric
     variables = {out: as_output(apply_confusion(m, cube, p, counts), out) for out, (m, p) in request.items()}
     return xr.Dataset(variables, attrs=drawn_of(cube.attrs))  # replicates say how they were drawn
+
+
+def rows_metric(metric: Metric, rows: FrameRows, params) -> xr.DataArray | np.ndarray:
+    """``metric`` of validated rows: a DataArray over their groups, or for rows without groups the one value
+    (a 0-d array, for ``as_scalar``), computed on their matrix or scores without a cube or labels."""
+    if rows.grouped:
+        if metric.kind == "confusion":
+            return apply_confusion(metric, rows.cube(), params)
+        return frame_mean(metric, rows, params, metric.name)
+    if metric.kind == "confusion":
+        counts, classes = rows.matrices()
+        return confusion_values(metric, counts, classes, params)
+    assert rows.proba is not None  # the rows of a probability metric
+    return rows.means(proba_values(metric, rows.proba, rows.true.array(), rows.classes, params))[0]
 
 
 def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:

@@ -66,7 +66,7 @@ class RowNames:
 
     def __init__(self, dims, indexes):
         self.dims = tuple(dims)
-        self.indexes = [pd.Index(i) for i in indexes]
+        self.indexes = [i if isinstance(i, pd.Index) else pd.Index(i) for i in indexes]
         self.shape = tuple(len(i) for i in self.indexes)
 
     @classmethod

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,7 @@ from ordframe._inputs.counting import (
 from ordframe._inputs.groups import GroupColumn, Groups, confirmed, group_column
 from ordframe._inputs.probability import check_proba, frame_classes
 from ordframe._inputs.selection import Selection
+from ordframe._inputs.vectors import Vectors
 from ordframe._inputs.weights import check_weights
 
 
@@ -113,6 +114,11 @@ class FrameRows:
     groups = _Confirmed[Groups]()
     prune_classes = _Confirmed[bool]()
 
+    @property
+    def grouped(self) -> bool:
+        """Whether the rows are grouped (by ``by`` columns), read without confirming sampled spans."""
+        return bool(self._groups.columns)
+
     def _sampled(self) -> bool:
         """Whether some span was read from a sample and is not confirmed yet."""
         return self._sampled_labels is not None or any(c.sampled for c in self._groups.columns)
@@ -169,6 +175,13 @@ class FrameRows:
     def cube(self, warned: bool = False) -> xr.DataArray:
         """The confusion cube ``(*groups, true, pred)`` of these rows (``warned``: the label warnings were given
         already, by an evaluation of these rows)."""
+        counts, classes = self.matrices(warned)
+        rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
+        coords = {TRUE: classes, PRED: classes}
+        return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
+
+    def matrices(self, warned: bool = False) -> tuple[np.ndarray, pd.Index]:
+        """The counts ``(*groups, true, pred)`` of ``cube`` and its classes, checked and warned about, unlabelled."""
         counts = self.counts()
         pred = self.predicted()
         classes = self.classes
@@ -181,12 +194,16 @@ class FrameRows:
                 warn_predicted_only(counts, classes, self.pred_name)
                 if self.groups.columns:
                     warn_classes_differ(counts, classes, self.groups.names)
-        rows = counts.sum(axis=(-2, -1)) if self.weights is None else None
-        coords = {TRUE: classes, PRED: classes}
-        return self.groups.labelled(counts, CUBE_DIMS, coords, rows=self._rows(rows), name="count")
+        return counts, classes
 
     def mean(self, scores: np.ndarray, name: str) -> xr.DataArray:
         """The (weighted) mean of one score per row, per group."""
+        mean, weight = self.means(scores)
+        w = self.weights
+        return self.groups.labelled(mean, rows=self._rows(weight if w is None else None), name=name)
+
+    def means(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
+        """The (weighted) mean of one score per row per group ``(*groups)``, unlabelled, and the weight of each."""
         self.groups.check_size(1)
         codes, sizes, offsets = self.groups.counting()
         w = self.weights
@@ -200,7 +217,7 @@ class FrameRows:
             total, weight = np.sum(weighted), np.sum(np.ones(len(scores)) if w is None else w)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = total / weight
-        return self.groups.labelled(np.asarray(mean), rows=self._rows(weight if w is None else None), name=name)
+        return np.asarray(mean), weight
 
     def observed_classes(self) -> FrameRows:
         """These rows over the classes that a label has (integer labels are counted over their span), at least two.
@@ -233,9 +250,10 @@ class FrameRows:
 
 
 def frame_rows(
-    df: pd.DataFrame, selection: Selection, *, unscored_groups: int | None = None, part: bool = False
+    df: pd.DataFrame | Vectors, selection: Selection, *, unscored_groups: int | None = None, part: bool = False
 ) -> FrameRows:
-    """Validate and code the rows of ``df`` that ``selection`` names (see the module docstring).
+    """Validate and code the rows of ``df`` (a DataFrame, or ``Vectors`` read as its columns) that ``selection``
+    names (see the module docstring).
 
     The checks run as the steps of ``FRAME_STEPS``, in order, over all rows. With
     ``unscored_groups=n``, the rows of a group of the first ``n`` ``by`` columns
@@ -263,7 +281,7 @@ def frame_rows(
 class _Reading:
     """What ``frame_rows`` has found so far: each step of ``FRAME_STEPS`` reads and sets some of these."""
 
-    df: pd.DataFrame
+    df: Any  # a DataFrame, or Vectors read as one
     selection: Selection
     unscored_groups: int | None
     part: bool
@@ -308,7 +326,7 @@ class _Reading:
 
 
 def _read_true(r: _Reading) -> None:
-    if not isinstance(r.df, pd.DataFrame):
+    if not isinstance(r.df, (pd.DataFrame, Vectors)):
         raise TypeError(f"expected a pandas DataFrame, got {type(r.df).__name__}")
     check_column(r.df, r.selection.true, "true")
 
@@ -488,7 +506,7 @@ def _codes(column, classes: pd.Index) -> Codes:
     return Codes(column.values, offset) if offset is not None else Codes(encode(column, classes))
 
 
-def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:
+def _proba_values(df: pd.DataFrame | Vectors, columns: list) -> np.ndarray:
     """The probability columns as one float64 ``(rows, K)`` array; non-numeric columns are an error."""
     values = np.empty((len(df), len(columns)))
     for i, c in enumerate(columns):
@@ -499,15 +517,17 @@ def _proba_values(df: pd.DataFrame, columns: list) -> np.ndarray:
             raise TypeError(
                 f"probability column {c!r} has dtype {series.dtype}{found}; probabilities must be real numbers"
             )
-        values[:, i] = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values[:, i] = series if isinstance(series, np.ndarray) else series.to_numpy(dtype=np.float64, na_value=np.nan)
     return values
 
 
 # --------------------------------------------------------------------------- argument checks
 
 
-def check_column(df: pd.DataFrame, name, role: str) -> None:
+def check_column(df: pd.DataFrame | Vectors, name, role: str) -> None:
     """An error naming the column if it is absent, or if the frame has several columns of that name."""
+    if isinstance(df, Vectors):  # named by the arguments that gave them: each there, once
+        return
     if isinstance(name, (bool, np.bool_)) or not is_column_name(name):
         kind = type(name).__name__
         raise TypeError(
@@ -558,7 +578,7 @@ def row_values(values, index: pd.Index, name: str) -> np.ndarray | pd.Series:
     return values
 
 
-def frame_weights(df: pd.DataFrame, weights) -> np.ndarray | None:
+def frame_weights(df: pd.DataFrame | Vectors, weights) -> np.ndarray | None:
     """Checked float64 weights in row order from a column name, a Series (aligned on the row labels) or an array."""
     if weights is None:
         return None

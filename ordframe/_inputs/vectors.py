@@ -12,12 +12,19 @@ its columns are matched to the classes by name, as the accessors'
 ``proba={label: column}``, since ``pd.DataFrame(model.predict_proba(X),
 columns=model.classes_)`` has scikit-learn's sorted classes, rarely the
 ordinal order (``column_classes``).
+
+``vector_columns`` holds them as ``Vectors``, which ``frame_rows`` reads as it
+reads a DataFrame without one being built: a call on one set of vectors costs
+what its checks and its count cost. ``vectors_frame`` makes the DataFrame
+itself, for callers that add columns of their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -35,14 +42,40 @@ def proba_column(k: int) -> str:
     return f"y_proba[:, {k}]"
 
 
-def vectors_frame(
+class Vectors:
+    """Named vectors of one value per row, which ``frame_rows`` reads as a DataFrame's columns (rows 0 .. n-1).
+
+    Each is kept as the DataFrame would hold it: a numeric numpy array (booleans, integers, floats) as it is,
+    anything else as a Series, so that pandas infers the same dtype (``str`` for an object array of strings).
+    """
+
+    def __init__(self, columns: Mapping[Hashable, np.ndarray | pd.Series], rows: int):
+        self._columns, self._rows = columns, rows
+
+    def __getitem__(self, name: Hashable) -> Any:  # as a DataFrame's: a Series, or a numeric array standing for one
+        return self._columns[name]
+
+    def __len__(self) -> int:
+        return self._rows
+
+    def items(self):
+        """The names and vectors."""
+        return self._columns.items()
+
+    @cached_property
+    def index(self) -> pd.RangeIndex:
+        """The rows' labels: their positions."""
+        return pd.RangeIndex(self._rows)
+
+
+def vector_columns(
     y_true, y_pred=None, *, y_proba=None, sample_weight=None, groups=None, labels=None
-) -> tuple[pd.DataFrame, list[str] | dict]:
+) -> tuple[Vectors, list[str] | dict]:
     """The given vectors as the columns ``y_true``, ``y_pred``, ``sample_weight``, and ``y_proba``'s columns,
     returned second as the front end's ``proba=``: ``y_proba[:, k]`` in order, or, for a DataFrame whose column
     names are the classes (of ``labels``, else of ``y_true``: ``column_classes``), ``{label: "y_proba[name]"}``.
     ``groups`` maps more column names to one value per sample, or to one value for all."""
-    columns = {TRUE: _vector(y_true, TRUE)}
+    columns: dict[Hashable, np.ndarray | pd.Series] = {TRUE: _vector(y_true, TRUE)}
     if y_pred is not None:
         columns[PRED] = _vector(y_pred, PRED)
     proba: list[str] | dict = []
@@ -52,34 +85,66 @@ def vectors_frame(
         if isinstance(table, pd.DataFrame):
             classes = column_classes(table, columns[TRUE], labels, text=is_polars(y_proba))
             names = names if classes is None else [f"y_proba[{name!r}]" for name in table.columns]
-        columns.update(zip(names, _table_columns(table)))
+        columns.update((name, _vector(column, name)) for name, column in zip(names, _table_columns(table)))
         proba = names if classes is None else dict(zip(classes, names))
     if sample_weight is not None:
         columns[WEIGHTS] = _vector(sample_weight, WEIGHTS)
     n = len(columns[TRUE])
     for name, value in (groups or {}).items():
         columns[name] = (
-            pd.Series(_scalar(value), index=pd.RangeIndex(n)) if np.ndim(value) == 0 else _vector(value, name)
+            pd.Series(one_value(value), index=pd.RangeIndex(n))
+            if np.ndim(value) == 0
+            else _series(_one_per_sample(value, name))
         )
-    lengths = {name: len(values) for name, values in columns.items() if not name.startswith("y_proba")}
+    lengths = {name: len(values) for name, values in columns.items() if not str(name).startswith("y_proba")}
     if y_proba is not None:
         lengths["y_proba"] = len(table)
     if len(set(lengths.values())) > 1:
         shown = ", ".join(f"{name} has {n}" for name, n in lengths.items())
         raise ValueError(f"the arguments have different numbers of samples ({shown}); give one value per sample")
-    frame = pd.DataFrame({name: getattr(values, "array", values) for name, values in columns.items()})
-    return frame, proba
+    return Vectors(columns, n), proba
 
 
-def _scalar(value):
+def vectors_frame(
+    y_true, y_pred=None, *, y_proba=None, sample_weight=None, groups=None, labels=None
+) -> tuple[pd.DataFrame, list[str] | dict]:
+    """``vector_columns`` as a DataFrame."""
+    vectors, proba = vector_columns(
+        y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=groups, labels=labels
+    )
+    return pd.DataFrame({name: getattr(values, "array", values) for name, values in vectors.items()}), proba
+
+
+def one_value(value):
     """One value for every sample; a 0-d array or tensor becomes its number (a tensor hashes by identity)."""
     if hasattr(value, "__array__") and not isinstance(value, np.generic):
         return np.asarray(value)[()]
     return value
 
 
-def _vector(values, name: str) -> pd.Series:
-    """One value per sample as a pandas Series (positional), from a list, array, pandas or polars Series."""
+def _vector(values, name: str) -> np.ndarray | pd.Series:
+    """One value per sample (positional) from a list, array, pandas or polars Series, as ``Vectors`` holds it:
+    a numeric numpy array as it is, anything else as a Series."""
+    values = _one_per_sample(values, name)
+    if _numeric(values):
+        return np.asarray(values)  # a Series' own array: no copy
+    return _series(values)
+
+
+def _series(values) -> pd.Series:
+    return values if isinstance(values, pd.Series) else pd.Series(values, copy=False)  # pandas copies by default
+
+
+def _numeric(values) -> bool:
+    """Whether ``values`` have a numpy dtype of booleans or real numbers in the machine's byte order."""
+    dtype = values.dtype
+    return isinstance(dtype, np.dtype) and dtype.kind in "biuf" and dtype.isnative
+
+
+def _one_per_sample(values, name: str):
+    """One value per sample (positional): a 1-D numpy array, pandas Index, ExtensionArray or Series."""
+    if isinstance(values, np.ndarray) and values.ndim == 1:
+        return values
     if is_polars(values):
         values = pandas_series(values, name)
     if isinstance(values, xr.DataArray):
@@ -96,13 +161,13 @@ def _vector(values, name: str) -> pd.Series:
             f"{name} must be 1-D (one value per sample), got shape {array.shape}; flatten it, or use "
             "the .ordinal accessor of a DataArray for labels along several dims"
         )
-    return pd.Series(array, copy=False)  # pandas copies arrays by default
+    return array
 
 
 def _table_columns(table: np.ndarray | pd.DataFrame) -> list:
     """The columns of a probability table, positionally (a DataFrame's keep their dtypes)."""
     if isinstance(table, pd.DataFrame):
-        return [table.iloc[:, k].array for k in range(table.shape[1])]
+        return [table.iloc[:, k] for k in range(table.shape[1])]
     return [table[:, k] for k in range(table.shape[1])]
 
 
@@ -130,7 +195,7 @@ def _table(values) -> np.ndarray | pd.DataFrame:
     return array
 
 
-def column_classes(table: pd.DataFrame, y_true: pd.Series, labels, *, text: bool = False) -> list | None:
+def column_classes(table: pd.DataFrame, y_true: np.ndarray | pd.Series, labels, *, text: bool = False) -> list | None:
     """The class label that names each column of a probability DataFrame, or None for a table read by position.
 
     The classes are ``labels``, else the categories of a Categorical ``y_true``, else its values; with ``text``
@@ -143,12 +208,13 @@ def column_classes(table: pd.DataFrame, y_true: pd.Series, labels, *, text: bool
     if isinstance(names, pd.RangeIndex) and names.equals(pd.RangeIndex(len(names))):
         return None
     unseen = ""  # advice for a class that is no value of y_true
+    true = pd.Series(y_true, copy=False)
     if labels is not None:
         classes, source = declared_order(labels), "labels="
-    elif isinstance(y_true.dtype, pd.CategoricalDtype):
-        classes, source = y_true.cat.categories, "the categories of y_true"
+    elif isinstance(true.dtype, pd.CategoricalDtype):
+        classes, source = true.cat.categories, "the categories of y_true"
     else:
-        classes, source = pd.Index(y_true.dropna().unique()), "the values of y_true"
+        classes, source = pd.Index(true.dropna().unique()), "the values of y_true"
         unseen = "; pass labels=[...] if a class never occurs in y_true"
     at = (classes.map(str) if text else classes).get_indexer(names)
     named = at >= 0
