@@ -35,16 +35,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from ordframe._bridge.apply import as_scalar
 from ordframe._bridge.evaluate import rows_metric
-from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.messages import MAX_SHOWN, show
 from ordframe._inputs.classes import declared_order, encode, labels_of
 from ordframe._inputs.estimators import predict_proba
 from ordframe._inputs.frame import frame_rows
-from ordframe._inputs.probability import SUM_TOL, array_inputs
+from ordframe._inputs.probability import SUM_TOL
 from ordframe._inputs.selection import Selection
 from ordframe._registry.manager import get_metric
 
@@ -115,16 +113,20 @@ class OrdinalScorer:
                 needed_by=f"metric {self.metric!r} scores",
                 instead="use a confusion metric (e.g. 'oc', 'mae') or an estimator that predicts probabilities",
             )
-            proba = xr.DataArray(given, dims=("sample", "class"), coords={"class": self.labels})
+            columns = [f"p{k}" for k in range(given.shape[1])]
+            frame = pd.DataFrame({"y": true, **dict(zip(columns, given.T))})
+            if weights is not None:
+                frame["weights"] = weights
+            selection = Selection(
+                "y", proba=columns, labels=self.labels, weights=None if weights is None else "weights"
+            )
             try:
-                inputs = array_inputs(proba, xr.DataArray(true, dims="sample"), labels=self.labels)
+                rows = frame_rows(frame, selection)
             except ValueError:
                 self._check_classes(true, "y")
                 _check_probabilities(given, f"{name}.predict_proba(X)")
                 raise
-            scores = array_scores(metric, inputs, self.params)
-            w = None if weights is None else xr.DataArray(weights, dims="sample")
-            value = as_scalar(mean_scores(scores, weights=w), metric, lambda: no_weight(scores, w))
+            value = as_scalar(rows_metric(metric, rows, self.params), metric, rows.empty)
         value = float(value)
         return value if self.greater_is_better else -value
 

@@ -106,6 +106,11 @@ def test_sample_weight(data, model):
     frame = pd.DataFrame({"y": y, "p": model.predict(X), "w": w})
     expected = frame.ordinal.oc("y", "p", labels=LABELS, weights="w")
     assert make_scorer("oc", labels=LABELS)(model, X, y, sample_weight=w) == pytest.approx(-expected, abs=1e-15)
+    proba = xr.DataArray(model.predict_proba(X), dims=("sample", "class"), coords={"class": LABELS})
+    expected = proba.ordinal.rps(xr.DataArray(y, dims="sample"), weights=xr.DataArray(w, dims="sample"))
+    assert make_scorer("rps", labels=LABELS)(model, X, y, sample_weight=w) == pytest.approx(-expected, rel=1e-12)
+    with pytest.raises(ValueError, match=r"^weights 'weights' has 16 weight\(s\) that are negative"):
+        make_scorer("rps", labels=LABELS)(model, X, y, sample_weight=np.where(w > 1.9, -w, w))
 
 
 def test_string_labels_in_their_order():
