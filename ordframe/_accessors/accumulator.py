@@ -142,8 +142,10 @@ class Accumulator:
             codes, sizes, offsets = rows.groups.counting()
             weights = np.ones(len(rows.index)) if rows.weights is None else rows.weights
             true = rows.true.array()
-            scores = [weights * proba_kernel(metric, params)(rows.proba, true) for metric, params in self._prepared]
-            sums = _sums(codes, sizes, offsets, np.stack([weights, *scores]))
+            scores = np.stack([weights, *(proba_kernel(m, params)(rows.proba, true) for m, params in self._prepared)])
+            if rows.weights is not None:
+                scores[1:] *= weights
+            sums = _sums(codes, sizes, offsets, scores)
             self._weights[slots] += sums[0]
             self._scores[slots] += sums[1:].T
 

@@ -511,13 +511,16 @@ def _proba_values(df: pd.DataFrame | Vectors, columns: list) -> np.ndarray:
     values = np.empty((len(df), len(columns)))
     for i, c in enumerate(columns):
         series = df[c]
+        if isinstance(series, np.ndarray):  # a vector of real numbers (``Vectors`` holds no other array)
+            values[:, i] = series
+            continue
         if not (pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_complex_dtype(series.dtype)):
             odd = series[series.notna() & pd.to_numeric(series, errors="coerce").isna()]
             found = f": {show_counts(odd.value_counts(sort=False))}" if len(odd) else ""
             raise TypeError(
                 f"probability column {c!r} has dtype {series.dtype}{found}; probabilities must be real numbers"
             )
-        values[:, i] = series if isinstance(series, np.ndarray) else series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values[:, i] = series.to_numpy(dtype=np.float64, na_value=np.nan)
     return values
 
 
