@@ -7,8 +7,9 @@ group value per batch (``epoch=0``), for several batch sizes:
   ``numpy.bincount`` of the batch's precomputed cell codes added to a running
   total;
 * probabilities: ``acc.update(y, y_proba=p, epoch=0)`` (the accumulator keeps
-  the sums of the four probability metrics' scores), against the floor of
-  the same bincount plus the four kernels called on the batch directly.
+  the sums of every probability metric's scores), against the floor of the
+  bincount of the most probable classes plus those metrics' kernels called on
+  the batch directly.
 
 Process CPU time per sample, minimum of ``--repeats`` epochs. The
 accumulator's cube and scores are checked against the whole epoch's.
@@ -29,10 +30,10 @@ import pandas as pd
 from machine_info import machine
 
 import ordframe
-from ordframe.metrics.proba import brier, log_score, rps, sarps
+from ordframe._registry.manager import get_metric
 
 K = 5
-KERNELS = (brier, log_score, rps, sarps)
+KERNELS = [get_metric(name).func for name in ordframe.Accumulator(range(K))._proba_outputs]
 
 
 def epoch_data(n: int, seed: int):
@@ -119,8 +120,8 @@ def main(argv=None) -> int:
         "",
         f"One epoch of {args.samples:,} samples, K = {K}, fed batch by batch with `epoch=0`. Process CPU time per "
         f"sample, minimum of {args.repeats} epochs. Floors: numpy on the same batches (one `bincount` of "
-        "precomputed cell codes; with probabilities, also the four probability kernels called directly). The "
-        "accumulator checks every batch as the accessors check a DataFrame (missing values, labels outside the "
+        "precomputed cell codes; with probabilities, the bincount of the most probable classes and every "
+        "probability metric's kernel called directly). The accumulator checks every batch as the accessors check a DataFrame (missing values, labels outside the "
         "classes, probabilities), which is what its time per batch buys.",
         "",
         "| batch | labels: floor | `update(y, yhat)` | / floor | per batch | probabilities: floor | "

@@ -1,0 +1,303 @@
+"""Benchmark: small calls (one set of samples, one batch, one scorer call) against what a user would write instead.
+
+Three sections, each timed per call in one run, interleaved round-robin:
+
+* the functions like ``sklearn.metrics`` at n = 100 and 1,000, K = 5:
+  ``ordframe.mae``, ``mae(labels=)``, ``qwk``, ``oc``, ``rps`` and
+  ``df.ordinal.mae`` on a two-column frame, against scikit-learn's
+  ``mean_absolute_error`` (the target's baseline) and ``cohen_kappa_score``,
+  and numpy written by hand (a MAE one-liner; QWK from a bincount in four
+  lines). "the labelled path" is ``ordframe.mae`` as it was computed before
+  (a DataFrame of the vectors, its labelled cube, ``xarray.apply_ufunc``),
+  composed from the same library functions;
+* ``Accumulator.update`` per batch of 256 labels, K = 5, against numpy's
+  ``bincount`` of the batch's cell codes added to a running total; with
+  probabilities, against numpy's ``argmax`` counted the same way plus the sums
+  of the probability kernels that the accumulator keeps, called directly;
+* scikit-learn scorers on a fitted ``DecisionTreeClassifier(max_depth=4)`` and
+  a fold of 200 samples: ``ordframe.sklearn.make_scorer`` against
+  scikit-learn's ``neg_mean_absolute_error`` scorer.
+
+Process CPU time per call: each candidate runs in loops of about 0.05 s, the
+minimum of ``--repeats`` loops. Every ordframe value is checked against its
+baseline's (scikit-learn's MAE and QWK, numpy's counts and score sums).
+``--baseline DIR`` also times the ordframe rows of the source tree in DIR
+(``git archive COMMIT ordframe | tar -x -C DIR``, DIR named after the commit)
+in a subprocess with ``PYTHONPATH=DIR``, right after, beside these. From a
+checkout whose ``ordframe`` is not the one installed, run it with
+``PYTHONPATH=.`` (the script's folder, not the checkout, comes first on
+``sys.path``).
+
+    python benchmarks/bench_small.py > benchmarks/results_small.md
+    python benchmarks/bench_small.py --baseline DIR > benchmarks/results_small.md
+    python benchmarks/bench_small.py --smoke      # tiny loops, the checks only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from machine_info import machine
+
+import ordframe
+from ordframe.sklearn import make_scorer
+
+K = 5
+BATCH = 256
+FOLD = 200
+LOOP_SECONDS = 0.05
+
+
+def labels(n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    return y, np.clip(y + rng.integers(-1, 2, n), 0, K - 1), rng.dirichlet(np.ones(K), n)
+
+
+def numpy_qwk(y, p):
+    counts = np.bincount(y * K + p, minlength=K * K).reshape(K, K).astype(float)
+    expected = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / counts.sum()
+    weights = (np.arange(K)[:, None] - np.arange(K)[None, :]) ** 2
+    return 1 - (weights * counts).sum() / (weights * expected).sum()
+
+
+def labelled_path(y, p):
+    """``ordframe.mae(y, p)`` as it was computed before the small path: a DataFrame, a labelled cube, apply_ufunc."""
+    from ordframe._bridge.apply import apply_confusion, as_scalar
+    from ordframe._inputs.frame import frame_rows
+    from ordframe._inputs.selection import Selection
+    from ordframe._inputs.vectors import PRED, TRUE, vectors_frame
+    from ordframe._registry.manager import get_metric
+
+    metric = get_metric("mae")
+    frame, _ = vectors_frame(y, p)
+    rows = frame_rows(frame, Selection(TRUE, PRED))
+    return as_scalar(apply_confusion(metric, rows.cube(), {}), metric, rows.empty)
+
+
+def function_rows(n: int, seed: int, baselines: bool) -> list[tuple[str, str, object]]:
+    """``(section, name, call)`` of the functions at ``n`` samples, their results checked."""
+    y, p, proba = labels(n, seed)
+    frame = pd.DataFrame({"y": y, "yhat": p})
+    section = f"functions, n = {n:,}"
+    ours = [
+        ("`ordframe.mae(y, p)`", lambda: ordframe.mae(y, p)),
+        ("`ordframe.mae(y, p, labels=range(5))`", lambda: ordframe.mae(y, p, labels=range(K))),
+        ("`ordframe.qwk(y, p)`", lambda: ordframe.qwk(y, p)),
+        ("`ordframe.oc(y, p)`", lambda: ordframe.oc(y, p)),
+        ("`ordframe.rps(y, proba)`", lambda: ordframe.rps(y, proba)),
+        ('`df.ordinal.mae("y", "yhat")`', lambda: frame.ordinal.mae("y", "yhat")),
+        ("the labelled path (`ordframe.mae` before)", lambda: labelled_path(y, p)),
+    ]
+    rows = [(section, name, call) for name, call in ours]
+    if not baselines:
+        return rows
+    from sklearn.metrics import cohen_kappa_score, mean_absolute_error
+
+    assert ordframe.mae(y, p) == mean_absolute_error(y, p) == labelled_path(y, p)
+    assert abs(ordframe.qwk(y, p) - cohen_kappa_score(y, p, weights="quadratic")) < 1e-12
+    assert abs(numpy_qwk(y, p) - ordframe.qwk(y, p)) < 1e-12
+    return [
+        (section, "numpy MAE one-liner", lambda: np.abs(y - p).mean()),
+        (section, "numpy QWK (bincount + 4 lines)", lambda: numpy_qwk(y, p)),
+        (section, "scikit-learn `mean_absolute_error`", lambda: mean_absolute_error(y, p)),
+        (
+            section,
+            'scikit-learn `cohen_kappa_score(weights="quadratic")`',
+            lambda: cohen_kappa_score(y, p, weights="quadratic"),
+        ),
+        *rows,
+    ]
+
+
+def accumulator_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
+    """``(section, name, call)`` of ``Accumulator.update`` per batch and of the numpy floors, checked."""
+    from ordframe._registry.manager import get_metric
+
+    y, p, proba = labels(BATCH, seed)
+    section = f"`Accumulator.update`, batches of {BATCH}, K = {K}"
+    plain, grouped, scored = (ordframe.Accumulator(range(K)) for _ in range(3))
+    rows = [
+        (section, "`update(y, p)`", lambda: plain.update(y, p)),
+        (section, "`update(y, p, epoch=0)`", lambda: grouped.update(y, p, epoch=0)),
+        (section, "`update(y, y_proba=proba, epoch=0)`", lambda: scored.update(y, y_proba=proba, epoch=0)),
+    ]
+    if not baselines:
+        return rows
+    kept = [get_metric(str(name)) for name in ordframe.Accumulator(range(K))._proba_outputs]
+    total, sums = np.zeros(K * K, np.int64), np.zeros(len(kept))
+
+    def floor_labels():
+        total[:] += np.bincount(y * K + p, minlength=K * K)
+
+    def floor_proba():
+        total[:] += np.bincount(y * K + proba.argmax(axis=1), minlength=K * K)
+        sums[:] += [metric.func(proba, y, **metric.defaults).sum() for metric in kept]
+
+    acc = ordframe.Accumulator(range(K))
+    acc.update(y, y_proba=proba, epoch=0)
+    floor_proba()
+    result = acc.evaluate().sel(epoch=0)
+    for metric, value in zip(kept, sums):
+        assert abs(float(result[metric.name]) - value / BATCH) <= 1e-12 * abs(value)
+    assert (acc.cube().sel(epoch=0).values.reshape(-1) == total).all()
+    names = ", ".join(m.name for m in kept)
+    return [
+        (section, "numpy `bincount` accumulate", floor_labels),
+        (section, f"numpy `argmax` + `bincount` + score sums ({names})", floor_proba),
+        *rows,
+    ]
+
+
+def scorer_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
+    """``(section, name, call)`` of scorer calls on one fold, checked."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(1000, 4))
+    y = np.clip(np.round(X[:, 0] * 1.5 + 2 + rng.normal(size=1000) * 0.5), 0, K - 1).astype(int)
+    model = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X[FOLD:], y[FOLD:])
+    X_test, y_test = X[:FOLD], y[:FOLD]
+    section = f"scikit-learn scorers, a fitted `DecisionTreeClassifier(max_depth=4)`, a fold of {FOLD}"
+    rows = [
+        (section, f'`make_scorer("{name}", labels=range(5))`', make_scorer(name, labels=range(K)))
+        for name in ("mae", "qwk", "oc", "rps")
+    ]
+    rows = [(section, name, lambda s=s: s(model, X_test, y_test)) for section, name, s in rows]
+    if not baselines:
+        return rows
+    from sklearn.metrics import get_scorer
+
+    mae = get_scorer("neg_mean_absolute_error")
+    assert make_scorer("mae", labels=range(K))(model, X_test, y_test) == mae(model, X_test, y_test)
+    return [(section, "scikit-learn `neg_mean_absolute_error` scorer", lambda: mae(model, X_test, y_test)), *rows]
+
+
+def cpu_times(rows, repeats: int, smoke: bool) -> dict[tuple[str, str], float]:
+    """The minimum CPU time per call of each row, loops interleaved round-robin."""
+    loops = {}
+    for section, name, call in rows:
+        call()  # compiled kernels and caches warm
+        start, count = time.process_time(), 0
+        while time.process_time() - start < (0.002 if smoke else LOOP_SECONDS / 5):
+            call()
+            count += 1
+        loops[section, name] = 1 if smoke else max(1, count * 5)
+    best = dict.fromkeys(loops, np.inf)
+    for _ in range(repeats):
+        for section, name, call in rows:
+            number = loops[section, name]
+            start = time.process_time()
+            for _ in range(number):
+                call()
+            best[section, name] = min(best[section, name], (time.process_time() - start) / number)
+    return best
+
+
+def measure(seed: int, repeats: int, smoke: bool, baselines: bool) -> dict[tuple[str, str], float]:
+    rows = [
+        *function_rows(100, seed, baselines),
+        *function_rows(1000, seed, baselines),
+        *accumulator_rows(seed, baselines),
+        *scorer_rows(seed, baselines),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no call here may warn
+        return cpu_times(rows, repeats, smoke)
+
+
+def baseline_times(directory: str, args) -> dict[tuple[str, str], float]:
+    """The ordframe rows timed on the source tree in ``directory``, in a subprocess."""
+    command = [sys.executable, __file__, "--json", "--repeats", str(args.repeats), "--seed", str(args.seed)]
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(directory)}
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    return {(section, name): t for section, name, t in json.loads(out)}
+
+
+TARGETS = {
+    "functions": ("scikit-learn `mean_absolute_error`", 1.0, "<= 1x (stretch: <= 50 us)"),
+    "`Accumulator": ("numpy `bincount` accumulate", 20.0, "labels <= 20x"),
+    "scikit-learn scorers": ("scikit-learn `neg_mean_absolute_error` scorer", None, "reported"),
+}
+
+
+def report(times, before, load, args) -> str:
+    out = ["# Benchmark: small calls", ""]
+    out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine()]
+    out += [
+        f"| load average (1 min) before / after | {load:.2f} / {os.getloadavg()[0]:.2f} |",
+        "",
+        f"Process CPU time per call, the minimum of {args.repeats} loops of about {LOOP_SECONDS} s each, every "
+        "candidate interleaved round-robin in one run; the ratio is over the section's baseline in the same run. "
+        "Every ordframe value is checked against its baseline's.",
+    ]
+    if before:
+        tree = os.path.basename(os.path.normpath(args.baseline))
+        out += [
+            "",
+            f'"before" is the same rows on the tree `{tree}` (`--baseline`), timed right after in a subprocess.',
+        ]
+    sections = list(dict.fromkeys(section for section, _ in times))
+    for section in sections:
+        key = next(k for k in TARGETS if section.startswith(k))
+        baseline, _, target = TARGETS[key]
+        proba_floor = next((n for s, n in times if s == section and n.startswith("numpy `argmax`")), None)
+        out += [
+            "",
+            f"## {section}",
+            "",
+            f"Target: {target}" + ("; probabilities <= 3x their floor" if proba_floor else "") + ".",
+            "",
+        ]
+        header = "| candidate | us per call | / baseline |" + (" before: us | before / baseline |" if before else "")
+        out += [header, "|---|---|---|" + ("---|---|" if before else "")]
+        base = times[section, baseline]
+        for (s, name), t in times.items():
+            if s != section:
+                continue
+            ref = times[section, proba_floor] if proba_floor and "y_proba" in name else base
+            line = f"| {name} | {t * 1e6:,.1f} | {t / ref:.2f} |"
+            if before:
+                b = before.get((section, name))
+                line += " |" * 2 if b is None else f" {b * 1e6:,.1f} | {b / ref:.2f} |"
+            out.append(line)
+    out += [
+        "",
+        "Reproduce with `python benchmarks/bench_small.py > benchmarks/results_small.md` (`--baseline DIR`, "
+        "`--repeats`, `--seed`).",
+    ]
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baseline", help="a source tree whose ordframe rows are timed beside these")
+    parser.add_argument("--json", action="store_true", help="print the ordframe rows' times as JSON (for --baseline)")
+    parser.add_argument("--smoke", action="store_true", help="tiny loops: the checks only")
+    args = parser.parse_args(argv)
+    if args.json:
+        times = measure(args.seed, args.repeats, False, baselines=False)
+        print(json.dumps([[s, n, t] for (s, n), t in times.items()]))
+        return 0
+    load = os.getloadavg()[0]
+    times = measure(args.seed, 1 if args.smoke else args.repeats, args.smoke, baselines=True)
+    if args.smoke:
+        print("bench_small smoke: every small call equals its baseline's value")
+        return 0
+    before = baseline_times(args.baseline, args) if args.baseline else {}
+    print(report(times, before, load, args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
