@@ -139,6 +139,7 @@ LABEL_CASES = {
     "a shuffled Series": (pd.Series([0, 1, 2], index=[9, 3, 5]), pd.Series([0, 2, 2]), {}),
     "big-endian integers": (np.array([0, 1, 2], dtype=">i8"), [0, 1, 1], {}),
     "uint64": (np.array([0, 1, 2], dtype=np.uint64), [0, 1, 1], {}),
+    "a masked array": (np.ma.array([0, 1, 2], mask=[0, 1, 0]), np.ma.array(["a", "b", "c"], mask=[1, 0, 0]), {}),
     "datetimes": (
         np.array(["2020-01-01", "2021-01-01"], dtype="M8[D]"),
         np.array(["2021-01-01"] * 2, dtype="M8[D]"),

@@ -1,8 +1,9 @@
 """Batches of predictions counted as they come, for training and evaluation loops (``ordframe.Accumulator``).
 
 Each batch goes through the DataFrame front end (its checks and messages; its
-vectors read as columns, no DataFrame built) and leaves only counts: one confusion matrix per group of the batch and, for the
-probability metrics, the sums of their per-sample scores and of the weights.
+vectors read as columns, no DataFrame built) and leaves only counts: one
+confusion matrix per group of the batch and, for the probability metrics, the
+sums of their per-sample scores and of the weights.
 Those are added to a stack that grows when a new group appears, so memory
 does not grow with the number of samples, and two accumulators (one per
 worker) add up.

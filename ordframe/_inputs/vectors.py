@@ -143,7 +143,7 @@ def _numeric(values) -> bool:
 
 def _one_per_sample(values, name: str):
     """One value per sample (positional): a 1-D numpy array, pandas Index, ExtensionArray or Series."""
-    if isinstance(values, np.ndarray) and values.ndim == 1:
+    if type(values) is np.ndarray and values.ndim == 1:  # not a subclass (a masked array is read as numpy reads it)
         return values
     if is_polars(values):
         values = pandas_series(values, name)
