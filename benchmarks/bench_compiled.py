@@ -44,6 +44,7 @@ import numpy as np
 
 from ordframe._bridge.apply import confusion_kernel, prepare
 from ordframe._core import options
+from ordframe._registry import metric as declaration
 from ordframe._registry.manager import BUILTIN_MODULES, get_metric, list_metrics
 from ordframe.metrics import _accelerate
 
@@ -77,12 +78,13 @@ def cube(k: int, m: int, density: str, seed: int = 0) -> np.ndarray:
 
 @contextlib.contextmanager
 def compiled_kernels(on: bool):
-    """The compiled twins on or off (``options.COMPILED``) inside the block."""
-    was, options.COMPILED = options.COMPILED, on
+    """The compiled twins on or off (``options.COMPILED``) inside the block, on at every size."""
+    was = options.COMPILED, declaration.COMPILED_CELLS
+    options.COMPILED, declaration.COMPILED_CELLS = on, 0
     try:
         yield
     finally:
-        options.COMPILED = was
+        options.COMPILED, declaration.COMPILED_CELLS = was
 
 
 def kernel(name: str, counts: np.ndarray, compiled: bool):
@@ -90,7 +92,7 @@ def kernel(name: str, counts: np.ndarray, compiled: bool):
     metric = get_metric(name)
     with compiled_kernels(compiled):
         params = prepare(metric, {}, counts.shape[-1])
-        run = confusion_kernel(metric, params, checked=True)
+        run = confusion_kernel(metric, params, checked=True, cells=counts.size)
     return lambda: run(counts)
 
 
@@ -139,11 +141,13 @@ FIRST_CALL = """
 import json, sys, time
 import numba  # imported before the clock starts: its import is paid once, whatever is compiled
 from ordframe._bridge.apply import confusion_kernel, prepare
+from ordframe._registry import metric as declaration
 from ordframe._registry.manager import get_metric
+declaration.COMPILED_CELLS = 0  # the twin at every size
 counts = (__import__("numpy").arange(250) % 7).reshape(10, 5, 5)
 metric = get_metric(sys.argv[1])
 def call():  # as the bridge does: a probe run on one matrix (prepare), then the stack
-    confusion_kernel(metric, prepare(metric, {}, 5), checked=True)(counts)
+    confusion_kernel(metric, prepare(metric, {}, 5), checked=True, cells=counts.size)(counts)
 start = time.process_time(); call(); first = time.process_time() - start
 start = time.process_time(); call(); again = time.process_time() - start
 print(json.dumps(first - again))

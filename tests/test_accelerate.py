@@ -179,7 +179,7 @@ def test_kernels_refuse_invalid_counts_as_the_bridge_does(k, m, bad, dtype, data
     cube = xr.DataArray(counts, dims=("replicate", "true", "pred"))
     for name in NAMES:
         metric = get_metric(name)
-        assert checks_itself(metric)
+        assert checks_itself(metric, counts.size)
         with pytest.raises(ValueError, match="negative, NaN or infinite"):
             metric.compiled(counts)
         with pytest.raises(ValueError) as raised:
@@ -255,3 +255,60 @@ def test_the_metrics_of_one_cube_share_one_pass_of_the_rank_statistics():
     computed = apply_confusion(get_metric("spearman"), cube, {}, counts)
     terms[0][:] = np.nan  # a metric's value is its own copy of its row, not a view of the shared term
     assert not np.isnan(computed.values).any()
+
+
+@pytest.fixture
+def fresh_process(monkeypatch):
+    """No twin has run yet (as in a new process), and a twin takes over after 1000 counts of numpy work."""
+    from ordframe._registry import metric
+
+    monkeypatch.setattr(metric, "_NUMPY_CELLS", {})
+    monkeypatch.setattr(metric, "COMPILED_CELLS", 1000)
+    return metric._NUMPY_CELLS
+
+
+def test_the_numpy_kernel_runs_until_its_work_would_have_paid_for_the_twin(fresh_process):
+    """Small stacks get the numpy kernel, and count its work; once the work reaches ``COMPILED_CELLS`` (a stack
+    that large at once, or the sum of several) the twin runs, from then on at every size."""
+    oc, uoc, accuracy = get_metric("oc"), get_metric("uoc"), get_metric("accuracy")
+    for _ in range(3):
+        assert not oc.compiles(250) and oc.kernel(250) is oc.func
+    assert fresh_process[oc.compiled] == 750 and oc.compiles(250) and fresh_process[oc.compiled] == 750
+    assert oc.kernel(250) is oc.compiled and oc.kernel(1) is oc.compiled and oc.compiles(1)
+    assert uoc.kernel(999) is uoc.func and uoc.kernel(1000) is uoc.compiled  # each twin its own work
+    assert accuracy.kernel(10**9) is accuracy.func and accuracy.func not in fresh_process  # no twin to pay for
+
+
+def test_a_small_cube_runs_the_numpy_kernels_with_the_same_values_and_errors(fresh_process):
+    """Through the bridge, below the threshold: the numpy kernel's values, equal to the twin's, and the
+    cube's own error for an invalid count (the bridge checks the counts: the numpy kernel does not)."""
+    import xarray as xr
+
+    from ordframe._bridge.apply import apply_confusion, check_counts, checks_itself
+
+    counts = np.random.default_rng(2).poisson(3.0, size=(3, 5, 5))
+    cube = xr.DataArray(counts, dims=("replicate", "true", "pred"))
+    bad = counts.copy()
+    bad[1, 2, 3] = -1
+    with pytest.raises(ValueError) as expected:
+        check_counts(bad)
+    for name in NAMES:
+        metric = get_metric(name)
+        assert not checks_itself(metric, cube.size)
+        got = apply_confusion(metric, cube, {}).values
+        assert fresh_process[metric.compiled] >= cube.size and not metric.compiles(1)
+        assert_same(got, both(name, counts)[0], name)
+        with pytest.raises(ValueError) as raised:
+            apply_confusion(metric, cube.copy(data=bad), {})
+        assert str(raised.value) == str(expected.value), name
+
+
+@pytest.mark.slow
+def test_a_first_small_call_imports_no_numba():
+    """``ordframe.oc(y_true, y_pred)`` in a new process: the numpy kernel, without numba's import or a compilation."""
+    import subprocess
+    import sys
+
+    code = "import sys, ordframe\nassert ordframe.oc([0, 1, 2], [0, 2, 2]) == 0.375\nprint('numba' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr

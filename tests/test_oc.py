@@ -415,7 +415,7 @@ def test_single_matrix_stacked_and_dask_agree(stacked, name, params):
     lazy = getattr(stacked.chunk({"model": 1, "fold": 2}).ordinal, name)(**params)
     assert lazy.chunks is not None  # still dask-backed before compute
     np.testing.assert_array_equal(lazy.compute().values, cube.values)
-    kernel = ordframe.get_metric(name).kernel  # the one that runs: the compiled twin where numba is on
+    kernel = ordframe.get_metric(name).kernel(stacked.size)  # the one that runs on it
     np.testing.assert_array_equal(kernel(stacked.values.astype(float), **params), cube.values)
 
 

@@ -10,7 +10,7 @@ Both kinds get the same guarantees here:
   exception a kernel raises names the metric and the plugin that registered it
   (``call_kernel``);
 * kernels run through ``xarray.apply_ufunc(..., dask="parallelized")``: a metric's compiled twin
-  (``Metric.compiled``) when the compiled kernels are on, and the terms it shares with the other
+  (``Metric.compiled``) when the compiled kernels are on and the work pays for it (``Metric.kernel``), and the terms it shares with the other
   metrics of one cube (``Metric.needs``) computed once for them all (``needed_terms``);
 * a 0-d result becomes a float, and NaN comes with one ``RuntimeWarning``
   that says why.
@@ -130,12 +130,12 @@ def confusion_counts(cube: xr.DataArray, check: bool = True) -> Counts:
     return Counts(counts, classes, checked, {} if checked else None)
 
 
-def checks_itself(metric: Metric) -> bool:
-    """Whether the kernel that runs checks the counts itself, in the pass in which it reads them: a compiled
-    twin (``Metric.compiled``, the compiled kernels on). The bridge's own check, one more pass over the
-    cube, is then left out; when such a kernel raises a ValueError, the bridge's check runs to give the
-    error that names the counts."""
-    return metric.kernel is not metric.func
+def checks_itself(metric: Metric, cells: int) -> bool:
+    """Whether the kernel that runs on ``cells`` counts checks them itself, in the pass in which it reads them:
+    a compiled twin (``Metric.compiles``). The bridge's own check, one more pass over the cube, is then left
+    out; when such a kernel raises a ValueError, the bridge's check runs to give the error that names the
+    counts."""
+    return metric.compiles(cells)
 
 
 def kernel_input(counts: np.ndarray, compiled: bool) -> np.ndarray:
@@ -153,7 +153,7 @@ def needed_terms(metric: Metric, params: Mapping, counts: Counts) -> dict:
     that runs (``Term.func`` None: compiled only) is left to the kernel."""
     if counts.terms is None or not metric.needs:
         return {}
-    compiled = checks_itself(metric)
+    compiled = checks_itself(metric, counts.counts.size)
     out = {}
     for term in metric.needs:
         func = term.kernel(compiled)
@@ -193,7 +193,7 @@ def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = N
     params = {name: _align_param(name, value, classes, metric) for name, value in params.items()}
     try:
         if metric.kind == "confusion":  # int64 counts, as a cube's: a compiled twin compiles for them only
-            confusion_kernel(metric, params)(np.ones((1, k, k), np.int64))
+            confusion_kernel(metric, params, cells=k * k)(np.ones((1, k, k), np.int64))
         else:
             proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
     except (ValueError, TypeError) as exc:  # a parameter's error names its metric: several may take `beta`
@@ -269,12 +269,14 @@ def kernel_error(metric: Metric, plugin: str | None, exc: BaseException) -> Exce
     return PluginError(f"{what} failed with {error}; {advice}", metric.name, plugin)
 
 
-def confusion_kernel(metric: Metric, params: dict, checked: bool = False, terms: Mapping | None = None):
-    """``metric``'s kernel on counts ``(..., K, K)`` (``kernel_input``), its inputs (unless ``checked``, or the
-    kernel ``checks_itself``) and output checked (``params`` prepared; ``terms``: from ``needed_terms``).
+def confusion_kernel(metric: Metric, params: dict, checked: bool = False, terms: Mapping | None = None, *, cells: int):
+    """``metric``'s kernel for a cube of ``cells`` counts (``Metric.kernel``) on counts ``(..., K, K)``
+    (``kernel_input``), its inputs (unless ``checked``, or the kernel ``checks_itself``) and output checked
+    (``params`` prepared; ``terms``: from ``needed_terms``).
     """
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
-    func, compiled = metric.kernel, checks_itself(metric)
+    func = metric.kernel(cells)
+    compiled = func is not metric.func
     check = not (checked or compiled)
     terms = terms or {}
 
@@ -330,11 +332,13 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: 
     the terms they need.
     """
     if counts is None:  # this metric alone: its kernel computes its own terms
-        counts = confusion_counts(cube, check=not checks_itself(metric))._replace(terms=None)
+        counts = confusion_counts(cube, check=not checks_itself(metric, cube.size))._replace(terms=None)
     classes = counts.classes
     params = prepare(metric, given, counts.counts.sizes[TRUE], classes)
     result = xr.apply_ufunc(
-        confusion_kernel(metric, params, counts.checked, needed_terms(metric, params, counts)),
+        confusion_kernel(
+            metric, params, counts.checked, needed_terms(metric, params, counts), cells=counts.counts.size
+        ),
         counts.counts,
         input_core_dims=[list(CUBE_DIMS)],
         dask="parallelized",

@@ -43,6 +43,14 @@ RESERVED_NAMES = frozenset(
 )
 
 
+#: The counts (matrices x K^2) a metric's numpy kernel works through in a process before its compiled twin takes
+#: over (``Metric.kernel``): about what the twin's first call costs with numba's cache warm (numba's import and the
+#: load, 0.4 s) at the numpy kernels' median cost per count (6 ns); ``benchmarks/bench_first_call.py`` measures both.
+COMPILED_CELLS = 1 << 26
+# The counts each compiled twin's numpy kernel has worked through in this process (infinite once the twin took over).
+_NUMPY_CELLS: dict[Callable[..., Any], float] = {}
+
+
 @dataclass(frozen=True)
 class Term:
     """A term that several confusion metrics compute from the same counts, declared by each in ``Metric.needs``.
@@ -132,7 +140,7 @@ class Metric:
     compiled : callable, optional
         For a confusion metric, a compiled twin of ``func``: the same parameters and values, run instead of
         it when ordframe's compiled kernels are on (the ``numba`` extra installed, ``ORDFRAME_NUMBA`` not
-        ``0``). It gets int64 counts as they are (no float copy) and raises a ValueError for a count that is
+        ``0``) and the work is large enough to pay for its compilation (``Metric.kernel``). It gets int64 counts as they are (no float copy) and raises a ValueError for a count that is
         negative, NaN or infinite as it reads it, so the bridge makes no pass of its own to validate them.
     needs : tuple of Term, optional
         For a confusion metric, the terms its kernels take from the counts that other metrics take too
@@ -220,10 +228,31 @@ class Metric:
         fields["defaults"] = dict(self.defaults)
         return type(self), tuple(fields.values())
 
-    @property
-    def kernel(self) -> Callable[..., Any]:
-        """The kernel that runs: ``compiled`` when there is one and the compiled kernels are on, else ``func``."""
-        return self.compiled if self.compiled is not None and options.COMPILED else self.func
+    def compiles(self, cells: int) -> bool:
+        """Whether ``kernel(cells)`` would run the compiled twin on a stack of ``cells`` counts (matrices x K^2).
+
+        It does when there is one, the compiled kernels are on, and the counts that this process has given the
+        numpy kernel so far, these included, reach ``COMPILED_CELLS``; then on every later call too.
+        """
+        if self.compiled is None or not options.COMPILED:
+            return False
+        return _NUMPY_CELLS.get(self.compiled, 0) + cells >= COMPILED_CELLS
+
+    def kernel(self, cells: int) -> Callable[..., Any]:
+        """The kernel to run on a stack of ``cells`` counts: ``compiled`` where it ``compiles``, else ``func``.
+
+        A twin's first call in a process costs numba's import and the twin's compilation (or its load from
+        numba's cache on disk), which the numpy kernel's work on small stacks never repays: the numpy kernel
+        runs until the work it has done would have paid for that (the rule of ski rental), counted here.
+        """
+        twin = self.compiled
+        if twin is None or not options.COMPILED:
+            return self.func
+        if self.compiles(cells):
+            _NUMPY_CELLS[twin] = math.inf  # from now on, at every size
+            return twin
+        _NUMPY_CELLS[twin] = _NUMPY_CELLS.get(twin, 0) + cells
+        return self.func
 
     @property
     def direction(self) -> str:
