@@ -18,17 +18,20 @@ from ordframe._inputs import classes, counting
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
 
-compiled = pytest.mark.skipif(not counting.COMPILED, reason="numba absent, or turned off by ORDFRAME_NUMBA=0")
+#: The counts that check every code (spans then read from samples): numpy's (without numba) and the compiled one.
+CHECKED = ["checked numpy", "compiled"] if counting.COMPILED else ["checked numpy"]
 
 
 @contextlib.contextmanager
 def mode(name: str, sample_rows: int = 2):
-    """``numpy``: numpy's count at every size, no span sampled; ``compiled``: the compiled count at every size, and
-    spans read from samples of ``sample_rows`` rows at each end and between (often wrong on purpose)."""
+    """``numpy``: numpy's count at every size, no span sampled; ``checked numpy`` / ``compiled``: numpy's count that
+    checks each block's codes / the compiled count, at every size, and spans read from samples of ``sample_rows``
+    rows at each end and between (often wrong on purpose)."""
     saved = counting.COMPILED, counting.COMPILED_ROWS, classes.SAMPLE_ROWS
     if name == "numpy":
         counting.COMPILED = False
     else:
+        counting.COMPILED = counting.COMPILED and name == "compiled"
         counting.COMPILED_ROWS, classes.SAMPLE_ROWS = 1, sample_rows
     try:
         yield
@@ -66,7 +69,7 @@ def coded_rows(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(case=coded_rows(), name=st.sampled_from(["numpy", "compiled"] if counting.COMPILED else ["numpy"]))
+@given(case=coded_rows(), name=st.sampled_from(["numpy", *CHECKED]))
 def test_counts_equal_a_naive_count(case, name):
     codes, sizes, offsets, weights = case
     with mode(name):
@@ -76,12 +79,12 @@ def test_counts_equal_a_naive_count(case, name):
     np.testing.assert_array_equal(got, expected)
 
 
-@compiled
+@pytest.mark.parametrize("name", CHECKED)
 @pytest.mark.parametrize("where", [0, 1, 2, 99_999])
 @pytest.mark.parametrize(
     "bad", [-1, 5, 2**62, -(2**63), 2**63 - 1], ids=["below", "above", "far", "int64 min", "int64 max"]
 )
-def test_the_compiled_count_refuses_a_code_outside_its_axis(where, bad):
+def test_a_checked_count_refuses_a_code_outside_its_axis(name, where, bad):
     """Below the offset or at or above offset + size, wherever the row is (int64 extremes do not wrap inside)."""
     rng = np.random.default_rng(0)
     n = 100_000
@@ -90,7 +93,7 @@ def test_the_compiled_count_refuses_a_code_outside_its_axis(where, bad):
     axis = where % 3
     codes[axis] = codes[axis].astype(np.int64)
     codes[axis][where] = bad + offsets[axis] if abs(bad) < 2**62 else bad
-    with mode("compiled"), pytest.raises(counting.OutsideAxis):
+    with mode(name), pytest.raises(counting.OutsideAxis):
         counting.count_cells(codes, sizes, offsets=offsets)
 
 
@@ -145,7 +148,7 @@ def test_spans_read_from_samples_give_the_naive_cube(frame, by, sample_rows):
     """Labels and groups whose rare values a sample misses: the count finds them, the spans are made exact."""
     expected, values, groups = naive_cube(frame, by)
     weights = "w" if "w" in frame else None
-    for name in ["numpy", "compiled"] if counting.COMPILED else ["numpy"]:
+    for name in ["numpy", *CHECKED]:
         with mode(name, sample_rows), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # LabelWarnings about the rare values, on purpose
             cube = frame.ordinal.confusion("y", "p", by="g" if by else None, weights=weights)
@@ -155,14 +158,13 @@ def test_spans_read_from_samples_give_the_naive_cube(frame, by, sample_rows):
         np.testing.assert_allclose(cube.values, expected, err_msg=name)
 
 
-@compiled
 @settings(max_examples=60, deadline=None)
-@given(frame=integer_frames(), sample_rows=st.sampled_from([1, 2]))
-def test_what_is_read_before_a_count_is_the_exact_coding(frame, sample_rows):
+@given(frame=integer_frames(), sample_rows=st.sampled_from([1, 2]), name=st.sampled_from(CHECKED))
+def test_what_is_read_before_a_count_is_the_exact_coding(frame, sample_rows, name):
     """Classes, codes and groups read from rows whose spans were sampled equal those of the exact spans."""
     with mode("numpy"):
         exact = frame_rows(frame, Selection("y", "p", by="g"))
-    with mode("compiled", sample_rows):
+    with mode(name, sample_rows):
         rows = frame_rows(frame, Selection("y", "p", by="g"))
         assert rows.classes.equals(exact.classes) and rows.prune_classes == exact.prune_classes
         np.testing.assert_array_equal(rows.true.array(), exact.true.array())
@@ -173,12 +175,12 @@ def test_what_is_read_before_a_count_is_the_exact_coding(frame, sample_rows):
         np.testing.assert_array_equal(rows.counts(), exact.counts())
 
 
-@compiled
-def test_a_count_confirms_sampled_spans_that_hold():
+@pytest.mark.parametrize("name", CHECKED)
+def test_a_count_confirms_sampled_spans_that_hold(name):
     """Spans that a sample read right are kept: the count that reads every row confirms them, nothing else runs."""
     rng = np.random.default_rng(1)
     frame = pd.DataFrame({"y": rng.integers(0, 5, 5000), "g": rng.integers(0, 4, 5000)}).assign(p=lambda d: d["y"])
-    with mode("compiled", sample_rows=500):
+    with mode(name, sample_rows=500):
         rows = frame_rows(frame, Selection("y", "p", by="g"))
         assert rows._sampled() and rows._sampled_labels is not None and rows._groups.columns[0].sampled
         counts = rows.counts()

@@ -7,11 +7,13 @@ codes once, block by block in the CPU cache.
 With the optional ``numba`` extra, inputs of at least ``COMPILED_ROWS`` rows
 are counted by two compiled steps per block: combine the codes into a cell
 index two columns at a time, checking that each code falls on its axis, then
-add the rows to their cells. Because every code is checked, spans read from
-a sample of the rows (``classes.sampled_range``) are confirmed by the count
-itself (``checks_codes``). Without numba (or with ``ORDFRAME_NUMBA=0``),
-numpy's count combines the codes and bincounts them, trusting them. Both
-give a naive count's values (the tests check them). numba is imported, and
+add the rows to their cells. Without numba (or with ``ORDFRAME_NUMBA=0``),
+numpy's count combines the codes and bincounts them; on inputs that large it
+checks each block's lowest and highest code while the block is in the CPU
+cache. Because every code is then checked, spans read from a sample of the
+rows (``classes.sampled_range``) are confirmed by the count itself
+(``checks_codes``): each column is read once. Both give a naive count's
+values (the tests check them). numba is imported, and
 the steps compiled (cached on disk), on the first count that uses them,
 never at ``import ordframe``.
 """
@@ -35,7 +37,7 @@ MIN_EXPECTED = 5
 BLOCK_ROWS = 1 << 17
 COMPILED_BLOCK_ROWS = 1 << 15
 # The compiled steps count inputs of at least this many rows: below, numpy's count takes a few milliseconds,
-# less than importing numba does once.
+# less than importing numba does once. From this many rows on, either count checks every code.
 COMPILED_ROWS = 1 << 20
 
 
@@ -53,14 +55,15 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     """
     sizes = [int(s) for s in sizes]
     offsets = [int(o) for o in offsets] if offsets else [0] * len(sizes)
-    if checks_codes(len(codes[0])):
+    check = checks_codes(len(codes[0]))
+    if check and COMPILED:
         return _count_compiled(codes, sizes, offsets, weights)
-    return _count_numpy(codes, sizes, offsets, weights)
+    return _count_numpy(codes, sizes, offsets, weights, check)
 
 
 def checks_codes(rows: int) -> bool:
-    """Whether ``count_cells`` of ``rows`` rows checks every code (the compiled count does; numpy's trusts them)."""
-    return COMPILED and rows >= COMPILED_ROWS
+    """Whether ``count_cells`` of ``rows`` rows checks every code (on fewer rows, numpy's count trusts them)."""
+    return rows >= COMPILED_ROWS
 
 
 def _count_compiled(codes, sizes: list[int], offsets: list[int], weights) -> np.ndarray:
@@ -88,8 +91,9 @@ def _count_compiled(codes, sizes: list[int], offsets: list[int], weights) -> np.
     return out.reshape(sizes)
 
 
-def _count_numpy(codes, sizes: list[int], offsets: list[int], weights) -> np.ndarray:
-    """``count_cells`` in numpy (codes assumed on their axes): cell indices built block by block, bincounted."""
+def _count_numpy(codes, sizes: list[int], offsets: list[int], weights, check: bool) -> np.ndarray:
+    """``count_cells`` in numpy: cell indices built block by block, bincounted; with ``check``, each block's
+    codes checked to fall on their axes as the block is read (else they are assumed to)."""
     total = math.prod(sizes)
     strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
     shift = sum(o * s for o, s in zip(offsets, strides))
@@ -114,6 +118,8 @@ def _count_numpy(codes, sizes: list[int], offsets: list[int], weights) -> np.nda
         stop = min(n, start + step)
         index, code_part = index_buf[: stop - start], code_buf[: stop - start]
         cell = cells[start:stop] if whole else cells[: stop - start]
+        if check:
+            _check_block([code[start:stop] for code in codes], sizes, offsets)
         np.copyto(index, codes[0][start:stop], casting="unsafe")
         for size, code in zip(sizes[1:], codes[1:]):
             index *= dtype(size)
@@ -127,6 +133,13 @@ def _count_numpy(codes, sizes: list[int], offsets: list[int], weights) -> np.nda
     if whole:
         out = np.bincount(cells, weights=weights, minlength=total).astype(kind, copy=False)  # no rows: int64
     return out.reshape(sizes)
+
+
+def _check_block(block, sizes: list[int], offsets: list[int]) -> None:
+    """``OutsideAxis`` unless every code of the block's columns is in ``offset .. offset + size - 1``."""
+    for code, size, offset in zip(block, sizes, offsets):
+        if int(code.min()) < offset or int(code.max()) >= offset + size:
+            raise OutsideAxis
 
 
 def _pair(cell, a, a_offset, a_size, b, b_offset, b_size, first):
