@@ -192,3 +192,33 @@ def test_importing_ordframe_imports_no_frame_library():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_a_pandas_call_imports_no_dask_of_its_own():
+    """Scoring pandas rows, no module of ordframe imports dask (xarray does, where dask is installed: a DataArray
+    checks whether its data are a dask array). Every import statement and ``import_module`` call is watched,
+    of a module loaded already too, and the module that makes it recorded."""
+    import subprocess
+    import sys
+
+    code = (
+        "import builtins, importlib, sys\n"
+        "import pandas as pd, ordframe\n"
+        "asked, real_import, real_module = set(), builtins.__import__, importlib.import_module\n"
+        "def note(name, caller):\n"
+        "    if name.partition('.')[0] in ('dask', 'distributed') and caller.startswith('ordframe'):\n"
+        "        asked.add((caller, name))\n"
+        "def spy(name, globals=None, locals=None, fromlist=(), level=0):\n"
+        "    note(name if level == 0 else '', (globals or {}).get('__name__', ''))\n"
+        "    return real_import(name, globals, locals, fromlist, level)\n"
+        "def spy_module(name, package=None):\n"
+        "    note(name, sys._getframe(1).f_globals.get('__name__', ''))\n"
+        "    return real_module(name, package)\n"
+        "builtins.__import__, importlib.import_module = spy, spy_module\n"
+        "df = pd.DataFrame({'y': [0, 1, 2, 2], 'yhat': [0, 1, 1, 2], 'g': [0, 0, 1, 1]})\n"
+        "df.ordinal.mae('y', 'yhat'), df.ordinal.evaluate('y', 'yhat', by='g'), ordframe.oc([0, 1, 2], [0, 2, 2])\n"
+        "assert not asked, asked\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
