@@ -136,9 +136,10 @@ def main(argv=None) -> int:
         "which the compiled count's own pass over the columns can beat, so it is no strict lower bound. ordframe "
         "reads each column once: the spans of "
         "integer labels and `by` columns (which decide the class order and the groups) are read from a sample of "
-        "the rows, and the count, compiled with the `numba` extra, checks every row's codes against them while it "
-        "counts (a row outside makes the spans exact and the rows counted again). numpy's count, the fallback "
-        "without numba, trusts the codes, so its spans are read exactly first: two reads of each integer column.",
+        "the rows, and the count checks every row's codes against them while it counts (a row outside makes the "
+        "spans exact and the rows counted again): the compiled count (the `numba` extra) as it combines them, "
+        "numpy's count (the fallback without numba) by each block's lowest and highest code while the block is in "
+        "the CPU cache.",
         "",
         "Reproduce with `python benchmarks/bench_polars.py > benchmarks/results_polars.md` (`--rows`, `--repeats`, "
         "`--seed`).",

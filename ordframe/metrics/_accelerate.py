@@ -11,7 +11,11 @@ kernel, in its family's module; ``benchmarks/bench_compiled.py`` measures
 each against it.
 
 numba is imported, and a kernel compiled (cached on disk), on the first call
-of a compiled twin, never at ``import ordframe``.
+of a compiled twin, never at ``import ordframe``; the bridge makes that call
+only once a process's numpy work has paid for it (``Metric.kernel``). numba
+caches beside this module, in ``__pycache__``, or where that is not writable
+(an installed package in a read-only site-packages) in the user's cache
+directory (``~/.cache/numba`` on Linux), or in ``NUMBA_CACHE_DIR`` if set.
 
 Each kernel checks every count as it reads it (``_sound``) and raises a
 ValueError for a negative, NaN or infinite one, so that the bridge makes no
