@@ -353,11 +353,10 @@ def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: 
 def confusion_values(metric: Metric, counts: np.ndarray, classes: pd.Index, given: Mapping) -> np.ndarray:
     """``metric`` on in-memory counts ``(..., K, K)`` (int64, or float64 with weights) of ``classes``, unlabelled:
     what ``apply_confusion`` computes on a cube of them, with the same checks, for a call on one set of samples."""
-    compiled = checks_itself(metric)
-    if not compiled:
+    if not checks_itself(metric, counts.size):
         check_counts(counts)
     params = prepare(metric, given, len(classes), classes)
-    return confusion_kernel(metric, params, checked=True)(counts)
+    return confusion_kernel(metric, params, checked=True, cells=counts.size)(counts)
 
 
 def proba_values(metric: Metric, proba: np.ndarray, codes: np.ndarray, classes: pd.Index, given: Mapping) -> np.ndarray:
