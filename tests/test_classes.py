@@ -1,5 +1,6 @@
 """Class order (docs/architecture.md, "Class order"): the four rules, the missing-label rule and their errors."""
 
+import sys
 import warnings
 
 import numpy as np
@@ -173,6 +174,73 @@ def test_unorderable_labels_ask_for_labels_or_an_ordered_categorical(y):
 def test_strings_work_with_labels():
     df = pd.DataFrame({"y": ["b", "a"], "p": ["b", "b"]})
     np.testing.assert_array_equal(cube(df, labels=["a", "b"]).values, [[0, 1], [0, 1]])
+
+
+# Strings that share their first or last 8 bytes, their length, or a prefix; empty, non-ASCII, missing, unknown.
+TEXTS = ["", "a", "lo", "low", "medium", "very_hig", "very_high", "strongly agree", "strongly disagree"]
+TEXTS += ["category_10_abcdefgh_1", "category_10_abcdefgh_2", "ünï", "ünïcode ünïcode"]
+STRANGERS = ["lo ", "very_hi", "categoryX10_abcdefgh_1", "strongly agreE", "ünïcode ünïcodE"]
+
+
+def arrow_strings(kind, values):
+    pa = pytest.importorskip("pyarrow")
+    if kind == "chunked and sliced":
+        chunks = [pa.array(values[:40], pa.string()), pa.array(values[40:], pa.string())]
+        return pd.Series(pd.arrays.ArrowExtensionArray(pa.chunked_array(chunks).slice(1)))
+    return pd.Series(values, dtype=kind if kind == "str" else pd.ArrowDtype(kind()))
+
+
+@pytest.mark.parametrize("kind", ["str", "string", "large_string", "chunked and sliced"])
+@pytest.mark.parametrize("compiled", [False, True])
+def test_arrow_strings_are_coded_as_their_python_objects(kind, compiled, monkeypatch):
+    """Arrow strings are looked up in their buffers (compiled from ``COMPILED_ROWS`` rows on, else by pyarrow):
+    the codes, missing values and unknown values of a lookup of the Python strings."""
+    from ordframe._inputs import classes
+
+    if compiled and not classes.COMPILED:
+        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    monkeypatch.setattr(classes, "COMPILED_ROWS", 1 if compiled else 10**9)
+    kind = getattr(pytest.importorskip("pyarrow"), kind, kind)
+    values = list(np.random.default_rng(1).choice(TEXTS + STRANGERS, 300))
+    values[7] = values[150] = None
+    series = arrow_strings(kind, values)
+    order = pd.Index([*TEXTS, *STRANGERS[:2], 1, 2.5])
+    column = labels_of("y", series)
+    codes = classes._arrow_string_codes(column, order, np.int8)
+    missing = series.isna().to_numpy()
+    np.testing.assert_array_equal(column.missing, missing)
+    expected = order.get_indexer(pd.Index(series.astype(object), dtype=object))
+    np.testing.assert_array_equal(np.where(missing, -1, codes), np.where(missing, -1, expected))
+
+
+def test_strings_the_compiled_lookup_cannot_tell_apart_are_looked_up_by_pyarrow():
+    """Two classes of one length whose first and last 8 bytes agree have one key: no perfect hash."""
+    from ordframe._inputs import classes
+
+    twins = ((0, b"category_1_xyz_1234567"), (1, b"category_2_xyz_1234567"))
+    assert classes._string_lookup(twins) is None
+    assert classes._string_lookup(twins[:1]) is not None or not sys.byteorder == "little"
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_errors_about_arrow_strings_are_those_of_python_strings(compiled, monkeypatch):
+    from ordframe._inputs import classes
+
+    if compiled and not classes.COMPILED:
+        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    pa = pytest.importorskip("pyarrow")
+    monkeypatch.setattr(classes, "COMPILED_ROWS", 1 if compiled else 10**9)
+    messages = []
+    for dtype in (object, pd.ArrowDtype(pa.string())):
+        for p in (["lo", "mid", None, "top"], ["lo", "hi", None, "hi"]):
+            rows = [10, 11, 12, 13]
+            df = pd.DataFrame({"y": pd.Series(["lo", "hi", "lo", "hi"], rows, dtype), "p": pd.Series(p, rows, dtype)})
+            with pytest.raises(ValueError) as info:
+                cube(df, labels=["lo", "hi"])
+            messages.append(str(info.value))
+    assert messages[:2] == messages[2:]
+    assert "column 'p' has 2 value(s) outside the classes" in messages[0] and "'mid' (1 row)" in messages[0]
+    assert "column 'p' has 1 missing value(s)" in messages[1] and "[12]" in messages[1]
 
 
 # fewer than two classes

@@ -8,13 +8,16 @@ The order is decided once, by the first rule that applies:
 4. Anything else: an error asking for ``labels=`` or an ordered Categorical.
 
 Codes are positions in that order, so distances are index distances. Integer
-and boolean labels are coded by offset into a small table and categoricals
-through their category codes: no sort and no hash of the rows.
+and boolean labels are coded by offset into a small table, categoricals
+through their category codes and arrow strings by a lookup of each string's
+bytes among the classes' (a perfect hash of the classes): no sort and no hash
+table of the rows.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -25,6 +28,8 @@ import pandas as pd
 from ordframe._core.arguments import Rows, about
 from ordframe._core.checks import as_sequence
 from ordframe._core.messages import MAX_SHOWN, show, show_counts
+from ordframe._core.options import COMPILED
+from ordframe._inputs.counting import COMPILED_ROWS
 
 # Integer labels whose values span at most this many integers are counted and
 # coded through a table over the span; wider ones are hashed.
@@ -377,7 +382,9 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
                 missing = np.zeros(len(codes), bool)
                 missing[codes < 0] = pd.isna(column.values[codes < 0])
                 column._missing = _mask(missing)
-        else:  # pandas arrays (strings, arrow): factorize, then code the few distinct values
+        elif (arrow := _arrow_string_codes(column, classes, dtype)) is not None:
+            codes = arrow
+        else:  # other pandas arrays: factorize, then code the few distinct values
             distinct_codes, distinct = pd.factorize(column.values)
             table = np.append(classes.get_indexer(pd.Index(distinct, tupleize_cols=False)), -1).astype(dtype)
             codes = table[distinct_codes]  # -1 (missing) takes the last entry, -1
@@ -391,6 +398,138 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
     if unknown.any():
         raise unknown_error(column, unknown, classes)
     return codes
+
+
+def _arrow_string_codes(column: Labels, classes: pd.Index, dtype) -> np.ndarray | None:
+    """Codes of arrow-backed strings, -1 where missing or not a class; ``None`` for other pandas arrays.
+
+    Each string is looked up among the classes' bytes, with no Python object per row and no hash table of
+    the rows: compiled over arrow's buffers (``_code_strings``) for inputs of at least ``COMPILED_ROWS``
+    rows, else by pyarrow's ``index_in``.
+    """
+    if not isinstance(column.values, pd.arrays.ArrowExtensionArray):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunked = column.values.__arrow_array__()
+    if not (pa.types.is_string(chunked.type) or pa.types.is_large_string(chunked.type)):
+        return None
+    texts = tuple((code, label.encode()) for code, label in enumerate(classes) if isinstance(label, str))
+    lookup = _string_lookup(texts) if COMPILED and len(column) >= COMPILED_ROWS else None
+    if lookup is None:
+        found = pc.index_in(chunked, value_set=pa.array([classes[code] for code, _ in texts], pa.string()))
+        table = np.array([code for code, _ in texts] + [-1], dtype)  # position among the text classes -> code
+        codes = table[pc.fill_null(found, -1).to_numpy()]
+    else:
+        codes = np.empty(len(column), dtype)
+        start = 0
+        for chunk in chunked.chunks:
+            _, offsets, data = chunk.buffers()
+            width = np.int32 if pa.types.is_string(chunk.type) else np.int64
+            bounds = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+            data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+            words = np.ndarray((max(0, len(data) - 7),), np.uint64, data, strides=(1,))
+            _compiled_coder()(bounds, data, words, *lookup, codes[start : start + len(chunk)])
+            start += len(chunk)
+    if isinstance(column._missing, str):
+        column._missing = _mask(chunked.is_null().to_numpy(zero_copy_only=False)) if chunked.null_count else None
+    return codes
+
+
+# A perfect hash of the classes' bytes: its slots are tried for this many multipliers per table size.
+_HASH_TRIES = 32
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _string_key(text: bytes) -> tuple[int, int, int]:
+    """(first 8 bytes, the next up to 8 of the last 8 bytes, length) as little-endian integers: ``_code_strings``'s key."""
+    return int.from_bytes(text[:8], "little"), int.from_bytes(text[max(8, len(text) - 8) :], "little"), len(text)
+
+
+def _slot(key: tuple[int, int, int], multiplier: int, shift: int) -> int:
+    head, tail, length = key
+    return ((((head ^ (tail * _GOLDEN)) + length) % 2**64 * multiplier) % 2**64) >> shift
+
+
+@functools.cache
+def _string_lookup(texts: tuple[tuple[int, bytes], ...]):
+    """The tables of ``_code_strings`` for the text classes ``texts`` (code, bytes): a perfect hash of their keys;
+    ``None`` on a big-endian machine or where two keys are equal (then pyarrow's lookup runs)."""
+    keys = [_string_key(t) for _, t in texts]
+    if sys.byteorder != "little" or len(set(keys)) < len(keys):
+        return None
+    rng = np.random.default_rng(0)
+    bits = max(1, 2 * len(keys) - 1).bit_length()
+    while True:
+        for _ in range(_HASH_TRIES):
+            multiplier = int(rng.integers(0, 2**62)) * 2 + 1
+            slots = [_slot(key, multiplier, 64 - bits) for key in keys]
+            if len(set(slots)) == len(slots):
+                return _hash_tables(texts, keys, slots, bits, multiplier)
+        bits += 1
+
+
+def _hash_tables(texts, keys, slots, bits, multiplier):
+    """``_code_strings``'s tables: per slot of the hash, its class's key, code and where its bytes start."""
+    size = 1 << bits
+    head, tail = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
+    length, position = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
+    starts = np.zeros(size, np.int64)  # where the class's bytes start in ``flat``
+    flat = np.frombuffer(b"".join(t for _, t in texts) or b"\0", np.uint8)
+    at = 0
+    for (code, _), slot, (h, t, n) in zip(texts, slots, keys):
+        head[slot], tail[slot], length[slot], position[slot], starts[slot] = h, t, n, code, at
+        at += n
+    return head, tail, length, position, starts, flat, np.uint64(multiplier), np.uint64(64 - bits)
+
+
+def _load(data, at, count):
+    """``count`` (0 to 8) bytes of ``data`` from ``at`` as a little-endian integer."""
+    value = np.uint64(0)
+    for j in range(count):
+        value |= np.uint64(data[at + j]) << np.uint64(8 * j)
+    return value
+
+
+def _code_strings(bounds, data, words, head, tail, length, position, starts, flat, multiplier, shift, out):
+    """The code of each string (``data[bounds[i]:bounds[i + 1]]``) among the classes, -1 if none.
+
+    Its key (``_string_key``) picks one slot of the classes' perfect hash; the key, and for strings longer
+    than 16 bytes the bytes between, must equal the class's there. ``words[j]`` is the 8 bytes of ``data``
+    from byte j (a uint64 view with a stride of one byte): a string of at most 8 bytes is one load.
+    """
+    end = bounds[0]
+    for i in range(len(out)):
+        at, end = end, bounds[i + 1]
+        n = end - at
+        if n <= 8 and at < len(words):  # the key's tail is 0, as that of every class this short
+            h = words[at]
+            if n < 8:
+                h &= (np.uint64(1) << np.uint64(8 * n)) - np.uint64(1)
+            slot = np.int64(((h + np.uint64(n)) * multiplier) >> shift)
+            same = (head[slot] == h) & (length[slot] == n)
+        else:
+            h = _load(data, at, min(n, 8))
+            t = _load(data, at + max(8, n - 8), min(max(n - 8, 0), 8))
+            slot = np.int64((((h ^ (t * np.uint64(_GOLDEN))) + np.uint64(n)) * multiplier) >> shift)
+            same = (head[slot] == h) & (tail[slot] == t) & (length[slot] == n)
+            first = starts[slot]
+            for j in range(8, n - 8 if same else 8):
+                same &= data[at + j] == flat[first + j]
+        out[i] = position[slot] if same else -1
+
+
+@functools.cache
+def _compiled_coder():
+    """``_code_strings`` compiled by numba (nopython, cached on disk)."""
+    import numba
+
+    global _load
+    jit = numba.njit(cache=True, nogil=True)
+    if not isinstance(_load, numba.core.dispatcher.Dispatcher):
+        _load = numba.njit(cache=True, nogil=True, inline="always")(_load)
+    return jit(_code_strings)
 
 
 def _integer_table(classes: pd.Index, dtype) -> tuple[int, np.ndarray] | None:
