@@ -425,3 +425,31 @@ def test_dataframe_front_end():
     by_model = df.ordinal.uoc("y", "yhat", by="model", labels=[0, 1, 2, 3], beta=0.3)
     for model, group in df.groupby("model"):
         assert by_model.sel(model=model).item() == group.ordinal.uoc("y", "yhat", labels=[0, 1, 2, 3], beta=0.3)
+
+
+def noisy_stack(k, m, seed):
+    """Matrices of Poisson counts of mean 20 in every cell (an envelope of many pieces), some with empty rows, one
+    empty: the lanes of a block end their searches after different numbers of rounds."""
+    counts = np.random.default_rng(seed).poisson(20.0, (m, k, k))
+    counts[::5, seed % k] = 0
+    counts[3] = 0
+    return counts
+
+
+@pytest.mark.parametrize("k, seed", [(3, 0), (4, 1), (5, 2)])
+def test_auoc_that_runs_is_the_exact_envelope_on_noisy_stacks(k, seed):
+    """The kernel that runs (the compiled search, block by block, where numba is on) against the envelope of every
+    path's line in exact arithmetic."""
+    counts = noisy_stack(k, 40, seed)
+    got = ordframe.get_metric("auoc").kernel(counts)
+    exact = [exact_auoc(matrix) for matrix in counts]
+    assert max(len(breakpoints) for _, breakpoints in exact) >= k - 1  # several rounds of DPs
+    for value, (expected, _) in zip(got, exact):
+        assert close(value, expected) if math.isnan(expected) else abs(value - expected) <= 1e-12
+
+
+def test_auoc_that_runs_equals_the_numpy_search_where_its_stacks_grow():
+    """At K = 60 a noisy matrix's search keeps more intervals pending than a lane's first stack holds."""
+    counts = noisy_stack(60, 8, 0)
+    got = ordframe.get_metric("auoc").kernel(counts)
+    np.testing.assert_allclose(got, auoc(counts.astype(float)), rtol=1e-12, atol=1e-15)

@@ -145,73 +145,81 @@ def _read_block(counts, start, n, v):
     return sound
 
 
-def _auoc_search(v, vd, dist, mu, norm, tol, lines, best, pen, pending):
-    """A_UOC of one matrix ``v`` (UOC's quotients; ``mu``, ``norm``: its mu at beta = 1 and D) from ``lines``
-    (a, b, c, e): the lines a + b beta and c + e beta of its minimising paths at beta = 0 and 1.
+def _interval(pending, b, i):
+    """Interval ``i`` (lo, hi, a, b, c, e) of lane ``b``'s stack in ``pending`` (element by element: a row as a
+    view costs its reference count)."""
+    return pending[b, i, 0], pending[b, i, 1], pending[b, i, 2], pending[b, i, 3], pending[b, i, 4], pending[b, i, 5]
 
-    ``oc.auoc``'s parametric search: a stack of intervals (lo, hi, a, b, c, e) in ``pending`` (returned,
-    grown when full); for each, a DP at the crossing x of its two lines (``oc._min_path``'s recurrence and
-    ties, by selects: the comparisons follow the data and would be mispredicted), with T = sum_path v d
-    along the path found. ``vd``, ``best``, ``pen``: scratch. (``_lane_path``'s recurrence, written for
-    one matrix: ``_lane_path`` on a block of one lane made A_UOC 1.3-1.7x slower.)
+
+def _under(lo, hi, a, b, c, e, x):
+    """The integral over [lo, hi] of min(a + b beta, c + e beta), the lines crossing at ``x``."""
+    return a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
+
+
+def _auoc_rounds(v, dist, mu, norm, n, tol, lines, lam, best, pen, left, left_t, pending, top, at, solving, area):
+    """A_UOC of the first ``n`` lanes of ``v`` (UOC's quotients; ``mu``, ``norm``: mu at beta = 1 and D per lane)
+    into ``area``, from ``lines`` (4, lanes): the lines a + b beta and c + e beta of each lane's minimising paths
+    at beta = 0 and 1; returns ``pending``, grown if it filled.
+
+    ``oc.auoc``'s parametric search, for every lane at once: each lane keeps its stack of intervals
+    (lo, hi, a, b, c, e) in ``pending`` (lanes, depth, 6) (``top``: its height) and, each round, takes the
+    intervals off its stack until one has two distinct lines, whose crossing x (in ``at``) it solves in the
+    round's one DP of all lanes (``_lane_path``; lanes with nothing left solve at beta = 0, unread). A path
+    found below both lines at x splits the interval; the envelope on an interval that does not split is the
+    minimum of its two lines, whose integral is added. Each lane takes its intervals in the order of one
+    matrix's search, so a matrix's area is the same sum in any block. ``lam``, ``best``, ``pen``, ``left``,
+    ``left_t``, ``at``, ``solving``: scratch.
     """
-    k = v.shape[0]
-    for r in range(k):
-        for c in range(k):
-            vd[r, c] = v[r, c] * dist[r, c]
-    first = (0.0, 1.0, lines[0], lines[1], lines[2], lines[3])
-    for j in range(6):  # (element by element: a row of ``pending`` as a view costs its reference count)
-        pending[0, j] = first[j]
-    top = 1
-    under = 0.0
-    while top:
-        top -= 1
-        lo, hi, a, b = pending[top, 0], pending[top, 1], pending[top, 2], pending[top, 3]
-        c_, e = pending[top, 4], pending[top, 5]
-        at = (c_ - a) / (b - e) if b > e else lo
-        at = min(max(at, lo), hi)
-        if abs(a - c_) + abs(b - e) > tol:  # two distinct lines: is there a path below both at x?
-            lam = at * mu * norm
-            left = lam * vd[0, 0] - v[0, 0]
-            left_t = vd[0, 0]
-            best[0], pen[0] = left, left_t
-            for c in range(1, k):
-                left = left + (lam * vd[0, c] - v[0, c])
-                left_t = left_t + vd[0, c]
-                best[c], pen[c] = left, left_t
-            for r in range(1, k):
-                diag, diag_t = best[0], pen[0]
-                left = diag + (lam * vd[r, 0] - v[r, 0])
-                left_t = diag_t + vd[r, 0]
-                best[0], pen[0] = left, left_t
-                for c in range(1, k):
-                    up, up_t = best[c], pen[c]
-                    down = up < diag
-                    w = up if down else diag
-                    t = up_t if down else diag_t
-                    right = left < w
-                    w = left if right else w
-                    t = left_t if right else t
-                    left = w + (lam * vd[r, c] - v[r, c])
-                    left_t = t + vd[r, c]
-                    best[c], pen[c] = left, left_t
-                    diag, diag_t = up, up_t
-            pb = mu * left_t
-            pa = 1 + left / norm - at * pb
-            if pa + pb * at < min(a + b * at, c_ + e * at) - tol:  # split [lo, hi] at x
-                if top + 2 > len(pending):
-                    grown = np.empty((2 * len(pending), 6))
-                    grown[:top] = pending[:top]
-                    pending = grown
-                below, above = (lo, at, a, b, pa, pb), (at, hi, pa, pb, c_, e)
-                for j in range(6):
-                    pending[top, j] = below[j]
-                    pending[top + 1, j] = above[j]
-                top += 2
+    lanes = v.shape[2]
+    for b in range(lanes):
+        area[b] = 0.0
+        top[b] = 0
+        if b < n and norm[b] > 0:
+            pending[b, 0, 0], pending[b, 0, 1] = 0.0, 1.0
+            for j in range(4):
+                pending[b, 0, 2 + j] = lines[j, b]
+            top[b] = 1
+    while True:
+        busy = False
+        for b in range(lanes):
+            lam[b] = 0.0
+            solving[b] = False
+            while top[b]:  # intervals whose two lines are one close at once: their area needs no DP
+                i = top[b] - 1
+                lo, hi, a, slope, c, e = _interval(pending, b, i)
+                x = (c - a) / (slope - e) if slope > e else lo
+                x = min(max(x, lo), hi)
+                at[b] = x
+                if abs(a - c) + abs(slope - e) > tol:
+                    lam[b] = x * mu[b] * norm[b]
+                    solving[b] = busy = True
+                    break
+                top[b] = i
+                area[b] += _under(lo, hi, a, slope, c, e, x)
+        if not busy:
+            return pending
+        _lane_path(v, dist, lam, best, pen, left, left_t)
+        for b in range(lanes):
+            if not solving[b]:
                 continue
-        # the envelope on [lo, hi] is min(La, Lb): its integral
-        under += a * (at - lo) + b * (at * at - lo * lo) / 2 + c_ * (hi - at) + e * (hi * hi - at * at) / 2
-    return under, pending
+            i = top[b] - 1
+            lo, hi, a, slope, c, e = _interval(pending, b, i)
+            x = at[b]
+            pb = mu[b] * left_t[b]
+            pa = 1 + left[b] / norm[b] - x * pb
+            if pa + pb * x < min(a + slope * x, c + e * x) - tol:  # split [lo, hi] at x
+                if i + 2 > pending.shape[1]:
+                    grown = np.empty((lanes, 2 * pending.shape[1], 6))
+                    grown[:, : pending.shape[1]] = pending
+                    pending = grown
+                below, above = (lo, x, a, slope, pa, pb), (x, hi, pa, pb, c, e)
+                for j in range(6):
+                    pending[b, i, j] = below[j]
+                    pending[b, i + 1, j] = above[j]
+                top[b] = i + 2
+            else:  # the envelope on [lo, hi] is min(La, Lb)
+                top[b] = i
+                area[b] += _under(lo, hi, a, slope, c, e, x)
 
 
 def _lane_path(v, dist, lam, best, pen, left, left_t):
@@ -265,7 +273,7 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, lanes, out):
     of sum_path (mu D v d - v), by the recurrence of ``oc._min_path`` (``_lane_path``).
 
     ``lanes`` matrices at a time (``_read_block``): the sums, the divisions and the recurrence run on
-    vectors of lanes; A_UOC's search past its first two DPs (beta = 0 and 1) matrix by matrix. UOC
+    vectors of lanes, and so does A_UOC's search past its first two DPs (beta = 0 and 1) (``_auoc_rounds``). UOC
     divides each count by N_r (not a multiplication by 1 / N_r: a diagonal count gives exactly 1, a row
     scaled by an integer the same quotients, so a diagonal matrix scores exactly 0 and row scaling
     changes nothing).
@@ -284,13 +292,12 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, lanes, out):
     left = np.empty(lanes)
     left_t = np.empty(lanes)
     pen = np.empty((k, lanes))
-    low_a = np.empty(lanes)
-    low_b = np.empty(lanes)
-    w = np.empty((k, k))
-    vd = np.empty((k, k))
-    row = np.empty(k)
-    pen_row = np.empty(k)
-    pending = np.empty((16, 6))
+    lines = np.empty((4, lanes))
+    pending = np.empty((lanes, 16, 6))
+    top = np.zeros(lanes, np.int64)
+    at = np.empty(lanes)
+    solving = np.zeros(lanes, np.bool_)
+    area_out = np.empty(lanes)
     scale = _power(float(k - 1), gamma)
     sound = True
     for start in range(0, m, lanes):
@@ -337,25 +344,30 @@ def _path_index_py(counts, beta, gamma, uniform, area, tol, lanes, out):
             for b in range(n):
                 out[start + b] = 1 + left[b] / norm[b] if norm[b] > 0 else np.nan
             continue
-        for b in range(lanes):  # the lines A + B beta of the paths found at beta = 0 and 1: UOC(beta) = 1 + W / D
-            low_b[b] = mu[b] * left_t[b]
-            low_a[b] = 1 + left[b] / norm[b]
-            lam[b] = mu[b] * norm[b]
-        _lane_path(v, dist, lam, best, pen, left, left_t)
+        # The lines A + B beta (UOC(beta) = 1 + W / D) of the paths minimising at beta = 0 (found) and at beta = 1:
+        # the diagonal, which minimises for every beta >= K' / D (lam = beta D / K' >= 1 gives every cell off
+        # the diagonal a cost v (lam d - 1) >= 0, and the diagonal visits every cell of cost -v it can).
+        for b in range(lanes):
+            lines[1, b] = mu[b] * left_t[b]
+            lines[0, b] = 1 + left[b] / norm[b]
+            left[b] = -v[0, 0, b]
+        for r in range(1, k):
+            for b in range(lanes):
+                left[b] = left[b] - v[r, r, b]
+        for b in range(lanes):
+            lines[2, b] = 1 + left[b] / norm[b]
+            lines[3, b] = 0.0
+        pending = _auoc_rounds(
+            v, dist, mu, norm, n, tol, lines, lam, best, pen, left, left_t, pending, top, at, solving, area_out
+        )
         for b in range(n):
-            if not norm[b] > 0:
-                out[start + b] = np.nan
-                continue
-            for r in range(k):
-                for c in range(k):
-                    w[r, c] = v[r, c, b]
-            high_b = mu[b] * left_t[b]
-            line = (low_a[b], low_b[b], 1 + left[b] / norm[b] - high_b, high_b)
-            out[start + b], pending = _auoc_search(w, vd, dist, mu[b], norm[b], tol, line, row, pen_row, pending)
+            out[start + b] = area_out[b] if norm[b] > 0 else np.nan
     return FINE if sound else UNSOUND
 
 
-_path_index = _compiled(_path_index_py, "_sound", "_distances", "_read_block", "_power", "_lane_path", "_auoc_search")
+_path_index = _compiled(
+    _path_index_py, "_sound", "_distances", "_read_block", "_power", "_lane_path", "_interval", "_under", "_auoc_rounds"
+)
 
 
 def path_index(counts, beta, gamma, uniform: bool) -> np.ndarray:
