@@ -1,8 +1,9 @@
 """Benchmark: every built-in confusion metric on a stack of matrices, per call, against one pass over the cube.
 
 The stack is an int64 cube of 10^5 stacked 5 x 5 matrices (20 MB), and stacks
-of the same number of cells for K = 10 and K = 30 (25,000 and 2,778 matrices),
-Poisson counts of about 1000 per matrix, heavier on the diagonal. Times:
+of the same number of cells for K = 10, 30 and 100 (25,000, 2,777 and 250 matrices),
+Poisson counts of about 1000 per matrix, heavier on the diagonal; ``--cube dense``
+gives every cell a mean of 20 instead (a noisy classifier). Times:
 
 * one pass: ``cube.values.sum()``, one read of the int64 cube (the review's floor);
 * each metric: ``cube.ordinal.<metric>()``, the whole accessor call
@@ -27,6 +28,7 @@ Without a numba install, or with ``ORDFRAME_NUMBA=0``, the kernels run in numpy;
     python benchmarks/bench_kernels.py                          # print the report
     python benchmarks/bench_kernels.py --baseline DIR --out FILE.md
     python benchmarks/bench_kernels.py --baseline DIR --rounds 3   # alternated, fresh processes
+    python benchmarks/bench_kernels.py --cube dense --baseline DIR --out FILE.md
     python benchmarks/bench_kernels.py --smoke                  # tiny sizes, the checks only (seconds)
 """
 
@@ -57,6 +59,10 @@ BUILTIN = (
     "ordframe.metrics.oc",
 )
 TOLERANCE = 1e-12
+CUBES = {
+    "diagonal": "Poisson counts, about 1000 per matrix, half of them on the diagonal",
+    "dense": "Poisson counts of mean 20 in every cell",
+}
 
 
 def builtin_metrics() -> list[str]:
@@ -64,12 +70,17 @@ def builtin_metrics() -> list[str]:
     return sorted(table.loc[(table["kind"] == "confusion") & table["plugin"].isin(BUILTIN), "name"])
 
 
-def cube(k: int, cells: int, seed: int = 0) -> xr.DataArray:
-    """``cells / K^2`` int64 matrices of Poisson counts, about 1000 per matrix, half of them on the diagonal."""
+def cube(k: int, cells: int, seed: int = 0, kind: str = "diagonal") -> xr.DataArray:
+    """``cells / K^2`` int64 matrices of Poisson counts: ``diagonal``, about 1000 per matrix, half of them on the
+    diagonal; ``dense``, a mean of 20 in every cell (a noisy classifier: OC's paths cross many cells, A_UOC's
+    envelope has many pieces)."""
     rng = np.random.default_rng(seed + k)
     m = max(1, cells // (k * k))
-    rate = np.full((k, k), 500.0 / (k * k - k))
-    rate[np.arange(k), np.arange(k)] = 500.0 / k
+    if kind == "dense":
+        rate = np.full((k, k), 20.0)
+    else:
+        rate = np.full((k, k), 500.0 / (k * k - k))
+        rate[np.arange(k), np.arange(k)] = 500.0 / k
     counts = rng.poisson(rate, size=(m, k, k)).astype(np.int64)
     return xr.DataArray(counts, dims=("replicate", "true", "pred"))
 
@@ -80,12 +91,12 @@ def timed(fn) -> float:
     return time.process_time() - start
 
 
-def measure(ks, cells, repeat, values_dir=None):
+def measure(ks, cells, repeat, values_dir=None, kind="diagonal"):
     """Per K: the minimum CPU time of one pass, of every metric's accessor call and of ``evaluate``."""
     names = builtin_metrics()
     times = {}
     for k in ks:
-        c = cube(k, cells)
+        c = cube(k, cells, kind=kind)
         acc = c.ordinal
         calls = {"one pass: cube.values.sum()": lambda c=c: c.values.sum()}
         calls |= {name: (lambda name=name: getattr(acc, name)()) for name in names}
@@ -129,11 +140,11 @@ def check_values(ks, names, mine_dir, other_dir, what) -> list[str]:
     return failed
 
 
-def run_elsewhere(env_update, ks, cells, repeat, values_dir):
+def run_elsewhere(env_update, ks, cells, repeat, values_dir, kind):
     """This script's measurements in a subprocess with ``env_update`` (another source tree, or numba off)."""
     with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
         cmd = [sys.executable, os.path.abspath(__file__), "--json", out.name, "--values", values_dir]
-        cmd += ["--ks", ",".join(map(str, ks)), "--cells", str(cells), "--repeat", str(repeat)]
+        cmd += ["--ks", ",".join(map(str, ks)), "--cells", str(cells), "--repeat", str(repeat), "--cube", kind]
         subprocess.run(cmd, env={**os.environ, **env_update}, check=True)
         result = json.load(out)
     return result["names"], {int(k): v for k, v in result["times"].items()}, result["source"]
@@ -153,7 +164,7 @@ def numba_state() -> str:
     return "numba " + _accelerate.numba_version() if options.COMPILED else "numpy only"
 
 
-def report(ks, cells, names, after, before, before_source, numpy_only, load, rounds=1) -> str:
+def report(ks, cells, names, after, before, before_source, numpy_only, load, rounds=1, kind="diagonal") -> str:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from machine_info import machine
 
@@ -161,8 +172,9 @@ def report(ks, cells, names, after, before, before_source, numpy_only, load, rou
     rows = machine([("kernels", numba_state()), ("load average (1, 5, 15 min) before / after", load)])
     lines += ["| | |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows), ""]
     floor = "one pass: cube.values.sum()"
+    what = CUBES[kind]
     lines.append(
-        f"Stacks of {cells:,} int64 cells: "
+        f"Stacks of {cells:,} int64 cells ({what}): "
         + ", ".join(f"K = {k}: {max(1, cells // (k * k)):,} matrices" for k in ks)
         + ". Process CPU time, minimum over the repeats"
         + (
@@ -222,7 +234,8 @@ def load_average() -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ks", default="5,10,30")
+    parser.add_argument("--ks", default="5,10,30,100")
+    parser.add_argument("--cube", choices=sorted(CUBES), default="diagonal", help="the matrices (see ``cube``)")
     parser.add_argument("--cells", type=int, default=CELLS)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--baseline", help="an ordframe source tree to time on the same matrices (before)")
@@ -241,7 +254,7 @@ def main(argv=None) -> int:
     ks = [int(k) for k in args.ks.split(",")]
     cells, repeat = (2_000, 1) if args.smoke else (args.cells, args.repeat)
     if args.json:  # a subprocess of this script: measure, save, no report
-        names, times = measure(ks, cells, repeat, args.values)
+        names, times = measure(ks, cells, repeat, args.values, args.cube)
         where = os.path.dirname(os.path.dirname(os.path.abspath(ordframe.__file__)))
         with open(args.json, "w") as f:
             json.dump({"names": names, "times": times, "source": f"ordframe {ordframe.__version__} from `{where}`"}, f)
@@ -256,16 +269,18 @@ def main(argv=None) -> int:
         from ordframe._core import options
 
         if options.COMPILED:
-            _, numpy_only, _ = run_elsewhere({"ORDFRAME_NUMBA": "0"}, ks, cells, repeat, dirs["numpy"])
+            _, numpy_only, _ = run_elsewhere({"ORDFRAME_NUMBA": "0"}, ks, cells, repeat, dirs["numpy"], args.cube)
         for _ in range(args.rounds):
             if args.baseline:
                 path = os.path.abspath(args.baseline)
-                _, times, before_source = run_elsewhere({"PYTHONPATH": path}, ks, cells, repeat, dirs["before"])
+                _, times, before_source = run_elsewhere(
+                    {"PYTHONPATH": path}, ks, cells, repeat, dirs["before"], args.cube
+                )
                 before = fastest(before, times)
             if args.rounds > 1:
-                names, times, _ = run_elsewhere({}, ks, cells, repeat, dirs["after"])
+                names, times, _ = run_elsewhere({}, ks, cells, repeat, dirs["after"], args.cube)
             else:
-                names, times = measure(ks, cells, repeat, dirs["after"])
+                names, times = measure(ks, cells, repeat, dirs["after"], args.cube)
             after = fastest(after, times)
         for k in ks:
             values = np.load(os.path.join(dirs["after"], f"values_{k}.npz"))
@@ -279,7 +294,7 @@ def main(argv=None) -> int:
         if numpy_only is not None:
             failed += check_values(ks, names, dirs["after"], dirs["numpy"], "the numpy-only path")
     load = f"{load_before} / {load_average()}"
-    text = report(ks, cells, names, after, before, before_source, numpy_only, load, args.rounds)
+    text = report(ks, cells, names, after, before, before_source, numpy_only, load, args.rounds, args.cube)
     print(text)
     if args.out:
         with open(args.out, "w") as f:
