@@ -443,11 +443,13 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 
 def _string_key(text: bytes) -> tuple[int, int, int]:
-    """(first 8 bytes, the next up to 8 of the last 8 bytes, length) as little-endian integers: ``_code_strings``'s key."""
+    """``_code_strings``'s key of a string: its first 8 bytes, its last bytes after them (up to 8) as little-endian
+    integers, and its length."""
     return int.from_bytes(text[:8], "little"), int.from_bytes(text[max(8, len(text) - 8) :], "little"), len(text)
 
 
 def _slot(key: tuple[int, int, int], multiplier: int, shift: int) -> int:
+    """The slot of a key in a table of 2^(64 - ``shift``) slots: ``_code_strings``'s hash, in Python integers."""
     head, tail, length = key
     return ((((head ^ (tail * _GOLDEN)) + length) % 2**64 * multiplier) % 2**64) >> shift
 
