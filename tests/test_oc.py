@@ -441,7 +441,7 @@ def test_auoc_that_runs_is_the_exact_envelope_on_noisy_stacks(k, seed):
     """The kernel that runs (the compiled search, block by block, where numba is on) against the envelope of every
     path's line in exact arithmetic."""
     counts = noisy_stack(k, 40, seed)
-    got = ordframe.get_metric("auoc").kernel(counts)
+    got = ordframe.get_metric("auoc").kernel(counts.size)(counts)
     exact = [exact_auoc(matrix) for matrix in counts]
     assert max(len(breakpoints) for _, breakpoints in exact) >= k - 1  # several rounds of DPs
     for value, (expected, _) in zip(got, exact):
@@ -451,5 +451,5 @@ def test_auoc_that_runs_is_the_exact_envelope_on_noisy_stacks(k, seed):
 def test_auoc_that_runs_equals_the_numpy_search_where_its_stacks_grow():
     """At K = 60 a noisy matrix's search keeps more intervals pending than a lane's first stack holds."""
     counts = noisy_stack(60, 8, 0)
-    got = ordframe.get_metric("auoc").kernel(counts)
+    got = ordframe.get_metric("auoc").kernel(counts.size)(counts)
     np.testing.assert_allclose(got, auoc(counts.astype(float)), rtol=1e-12, atol=1e-15)
