@@ -6,6 +6,7 @@ import sys
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 import xarray as xr
 from hypothesis import given, settings
@@ -244,3 +245,31 @@ def test_a_probability_frame_named_by_the_classes_is_matched_by_name():
     sorted_names = pl.DataFrame(proba[:, [2, 0, 1]], schema=["high", "low", "mid"]).lazy()
     assert ordframe.rps(np.array(grades)[y], sorted_names, labels=grades) == expected
     assert ordframe.rps(y, pl.DataFrame(proba)) == expected  # polars' own names, column_0 ...: by position
+
+
+@pytest.mark.parametrize("dtype", [pl.String, pl.Categorical])
+def test_strings_arrive_as_arrow_strings_and_as_python_ones_without_pyarrow(dtype, monkeypatch):
+    """polars' strings are coded from arrow's buffers, not one Python object per row; the results and errors
+    are the same either way, missing values included."""
+    from ordframe._inputs import polars_frame
+    from ordframe._inputs.polars_frame import pandas_series
+
+    frame = pl.DataFrame({"y": ["none", "mild", None, "severe"], "yhat": ["mild", "mild", "none", "odd"]})
+    frame = frame.cast(dtype)
+    assert isinstance(pandas_series(frame["y"]).array, pd.arrays.ArrowExtensionArray)
+    fixed = frame.with_columns(pl.col("yhat").cast(pl.String).replace("odd", "severe").cast(dtype))
+
+    def outcomes():
+        with pytest.warns(ordframe.DroppedRowsWarning):
+            cube = fixed.ordinal.confusion("y", "yhat", labels=GRADES, dropna=True)
+        with pytest.raises(ValueError, match=r"column 'yhat' has 1 value\(s\) outside the classes .*'odd' \(1 row\)"):
+            frame.ordinal.mae("y", "yhat", labels=GRADES, dropna=True)
+        return cube
+
+    arrow = outcomes()
+    with monkeypatch.context() as patch:
+        patch.setitem(sys.modules, "pyarrow", None)  # any import of pyarrow raises ImportError
+        assert polars_frame.arrow_strings(frame["y"].cast(pl.String)) is None
+    monkeypatch.setattr(polars_frame, "arrow_strings", lambda series: None)
+    xr.testing.assert_identical(outcomes(), arrow)
+    assert arrow.sum().item() == 3
