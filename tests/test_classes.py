@@ -9,7 +9,7 @@ import pytest
 import xarray as xr
 
 import ordframe
-from ordframe._inputs.classes import class_order, labels_of
+from ordframe._inputs.classes import class_order, declared_order, labels_of, offset_of
 
 
 def cube(df, **kwargs):
@@ -345,3 +345,31 @@ def test_messages_say_what_is_wrong_with_a_numeric_unordered_categorical_and_a_s
         numbers.ordinal.mae("y", "p")
     with pytest.raises(TypeError, match=r"by= names columns .* got a pandas Series of values: add it as a column"):
         numbers.astype(int).ordinal.mae("y", "p", by=pd.Series(list("aabb")))
+
+
+def test_declared_order_accepts_single_values_only():
+    """``labels=`` holds single values: ints, floats, strings, booleans (and numpy's) in the order given, from a
+    range, list, tuple or array; a nested value (a list, an array, a set, a dict) is refused, whatever its type."""
+    assert list(declared_order(range(5))) == [0, 1, 2, 3, 4]
+    assert list(declared_order([2.5, 1.5])) == [2.5, 1.5] and list(declared_order(("b", "a"))) == ["b", "a"]
+    assert list(declared_order([False, True])) == [False, True]
+    assert list(declared_order([np.int64(3), np.float32(1)])) == [3, 1]
+    for nested in ([[0], [1]], [0, np.array([1, 2])], [0, {1}], [{0: 1}, 2], [0, (1, 2)]):
+        with pytest.raises(TypeError, match="single values"):
+            declared_order(nested)
+
+
+@pytest.mark.parametrize(
+    ("classes", "offset"),
+    [([3, 4, 5], 3), (range(2, 6), 2), ([0, 2, 1], None), ([0, 1, 3], None), ([5, 4, 3], None), ([2, 4], None)],
+)
+def test_integer_labels_are_their_own_codes_only_over_consecutive_classes(classes, offset):
+    """Labels serve as codes (``label - offset``) only where the classes are consecutive integers in increasing
+    order; the codes are then those of the classes' positions either way."""
+    labels = labels_of("y", np.array(classes)[[0, 1, -1, 1]])
+    order = pd.Index(classes)
+    assert offset_of(labels, order) == offset
+    frame = pd.DataFrame({"y": labels.values, "yhat": labels.values[::-1]})
+    cube = frame.ordinal.confusion("y", "yhat", labels=list(classes))
+    expected = pd.crosstab(frame["y"], frame["yhat"]).reindex(index=list(classes), columns=list(classes), fill_value=0)
+    np.testing.assert_array_equal(cube.values, expected.values)

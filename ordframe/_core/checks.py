@@ -42,6 +42,10 @@ def is_column_name(value) -> bool:
     return isinstance(value, (str, numbers.Number, tuple, np.generic))
 
 
+# Types whose values are single values (``as_sequence`` asks numpy about the others).
+_SCALARS = frozenset({int, float, str, bool})
+
+
 def as_sequence(value, what: str) -> list:
     """A list of the items of an ordered collection; unordered or scalar arguments are an error."""
     if isinstance(value, pd.Series) and what == "by":
@@ -58,7 +62,7 @@ def as_sequence(value, what: str) -> list:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise TypeError(f"{what}= must be a list of values in order, got {type(value).__name__} {value!r}")
     items = list(value)
-    if any(np.ndim(v) != 0 or isinstance(v, (list, dict, set)) for v in items):
+    if any(type(v) not in _SCALARS and (np.ndim(v) != 0 or isinstance(v, (list, dict, set))) for v in items):
         raise TypeError(f"{what}= must hold single values (a flat list), got {show(items)}")
     return items
 

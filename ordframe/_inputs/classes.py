@@ -161,7 +161,7 @@ def declared_order(labels) -> pd.Index:
     if isinstance(labels, pd.MultiIndex):
         raise about(TypeError, "{labels} must be a flat list of class labels, got a MultiIndex", "labels", labels)
     if isinstance(labels, pd.Index):
-        classes = labels.rename(None)
+        classes = labels if labels.name is None else labels.rename(None)
     else:
         if isinstance(labels, np.ndarray) and labels.ndim != 1:
             raise about(
@@ -276,6 +276,8 @@ def _observed_integers(columns: list[Labels]) -> pd.Index:
 
 def value_range(values: np.ndarray) -> tuple[int, int]:
     """``(lowest, highest)`` of non-empty integer ``values``, both read in one pass (block by block, in the CPU cache)."""
+    if len(values) <= BLOCK_ROWS:
+        return int(values.min()), int(values.max())
     lows, highs = [], []
     for start in range(0, len(values), BLOCK_ROWS):
         block = values[start : start + BLOCK_ROWS]
@@ -323,13 +325,12 @@ def offset_of(column: Labels, classes: pd.Index) -> int | None:
     """
     if column.span is None or not pd.api.types.is_integer_dtype(classes.dtype) or not len(classes):
         return None
-    low = int(classes[0])
-    if not (isinstance(classes, pd.RangeIndex) and classes.step == 1) and not np.array_equal(
-        classes.to_numpy(), np.arange(low, low + len(classes))
-    ):
+    low, high = int(classes[0]), int(classes[-1])
+    # distinct integers in increasing order (both cached by the Index) from low to high: consecutive
+    if not (high - low == len(classes) - 1 and classes.is_monotonic_increasing and classes.is_unique):
         return None
     lowest, highest = column.span
-    return low if low <= lowest and highest < low + len(classes) else None
+    return low if low <= lowest and highest <= high else None
 
 
 def class_order(columns: list[Labels], labels=None) -> pd.Index:
