@@ -97,19 +97,31 @@ def _count_numpy(codes, sizes: list[int], offsets: list[int], weights, check: bo
     total = math.prod(sizes)
     strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
     shift = sum(o * s for o, s in zip(offsets, strides))
+    shift = (shift + 2**63) % 2**64 - 2**63
+    n = len(codes[0])
+    kind = np.float64 if weights is not None else np.int64
+    if n <= BLOCK_ROWS and not check:  # one block: its cell index at once, in place in intp (no buffers)
+        if len(sizes) == 1:
+            cell = codes[0].astype(np.intp)
+        else:  # the first two columns in one step
+            cell = np.multiply(codes[0], sizes[1], dtype=np.intp)
+            cell += codes[1]
+        for code, size in zip(codes[2:], sizes[2:]):
+            cell *= size
+            cell += code
+        if shift:
+            cell -= shift
+        return np.bincount(cell, weights=weights, minlength=total).astype(kind, copy=False).reshape(sizes)
     # The cell index is built in the narrowest integer type that holds every
     # partial sum (less memory traffic); int64 wraps harmlessly otherwise.
     bound = sum(abs(o) * s for o, s in zip(offsets, strides)) + total
     dtype = next((t for t in (np.int16, np.int32) if bound < np.iinfo(t).max), np.int64)
-    shift = (shift + 2**63) % 2**64 - 2**63
-    n = len(codes[0])
     # Blocks are never smaller than a few times the cube, so adding block counts stays cheap. When that is
     # the whole of the rows (many groups), one bincount runs over the cell index of every row, built block
     # by block: the result, not the rows, is then what takes the memory.
     block = max(BLOCK_ROWS, 4 * total)
     whole = block >= n
     step = BLOCK_ROWS if whole else block
-    kind = np.float64 if weights is not None else np.int64
     out = np.zeros(0 if whole else total, kind)
     m = min(n, step)
     index_buf, code_buf = np.empty(m, dtype), np.empty(m, dtype)
