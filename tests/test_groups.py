@@ -156,3 +156,37 @@ def test_groups_take_keeps_observed():
     kept = groups.take(np.array([True, False, True, True]))
     assert kept.sizes == [2]
     np.testing.assert_array_equal(kept.counting()[0][0], [1, 1, 0])
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        pd.RangeIndex(2, 5),
+        pd.Index([3, 1, 2]),
+        pd.Index(np.array([1, 2, 3], np.int32)),
+        pd.Index([1, 2, 3], dtype="Int64"),
+        pd.Index([0.5, 1.5, 2.0]),
+        pd.Index(["a", "b", "c"]),
+        pd.Index(["a", 1, 2.5], dtype=object),
+        pd.CategoricalIndex(["lo", "mid", "hi"], categories=["lo", "mid", "hi"], ordered=True),
+        pd.date_range("2020", periods=3),
+        pd.to_timedelta([1, 2, 3], unit="s"),
+        pd.Index([False, True, True]),
+    ],
+)
+def test_labelled_array_is_the_constructors_result(index):
+    """Built from the coordinates' indexes, a result is what ``xarray.DataArray`` makes of the same coordinates:
+    values, coordinate dtypes, index types and names; other coordinates go through the constructor."""
+    values = np.arange(9).reshape(3, 3)
+    coords = {"a": index, "b": pd.Index([10, 20, 30])}
+    fast = groups_module.labelled_array(values, ("a", "b"), coords, "n")
+    plain = xr.DataArray(values, dims=("a", "b"), coords=coords, name="n")
+    xr.testing.assert_identical(fast, plain)
+    assert list(fast.coords) == list(plain.coords)
+    for dim in ("a", "b"):
+        assert (
+            type(fast.indexes[dim]) is type(plain.indexes[dim]) and fast.indexes[dim].dtype == plain.indexes[dim].dtype
+        )
+        assert fast.coords[dim].dtype == plain.coords[dim].dtype
+    with pytest.raises(ValueError, match="conflicting sizes"):  # a coordinate of the wrong size: xarray's error
+        groups_module.labelled_array(values, ("a", "b"), {"a": index[:2]}, "n")

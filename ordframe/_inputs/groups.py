@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 import xarray as xr
+from xarray.indexes import PandasIndex
 
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.options import check_allocation
@@ -175,14 +176,39 @@ class Groups:
             return xr.DataArray(values, dims=(OBSERVED_DIM, *dims), coords=coords, name=name)
         keep = {}
         for axis, column in enumerate(self.columns):
+            seen = None
             if column.prune and rows is not None:
                 seen = np.asarray(rows).sum(axis=tuple(a for a in range(len(self.columns)) if a != axis)) > 0
+            if seen is not None and not seen.all():
                 values = np.compress(seen, values, axis=axis)
                 keep[str(column.name)] = column.coord[seen]
             else:
                 keep[str(column.name)] = column.coord
         coords.update(keep)
-        return xr.DataArray(values, dims=(*self.names, *dims), coords=coords, name=name)
+        return labelled_array(values, (*self.names, *dims), coords, name)
+
+
+def labelled_array(values: np.ndarray, dims: tuple, coords: dict, name=None) -> xr.DataArray:
+    """``xarray.DataArray(values, dims=dims, coords=coords, name=name)``, built from the coordinates' indexes
+    when each is an unnamed pandas Index along the dim of its name, of that dim's size.
+
+    xarray's constructor copies every index it is given (deeply), which is most of what a small result costs;
+    pandas indexes cannot change, so these are shared instead. The result is the same.
+    """
+    shape = dict(zip(dims, np.shape(values)))
+    if not all(
+        isinstance(index, pd.Index)
+        and not isinstance(index, pd.MultiIndex)
+        and index.name is None
+        and len(index) == shape.get(dim, -1)
+        for dim, index in coords.items()
+    ):
+        return xr.DataArray(values, dims=dims, coords=coords, name=name)
+    indexes = {dim: PandasIndex(index, dim) for dim, index in coords.items()}
+    variables = {}
+    for index in indexes.values():
+        variables.update(index.create_variables())
+    return xr.DataArray(xr.Variable(dims, values), coords=variables, name=name, indexes=indexes, fastpath=True)
 
 
 def _observed_combinations(columns: list[GroupColumn]) -> tuple[np.ndarray, np.ndarray]:
