@@ -704,3 +704,27 @@ def test_a_probability_column_of_text_names_the_values_that_are_no_numbers():
     df = pd.DataFrame({"y": [0, 1, 2, 1], "p0": ["0.2", "x", "0.3", "x"], "p1": 0.3, "p2": 0.5})
     with pytest.raises(TypeError, match=r"probability column 'p0' has dtype \w+: 'x' \(2 rows\); probabilities must"):
         df.ordinal.rps("y", ["p0", "p1", "p2"])
+
+
+@pytest.mark.parametrize("renormalize", [False, True])
+def test_probability_checks_are_the_same_in_blocks(monkeypatch, renormalize):
+    """The checks read the probabilities a block of rows at a time: blocks of one row or a few give the error that
+    one block gives, with the same counts and first rows (a NaN, a value outside [0, 1], a sum off 1 or 0)."""
+    from ordframe._inputs import probability
+
+    proba = np.full((40, 3), 1 / 3)
+    proba[[3, 17, 30]] = [np.nan, 0.5, 0.5]
+    proba[[5, 21]] = [1.5, -0.25, -0.25]
+    proba[[8, 9, 33]] = [0.0, 0.0, 0.0] if renormalize else [0.5, 0.5, 0.5]
+    frame = pd.DataFrame({"y": np.arange(40) % 3, **{f"p{k}": proba[:, k] for k in range(3)}})
+
+    def message():
+        with pytest.raises(ValueError, match="invalid class probabilities") as error:
+            frame.ordinal.rps("y", ["p0", "p1", "p2"], renormalize=renormalize)
+        return str(error.value)
+
+    whole = message()
+    assert "3 row(s) with NaN" in whole and "2 row(s) with probabilities outside" in whole and "[8, 9, 33]" in whole
+    for values in (1, 4, 7, 100):
+        monkeypatch.setattr(probability, "BLOCK_VALUES", values)
+        assert message() == whole

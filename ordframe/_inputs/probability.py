@@ -39,8 +39,8 @@ PASS_LABELS = "; pass labels=[...] naming the class of each column, in order"
 DICT_OF_COLUMNS = Wording.advice["or_dict"]
 PROBA_KEYS = "the keys of proba"
 DROPPED = -1  # the true-class code of a sample left out by dropna=True
-# Checks see at most this many rows at a time, so their temporaries stay in the CPU cache.
-BLOCK_ROWS = 1 << 16
+# Checks see at most this many probabilities at a time, so their temporaries stay in the CPU cache.
+BLOCK_VALUES = 1 << 16
 
 
 # --------------------------------------------------------------------------- classes
@@ -137,15 +137,13 @@ def check_proba(
     k = values.shape[-1]
     flat = values.reshape(-1, k)
     bad = np.zeros(len(flat), bool)
-    for start in range(0, len(flat), BLOCK_ROWS):  # cache blocking: each block is vectorised
-        block = flat[start : start + BLOCK_ROWS]
-        total, low, high = block[:, 0].copy(), block[:, 0].copy(), block[:, 0].copy()
-        for i in range(1, k):
-            total += block[:, i]
-            np.minimum(low, block[:, i], out=low)
-            np.maximum(high, block[:, i], out=high)
+    step = max(1, BLOCK_VALUES // k)  # cache blocking: each block vectorised
+    for start in range(0, len(flat), step):
+        # the block's columns as rows: each reduction adds (or compares) them in order, one call for all
+        columns = np.ascontiguousarray(flat[start : start + step].T)
+        total, low, high = columns.sum(axis=0), columns.min(axis=0), columns.max(axis=0)
         sums_ok = total > 0 if renormalize else np.abs(total - 1) <= SUM_TOL
-        bad[start : start + BLOCK_ROWS] = ~((low >= 0) & (high <= 1) & sums_ok)  # NaN fails every comparison
+        bad[start : start + step] = ~((low >= 0) & (high <= 1) & sums_ok)  # NaN fails every comparison
     if skip is not None:
         bad &= ~skip.reshape(-1)
     if bad.any():
