@@ -294,3 +294,20 @@ def test_probability_errors_speak_of_y_proba_and_the_constructor_s_labels():
     with pytest.raises(TypeError, match="got a dict: a dict label -> column is the accessors' proba="):
         acc.update([0, 1], y_proba={0: [0.5, 0.5], 1: [0.5, 0.5], 2: [0.0, 0.0]})
     assert "no batch yet" in repr(acc)
+
+
+def test_batches_of_every_kind_in_one_accumulator():
+    """Batches that give different arguments (predictions or not, weights, dropna) are each read with their own:
+    the cube is the sum of each batch's, and a flag that is no bool is refused every time."""
+    y, p = np.array([0, 1, 2, 2, 1]), np.array([0, 2, 2, 1, 1])
+    acc = ordframe.Accumulator(labels=[0, 1, 2], metrics=["accuracy"])
+    acc.update(y, p)
+    acc.update(y, p, sample_weight=np.full(5, 2.0))
+    with pytest.warns(ordframe.DroppedRowsWarning):
+        acc.update(np.append(y, np.nan), np.append(p, 0), dropna=True)
+    acc.update(y, p)
+    expected = pd.crosstab(y, p).reindex(index=[0, 1, 2], columns=[0, 1, 2], fill_value=0).to_numpy()
+    np.testing.assert_array_equal(acc.cube().values, 5 * expected)  # 1 + 2 (weighted) + 1 + 1
+    for _ in range(2):
+        with pytest.raises(TypeError, match="dropna= must be True or False"):
+            acc.update(y, p, dropna=1)

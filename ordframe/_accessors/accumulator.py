@@ -79,6 +79,7 @@ class Accumulator:
         self._outputs = {out: (m, parameters_json(p)) for out, (m, p) in zip(self._request, prepared)}  # merge's
         self._prepared = [(m, p) for m, p in prepared if m.kind == "proba"]
         self._proba_outputs = [out for out, (m, _) in self._request.items() if m.kind == "proba"]
+        self._selections: dict[tuple, Selection] = {}
         self.reset()
 
     def reset(self) -> None:
@@ -117,28 +118,23 @@ class Accumulator:
         vectors, proba = vector_columns(
             y_true, y_pred, y_proba=y_proba, sample_weight=sample_weight, groups=columns, labels=self.classes
         )
-        with y_proba_words(advice="; give one column per class of Accumulator(labels=...), in that order"):
-            selection = Selection(
-                TRUE_COLUMN,
-                PRED_COLUMN if y_pred is not None else None,
-                proba or None,
-                list(columns),
-                self.classes,
-                WEIGHTS if sample_weight is not None else None,
-                dropna,
-                renormalize,
-                observed=True,
-            )
+        by = tuple(columns)
+        selection = self._selection(y_pred is not None, proba, by, sample_weight is not None, dropna, renormalize)
+        if y_proba is None:
             rows = frame_rows(vectors, selection)
+        else:
+            with y_proba_words(advice="; give one column per class of Accumulator(labels=...), in that order"):
+                rows = frame_rows(vectors, selection)
         self._dims, self._probabilities = layout  # the batch is valid: its layout is the accumulator's
         counts = rows.counts()
+        slots: np.ndarray | slice
         if slot is None:
             slots = self._slots_of(rows.groups.combinations(), tuple(groups))
         else:
-            slots = np.array([slot])
+            slots = slice(slot, slot + 1)  # basic indexing: no copy of the stack's matrix
         if sample_weight is not None and self._counts.dtype.kind != "f":
             self._counts = self._counts.astype(np.float64)  # weighted counts from now on
-        self._counts[slots] += counts.reshape(len(slots), *counts.shape[-2:])
+        self._counts[slots] += counts.reshape(-1, *counts.shape[-2:])
         if self._probabilities and self._prepared:
             codes, sizes, offsets = rows.groups.counting()
             weights = np.ones(len(rows.index)) if rows.weights is None else rows.weights
@@ -263,6 +259,27 @@ class Accumulator:
                 f"earlier batches {had} class probabilities (y_proba=); give them with every batch or with none"
             )
         return self._dims, probabilities
+
+    def _selection(self, pred: bool, proba: list | dict, by: tuple, weights: bool, dropna, renormalize) -> Selection:
+        """The ``Selection`` of a batch's vectors, made once per kind of batch (flags that are no bool: every
+        time, to be refused by it)."""
+        named = tuple(proba.items() if isinstance(proba, dict) else proba)
+        key = (pred, isinstance(proba, dict), named, by, weights, dropna, renormalize)
+        if type(dropna) is bool and type(renormalize) is bool and key in self._selections:
+            return self._selections[key]
+        selection = Selection(
+            TRUE_COLUMN,
+            PRED_COLUMN if pred else None,
+            proba or None,
+            list(by),
+            self.classes,
+            WEIGHTS if weights else None,
+            dropna,
+            renormalize,
+            observed=True,
+        )
+        self._selections[key] = selection  # the flags are booleans: the Selection checked them
+        return selection
 
     def _known_slot(self, groups: dict) -> int | None:
         """The stack position of a batch that gives each group dim one value, together those of a group seen

@@ -69,7 +69,7 @@ def as_sequence(value, what: str) -> list:
 
 def by_names(by, what: str = "by") -> list:
     """``by`` as a list of column names: one name, or a list/tuple of names, each once, none named like a cube dim."""
-    if by is None:
+    if by is None or (type(by) in (list, tuple) and not by):
         return []
     if isinstance(by, (list, tuple)) and any(isinstance(name, tuple) for name in by):
         raise TypeError(f"{what}= names columns by str or int, got {show(by)}; {_FLATTEN}")
