@@ -1,6 +1,7 @@
 """ordframe.Accumulator: batches counted as they come give what the accessors give on all the samples at once."""
 
 import pickle
+import re
 import warnings
 
 import numpy as np
@@ -311,3 +312,16 @@ def test_batches_of_every_kind_in_one_accumulator():
     for _ in range(2):
         with pytest.raises(TypeError, match="dropna= must be True or False"):
             acc.update(y, p, dropna=1)
+
+
+@pytest.mark.parametrize("observed", ["yes", 1, 0.0, [True]])
+def test_observed_is_true_or_false(observed):
+    """``observed=`` of ``cube`` and ``evaluate`` is True or False (None is False): another value is an error that
+    names the argument and the value, and carries them."""
+    acc = ordframe.Accumulator(labels=[0, 1, 2], metrics=["accuracy"])
+    acc.update([0, 1, 2, 2], [0, 1, 1, 2], epoch=0)
+    assert acc.evaluate(observed=None).accuracy.dims == ("epoch",) == acc.cube(observed=False).dims[:1]
+    for call in (acc.cube, acc.evaluate):
+        with pytest.raises(TypeError, match=re.escape(f"observed= must be True or False, got {observed!r}")) as error:
+            call(observed=observed)
+        assert (error.value.argument, error.value.value) == ("observed", observed)

@@ -27,6 +27,7 @@ from ordframe._bridge.apply import (
     prepare,
     proba_kernel,
 )
+from ordframe._core.arguments import about
 from ordframe._core.dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from ordframe._inputs.classes import check_two, declared_order
 from ordframe._inputs.counting import count_cells
@@ -194,6 +195,7 @@ class Accumulator:
         ``group``; otherwise every combination of the dims' values is there
         (zeros where none was seen), values sorted.
         """
+        observed = _observed(observed)
         self._check_started()
         counts = self._counts[: len(self._slots)]
         return self._laid_out(counts, CUBE_DIMS, observed, fill=0).rename("count")
@@ -204,6 +206,7 @@ class Accumulator:
         A probability metric is the weighted mean of its per-sample scores. Without group dims, a NaN comes
         with a ``RuntimeWarning`` that says why, as from the functions ``ordframe.<metric>``.
         """
+        observed = _observed(observed)
         self._check_started()
         variables = {}
         cube = None
@@ -318,6 +321,13 @@ class Accumulator:
             return stacked.sortby(OBSERVED_DIM)
         dense = stacked.unstack(OBSERVED_DIM, fill_value=fill)
         return dense.transpose(*self._dims, *dims)
+
+
+def _observed(observed) -> bool:
+    """``observed=`` of ``cube`` and ``evaluate``: True or False (None is False)."""
+    if observed is None or isinstance(observed, (bool, np.bool_)):
+        return bool(observed)
+    raise about(TypeError, "{observed} must be True or False, got {given!r}", "observed", observed, given=observed)
 
 
 def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:
