@@ -123,7 +123,7 @@ def _labels_of(name: Hashable, data) -> Labels:
         missing = codes < 0 if codes.size and codes.min() < 0 else None
         return Labels(name, codes, "category", missing, dtype.categories, bool(dtype.ordered))
     if isinstance(dtype, np.dtype):
-        values = np.asarray(data)
+        values = data.to_numpy() if isinstance(data, pd.Series) else np.asarray(data)  # numpy asks a Series twice
         if dtype.kind == "b":
             return Labels(name, values.view(np.uint8), "int", categories=pd.Index([False, True]))
         if dtype.kind in "iu" and (dtype != np.uint64 or values.size == 0 or values.max() < 2**63):

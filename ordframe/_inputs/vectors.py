@@ -127,7 +127,7 @@ def _vector(values, name: str) -> np.ndarray | pd.Series:
     a numeric numpy array as it is, anything else as a Series."""
     values = _one_per_sample(values, name)
     if _numeric(values):
-        return np.asarray(values)  # a Series' own array: no copy
+        return values.to_numpy() if isinstance(values, pd.Series) else np.asarray(values)  # a Series' own array
     return _series(values)
 
 
