@@ -1,6 +1,6 @@
 """Benchmark: small calls (one set of samples, one batch, one scorer call) against what a user would write instead.
 
-Three sections, each timed per call in one run, interleaved round-robin:
+Four sections, each timed per call in one run, interleaved round-robin:
 
 * the functions like ``sklearn.metrics`` at n = 100 and 1,000, K = 5:
   ``ordframe.mae``, ``mae(labels=)``, ``qwk``, ``oc``, ``rps`` and
@@ -14,6 +14,9 @@ Three sections, each timed per call in one run, interleaved round-robin:
   ``bincount`` of the batch's cell codes added to a running total; with
   probabilities, against numpy's ``argmax`` counted the same way plus the sums
   of the probability kernels that the accumulator keeps, called directly;
+* a confusion cube of ``CUBE_ROWS`` = 10^5 rows, K = 5, ``by=["model", "fold"]`` (4 models x 25 folds, int64
+  columns), ``df.ordinal.confusion`` with ``labels=range(5)`` and with the classes inferred, against one
+  ``numpy.bincount`` of the same rows' precomputed int64 cell codes;
 * scikit-learn scorers on a fitted ``DecisionTreeClassifier(max_depth=4)`` and
   a fold of 200 samples: ``ordframe.sklearn.make_scorer`` against
   scikit-learn's ``neg_mean_absolute_error`` scorer.
@@ -52,6 +55,7 @@ from ordframe.sklearn import make_scorer
 
 K = 5
 BATCH = 256
+CUBE_ROWS, MODELS, FOLDS = 100_000, 4, 25
 FOLD = 200
 LOOP_SECONDS = 0.05
 
@@ -157,6 +161,36 @@ def accumulator_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]
     ]
 
 
+def cube_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
+    """``(section, name, call)`` of the confusion cube of ``CUBE_ROWS`` rows and of its bincount floor, checked."""
+    rng = np.random.default_rng(seed + 1)  # groups drawn apart from the labels
+    y, p, _ = labels(CUBE_ROWS, seed)
+    frame = pd.DataFrame(
+        {"model": rng.integers(0, MODELS, CUBE_ROWS), "fold": rng.integers(0, FOLDS, CUBE_ROWS), "y": y, "yhat": p}
+    )
+    section = f'confusion cube, {CUBE_ROWS:,} rows, K = {K}, `by=["model", "fold"]` ({MODELS * FOLDS} groups)'
+    rows = [
+        (
+            section,
+            '`df.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=range(5))`',
+            lambda: frame.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=range(K)),
+        ),
+        (
+            section,
+            '`df.ordinal.confusion("y", "yhat", by=["model", "fold"])` (classes inferred)',
+            lambda: frame.ordinal.confusion("y", "yhat", by=["model", "fold"]),
+        ),
+    ]
+    if not baselines:
+        return rows
+    cells = ((frame["model"].to_numpy() * FOLDS + frame["fold"].to_numpy()) * K + y) * K + p
+    size = MODELS * FOLDS * K * K
+    floor = np.bincount(cells, minlength=size)
+    for _, _, call in rows:
+        assert (call().values.reshape(-1) == floor).all()
+    return [(section, "numpy `bincount` of precomputed cell codes", lambda: np.bincount(cells, minlength=size)), *rows]
+
+
 def scorer_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
     """``(section, name, call)`` of scorer calls on one fold, checked."""
     from sklearn.tree import DecisionTreeClassifier
@@ -207,6 +241,7 @@ def measure(seed: int, repeats: int, smoke: bool, baselines: bool) -> dict[tuple
         *function_rows(100, seed, baselines),
         *function_rows(1000, seed, baselines),
         *accumulator_rows(seed, baselines),
+        *cube_rows(seed, baselines),
         *scorer_rows(seed, baselines),
     ]
     with warnings.catch_warnings():
@@ -225,6 +260,7 @@ def baseline_times(directory: str, args) -> dict[tuple[str, str], float]:
 TARGETS = {
     "functions": ("scikit-learn `mean_absolute_error`", 1.0, "<= 1x (stretch: <= 50 us)"),
     "`Accumulator": ("numpy `bincount` accumulate", 20.0, "labels <= 20x"),
+    "confusion cube": ("numpy `bincount` of precomputed cell codes", 4.0, "<= 4x"),
     "scikit-learn scorers": ("scikit-learn `neg_mean_absolute_error` scorer", None, "reported"),
 }
 
