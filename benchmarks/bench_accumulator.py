@@ -13,15 +13,23 @@ group value per batch (``epoch=0``), for several batch sizes:
 
 Process CPU time per sample, minimum of ``--repeats`` epochs. The
 accumulator's cube and scores are checked against the whole epoch's.
+``--baseline DIR`` also runs the same on the source tree in DIR (``git
+archive COMMIT ordframe | tar -x -C DIR``) in a subprocess with
+``PYTHONPATH=DIR``, right after, and reports its ratios beside these (each
+over the floors of its own run). From a checkout whose ``ordframe`` is not
+the one installed, run it with ``PYTHONPATH=.``.
 
     python benchmarks/bench_accumulator.py > benchmarks/results_accumulator.md
+    python benchmarks/bench_accumulator.py --baseline DIR > benchmarks/results_accumulator.md
     python benchmarks/bench_accumulator.py --smoke      # tiny sizes, the checks only
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 import time
 
@@ -98,21 +106,35 @@ def run(n: int, batch: int, repeats: int, seed: int) -> dict:
     }
 
 
+def baseline_results(directory: str, args) -> list[dict]:
+    """The results of the source tree in ``directory``, run the same way in a subprocess."""
+    command = [sys.executable, __file__, "--json", "--samples", str(args.samples), "--repeats", str(args.repeats)]
+    command += ["--seed", str(args.seed), "--batches", *map(str, args.batches)]
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(directory)}
+    return json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=100_000)
     parser.add_argument("--batches", type=int, nargs="+", default=[64, 256, 4096])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baseline", help="a source tree run the same way, its ratios reported beside these")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON (for --baseline)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: the checks only")
     args = parser.parse_args(argv)
     if args.smoke:
         args.samples, args.batches, args.repeats = 2_000, [256], 1
     load = os.getloadavg()
     results = [run(args.samples, b, args.repeats, args.seed) for b in args.batches]
+    if args.json:
+        print(json.dumps(results))
+        return 0
     if args.smoke:
         print("bench_accumulator smoke: the accumulated cube and scores equal those of the whole epoch")
         return 0
+    before = {r["batch"]: r for r in baseline_results(args.baseline, args)} if args.baseline else {}
     out = ["# Benchmark: `ordframe.Accumulator` over batches", ""]
     out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine()]
     out += [
@@ -124,22 +146,32 @@ def main(argv=None) -> int:
         "probability metric's kernel called directly). The accumulator checks every batch as the accessors check a DataFrame (missing values, labels outside the "
         "classes, probabilities), which is what its time per batch buys.",
         "",
+    ]
+    if before:
+        tree = os.path.basename(os.path.normpath(args.baseline))
+        out += [f'"before" is the same on the tree `{tree}` (`--baseline`), run right after in a subprocess.', ""]
+    out += [
         "| batch | labels: floor | `update(y, yhat)` | / floor | per batch | probabilities: floor | "
-        "`update(y, y_proba=p)` | / floor | per batch |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "`update(y, y_proba=p)` | / floor | per batch |"
+        + (" before: labels / floor | before: probabilities / floor |" if before else ""),
+        "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if before else ""),
     ]
     for r in results:
         b = r["batch"]
-        out.append(
+        line = (
             f"| {b:,} | {r['floor labels'] * 1e9:.0f} ns | {r['labels'] * 1e9:.0f} ns | "
-            f"{r['labels'] / r['floor labels']:.0f} | {r['labels'] * b * 1e3:.2f} ms | "
-            f"{r['floor proba'] * 1e9:.0f} ns | {r['proba'] * 1e9:.0f} ns | {r['proba'] / r['floor proba']:.0f} | "
-            f"{r['proba'] * b * 1e3:.2f} ms |"
+            f"{r['labels'] / r['floor labels']:.1f} | {r['labels'] * b * 1e3:.3f} ms | "
+            f"{r['floor proba'] * 1e9:.0f} ns | {r['proba'] * 1e9:.0f} ns | {r['proba'] / r['floor proba']:.2f} | "
+            f"{r['proba'] * b * 1e3:.3f} ms |"
         )
+        if b in before:
+            old = before[b]
+            line += f" {old['labels'] / old['floor labels']:.1f} | {old['proba'] / old['floor proba']:.2f} |"
+        out.append(line)
     out += [
         "",
         "Reproduce with `python benchmarks/bench_accumulator.py > benchmarks/results_accumulator.md` "
-        "(`--samples`, `--batches`, `--repeats`, `--seed`).",
+        "(`--baseline DIR`, `--samples`, `--batches`, `--repeats`, `--seed`).",
     ]
     print("\n".join(out))
     return 0
