@@ -315,13 +315,13 @@ def test_batches_of_every_kind_in_one_accumulator():
             acc.update(y, p, dropna=1)
 
 
-@pytest.mark.parametrize("observed", ["yes", 1, 0.0, [True]])
+@pytest.mark.parametrize("observed", ["yes", 1, 0.0, [True], None])
 def test_observed_is_true_or_false(observed):
-    """``observed=`` of ``cube`` and ``evaluate`` is True or False (None is False): another value is an error that
+    """``observed=`` of ``cube`` and ``evaluate`` is True or False, as everywhere: another value is an error that
     names the argument and the value, and carries them."""
     acc = ordframe.Accumulator(labels=[0, 1, 2], metrics=["accuracy"])
     acc.update([0, 1, 2, 2], [0, 1, 1, 2], epoch=0)
-    assert acc.evaluate(observed=None).accuracy.dims == ("epoch",) == acc.cube(observed=False).dims[:1]
+    assert acc.evaluate(observed=False).accuracy.dims == ("epoch",) == acc.cube(observed=False).dims[:1]
     for call in (acc.cube, acc.evaluate):
         with pytest.raises(TypeError, match=re.escape(f"observed= must be True or False, got {observed!r}")) as error:
             call(observed=observed)

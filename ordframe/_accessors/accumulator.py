@@ -27,7 +27,7 @@ from ordframe._bridge.apply import (
     prepare,
     proba_kernel,
 )
-from ordframe._core.arguments import about
+from ordframe._core.checks import check_flag
 from ordframe._core.dims import CUBE_DIMS, OBSERVED_DIM, PRED, TRUE
 from ordframe._inputs.classes import check_two, declared_order
 from ordframe._inputs.counting import count_cells
@@ -195,7 +195,7 @@ class Accumulator:
         ``group``; otherwise every combination of the dims' values is there
         (zeros where none was seen), values sorted.
         """
-        observed = _observed(observed)
+        observed = check_flag(observed, "observed")
         self._check_started()
         counts = self._counts[: len(self._slots)]
         return self._laid_out(counts, CUBE_DIMS, observed, fill=0).rename("count")
@@ -206,7 +206,7 @@ class Accumulator:
         A probability metric is the weighted mean of its per-sample scores. Without group dims, a NaN comes
         with a ``RuntimeWarning`` that says why, as from the functions ``ordframe.<metric>``.
         """
-        observed = _observed(observed)
+        observed = check_flag(observed, "observed")
         self._check_started()
         variables = {}
         cube = None
@@ -338,13 +338,6 @@ def _prepared(metric, given: Mapping, k: int, classes: pd.Index) -> dict:
     if known is None or known[0] is not metric:  # a metric registered anew under the name is checked anew
         known = _PREPARED[key] = (metric, prepare(metric, given, k, classes))
     return dict(known[1])
-
-
-def _observed(observed) -> bool:
-    """``observed=`` of ``cube`` and ``evaluate``: True or False (None is False)."""
-    if observed is None or isinstance(observed, (bool, np.bool_)):
-        return bool(observed)
-    raise about(TypeError, "{observed} must be True or False, got {given!r}", "observed", observed, given=observed)
 
 
 def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:

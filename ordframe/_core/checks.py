@@ -27,7 +27,7 @@ def check_flag(value, name: str) -> bool:
     """A boolean argument: ``True`` or ``False`` (numpy booleans too); anything else is an error."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise TypeError(f"{name}= must be True or False, got {value!r}")
+    raise about(TypeError, "{" + name + "} must be True or False, got {given!r}", name, value, given=value)
 
 
 def check_progress(progress) -> bool | None:
