@@ -139,6 +139,47 @@ def test_kernels_by_blocks_score_each_matrix_as_alone_whatever_its_lane(m):
         np.testing.assert_array_equal(stacked, alone)
 
 
+def mixed_envelopes(m, k, seed):
+    """``m`` matrices whose A_UOC searches need from no DP to a dozen: noisy (Poisson 20 in every cell), near-diagonal,
+    exactly diagonal (the lines at beta = 0 and 1 are one) and empty ones, in runs and alone."""
+    rng = np.random.default_rng(seed)
+    kind = np.repeat(rng.integers(0, 4, m), rng.integers(1, 9, m))[:m]
+    counts = rng.poisson(20.0, (m, k, k))
+    near = rng.poisson(1.0, (m, k, k)) + 50 * np.eye(k, dtype=np.int64)
+    counts[kind == 1] = near[kind == 1]
+    counts[kind == 2] = 7 * np.eye(k, dtype=np.int64)
+    counts[kind == 3] = 0
+    return counts
+
+
+@pytest.mark.parametrize("k, m, seed", [(5, 3 * _accelerate.LANES + 5, 0), (8, 2 * _accelerate.LANES + 1, 1)])
+def test_auoc_lanes_take_the_next_matrix_when_theirs_is_done(k, m, seed):
+    """A_UOC's lanes take the next matrix of the stack as their searches end, rounds apart: more matrices than
+    lanes, a short last block, searches of very different lengths. Each matrix scores as the numpy search does,
+    and bit for bit as it does alone, in whichever lane and round it ran."""
+    counts = mixed_envelopes(m, k, seed)
+    fast, slow = both("auoc", counts)
+    assert_same(fast, slow, f"auoc, K = {k}, {m} matrices")
+    alone = np.array([get_metric("auoc").compiled(matrix) for matrix in counts])
+    np.testing.assert_array_equal(fast, alone)
+    assert np.isnan(fast).any() and (fast == 0.0).any()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(2, 9),
+    st.integers(_accelerate.LANES + 1, 3 * _accelerate.LANES),
+    st.sampled_from([0.3, 2.0, 20.0, 1e6]),
+    st.integers(0, 2**32 - 1),
+)
+def test_auoc_on_dense_stacks_of_several_blocks(k, m, rate, seed):
+    """Stacks of dense random matrices (their envelopes of many pieces, some rows empty at low rates), longer
+    than a block: the compiled search equals the numpy one."""
+    counts = np.random.default_rng(seed).poisson(rate, (m, k, k))
+    fast, slow = both("auoc", counts)
+    assert_same(fast, slow, f"auoc, K = {k}, {m} matrices of rate {rate}")
+
+
 @pytest.mark.slow
 def test_switch_reads_the_environment():
     """``ORDFRAME_NUMBA=0`` turns the numba kernels off in a fresh interpreter."""

@@ -156,72 +156,6 @@ def _under(lo, hi, a, b, c, e, x):
     return a * (x - lo) + b * (x * x - lo * lo) / 2 + c * (hi - x) + e * (hi * hi - x * x) / 2
 
 
-def _auoc_rounds(v, dist, mu, norm, n, tol, lines, lam, best, pen, left, left_t, pending, top, at, solving, area):
-    """A_UOC of the first ``n`` lanes of ``v`` (UOC's quotients; ``mu``, ``norm``: mu at beta = 1 and D per lane)
-    into ``area``, from ``lines`` (4, lanes): the lines a + b beta and c + e beta of each lane's minimising paths
-    at beta = 0 and 1; returns ``pending``, grown if it filled.
-
-    ``oc.auoc``'s parametric search, for every lane at once: each lane keeps its stack of intervals
-    (lo, hi, a, b, c, e) in ``pending`` (lanes, depth, 6) (``top``: its height) and, each round, takes the
-    intervals off its stack until one has two distinct lines, whose crossing x (in ``at``) it solves in the
-    round's one DP of all lanes (``_lane_path``; lanes with nothing left solve at beta = 0, unread). A path
-    found below both lines at x splits the interval; the envelope on an interval that does not split is the
-    minimum of its two lines, whose integral is added. Each lane takes its intervals in the order of one
-    matrix's search, so a matrix's area is the same sum in any block. ``lam``, ``best``, ``pen``, ``left``,
-    ``left_t``, ``at``, ``solving``: scratch.
-    """
-    lanes = v.shape[2]
-    for b in range(lanes):
-        area[b] = 0.0
-        top[b] = 0
-        if b < n and norm[b] > 0:
-            pending[b, 0, 0], pending[b, 0, 1] = 0.0, 1.0
-            for j in range(4):
-                pending[b, 0, 2 + j] = lines[j, b]
-            top[b] = 1
-    while True:
-        busy = False
-        for b in range(lanes):
-            lam[b] = 0.0
-            solving[b] = False
-            while top[b]:  # intervals whose two lines are one close at once: their area needs no DP
-                i = top[b] - 1
-                lo, hi, a, slope, c, e = _interval(pending, b, i)
-                x = (c - a) / (slope - e) if slope > e else lo
-                x = min(max(x, lo), hi)
-                at[b] = x
-                if abs(a - c) + abs(slope - e) > tol:
-                    lam[b] = x * mu[b] * norm[b]
-                    solving[b] = busy = True
-                    break
-                top[b] = i
-                area[b] += _under(lo, hi, a, slope, c, e, x)
-        if not busy:
-            return pending
-        _lane_path(v, dist, lam, best, pen, left, left_t)
-        for b in range(lanes):
-            if not solving[b]:
-                continue
-            i = top[b] - 1
-            lo, hi, a, slope, c, e = _interval(pending, b, i)
-            x = at[b]
-            pb = mu[b] * left_t[b]
-            pa = 1 + left[b] / norm[b] - x * pb
-            if pa + pb * x < min(a + slope * x, c + e * x) - tol:  # split [lo, hi] at x
-                if i + 2 > pending.shape[1]:
-                    grown = np.empty((lanes, 2 * pending.shape[1], 6))
-                    grown[:, : pending.shape[1]] = pending
-                    pending = grown
-                below, above = (lo, x, a, slope, pa, pb), (x, hi, pa, pb, c, e)
-                for j in range(6):
-                    pending[b, i, j] = below[j]
-                    pending[b, i + 1, j] = above[j]
-                top[b] = i + 2
-            else:  # the envelope on [lo, hi] is min(La, Lb)
-                top[b] = i
-                area[b] += _under(lo, hi, a, slope, c, e, x)
-
-
 def _lane_path(v, dist, lam, best, pen, left, left_t):
     """The minimum W of sum_path (lam v d - v) of each lane of ``v`` (K, K, lanes) into ``left``, and T = sum_path
     v d along the path found into ``left_t``: ``oc._min_path``'s recurrence and ties (diagonal first, then
@@ -263,110 +197,258 @@ def _lane_path(v, dist, lam, best, pen, left, left_t):
             best[k - 1, b], pen[k - 1, b] = left[b], left_t[b]
 
 
+def _block_problem(counts, start, n, v, dist, gamma, uniform, scale, beta, sums, norm, mu):
+    """Matrices ``start`` to ``start + n`` of ``counts`` into the lanes of ``v`` (``_read_block``), as UOC's quotients
+    if ``uniform``, D into ``norm`` and mu into ``mu`` (``_path_index_py``); whether every count read is ``_sound``.
+    ``sums`` (4, lanes): scratch, per lane a row's sum and sum n d, then K' (N for OC) and sum v d (indexed: with
+    its rows as views, A_UOC measured 1.4-2x slower)."""
+    k, lanes = v.shape[0], v.shape[2]
+    sound = _read_block(counts, start, n, v)
+    for b in range(lanes):
+        sums[2, b] = 0.0
+        sums[3, b] = 0.0
+    for r in range(k):
+        for b in range(lanes):
+            sums[0, b] = 0.0
+            sums[1, b] = 0.0
+        for c in range(k):
+            d = dist[r, c]
+            for b in range(lanes):
+                sums[0, b] += v[r, c, b]
+                sums[1, b] += v[r, c, b] * d
+        if not uniform:
+            for b in range(lanes):
+                sums[2, b] += sums[0, b]
+                sums[3, b] += sums[1, b]
+            continue
+        for b in range(lanes):
+            used = sums[0, b] > 0
+            sums[2, b] += 1.0 if used else 0.0
+            sums[3, b] += sums[1, b] / sums[0, b] if used else 0.0
+            sums[0, b] = sums[0, b] if used else 1.0  # an empty row's zeros stay zeros
+        for c in range(k):
+            for b in range(lanes):
+                v[r, c, b] /= sums[0, b]
+    for b in range(lanes):
+        if gamma != 1.0:
+            sums[3, b] = sums[3, b] ** (1 / gamma)
+        if uniform:
+            norm[b] = sums[2, b] + (sums[2, b] ** (1 - 1 / gamma) * sums[3, b] if gamma != 1.0 else sums[3, b])
+            mu[b] = beta / sums[2, b]
+        else:
+            norm[b] = sums[2, b] + sums[3, b]
+            mu[b] = beta / (sums[2, b] * scale)
+    return sound
+
+
+def _take(pending, lines, j, b):
+    """Lane ``b``'s first interval, [0, 1] with the lines (``lines`` (4, lanes)) of block lane ``j``."""
+    pending[b, 0, 0], pending[b, 0, 1] = 0.0, 1.0
+    for q in range(4):
+        pending[b, 0, 2 + q] = lines[q, j]
+
+
+def _block_lines(counts, first, n, v, dist, sums, norm, mu, zero, best, pen, left, left_t, lines):
+    """``_block_problem`` for A_UOC (matrices ``first`` to ``first + n`` into ``v``, ``norm``, ``mu``), then into
+    ``lines`` (4, lanes) the lines a + b beta and c + e beta (UOC(beta) = 1 + W / D) of each lane's minimising
+    paths at beta = 0 (the DP at ``zero``) and at beta = 1: the diagonal, which minimises for every
+    beta >= K' / D (lam = beta D / K' >= 1 gives every cell off the diagonal a cost v (lam d - 1) >= 0, and the
+    diagonal visits every cell of cost -v it can). Whether every count read is ``_sound``. ``sums``, ``best``,
+    ``pen``, ``left``, ``left_t``: scratch."""
+    k, lanes = v.shape[0], v.shape[2]
+    sound = _block_problem(counts, first, n, v, dist, 1.0, True, 1.0, 1.0, sums, norm, mu)
+    _lane_path(v, dist, zero, best, pen, left, left_t)
+    for b in range(lanes):
+        lines[1, b] = mu[b] * left_t[b]
+        lines[0, b] = 1 + left[b] / norm[b]
+        left[b] = -v[0, 0, b]
+    for r in range(1, k):
+        for b in range(lanes):
+            left[b] = left[b] - v[r, r, b]
+    for b in range(lanes):
+        lines[2, b] = 1 + left[b] / norm[b]
+        lines[3, b] = 0.0
+    return sound
+
+
+def _auoc_lanes(counts, dist, tol, lanes, out):
+    """A_UOC of every matrix of ``counts`` (M, K, K) into ``out``: ``oc.auoc``'s parametric search on ``lanes``
+    matrices at a time, one pending interval of each solved in each round's one DP (``_lane_path``); whether every
+    count read is ``_sound``.
+
+    Each lane keeps its matrix's stack of intervals (lo, hi, a, b, c, e) in ``pending`` (lanes, depth, 6)
+    (``top``: its height) and, each round, takes intervals off its stack until one has two distinct lines, whose
+    crossing x (in ``at``) it solves. A path found below both lines at x splits the interval; the envelope on an
+    interval that does not split is the minimum of its two lines, whose integral is added. Each lane takes its
+    intervals in the order of one matrix's search, so a matrix's area is the same sum in any lane and round.
+
+    A noisy matrix needs from 1 to dozens of DPs, so a lane whose matrix is done takes the next one: the matrices
+    are read, divided and solved at beta = 0 a block at a time (``_block_lines``, into ``staged``) and a lane
+    copies its matrix's quotients from there; when every lane is done at once (near-diagonal matrices: one DP
+    each), the lanes take the whole block by trading it for theirs, without a copy.
+    """
+    m, k = counts.shape[0], counts.shape[1]
+    staged = np.zeros((k, k, lanes))
+    v = np.zeros((k, k, lanes))
+    best = np.empty((k, lanes))
+    pen = np.empty((k, lanes))
+    left = np.empty(lanes)
+    left_t = np.empty(lanes)
+    zero = np.zeros(lanes)  # lam at beta = 0
+    sums = np.empty((4, lanes))
+    norm_s = np.empty(lanes)
+    mu_s = np.empty(lanes)
+    lines = np.empty((4, lanes))
+    norm = np.empty(lanes)
+    mu = np.empty(lanes)
+    lam = np.empty(lanes)
+    pending = np.empty((lanes, 16, 6))
+    top = np.zeros(lanes, np.int64)
+    owner = np.full(lanes, -1, np.int64)
+    at = np.empty(lanes)
+    solving = np.zeros(lanes, np.bool_)
+    area = np.zeros(lanes)
+    sound = True
+    first, n, taken = 0, 0, 0  # the staged block: its first matrix, its size, how many of them lanes took
+    while True:
+        if taken == n and first + n < m:
+            first += n
+            n = min(lanes, m - first)
+            taken = 0
+            sound &= _block_lines(
+                counts, first, n, staged, dist, sums, norm_s, mu_s, zero, best, pen, left, left_t, lines
+            )
+        idle = True  # every lane's search done: at the start, and after each round on near-diagonal matrices
+        for b in range(lanes):
+            idle &= top[b] == 0
+        if idle and taken == 0:  # every lane trades its matrix for the staged block's in the same lane
+            v, staged, norm, norm_s, mu, mu_s = staged, v, norm_s, norm, mu_s, mu
+            for j in range(n):
+                if norm[j] > 0:
+                    owner[j], area[j], top[j] = first + j, 0.0, 1
+                    _take(pending, lines, j, j)
+                else:
+                    out[first + j] = np.nan
+            taken = n
+        busy = False
+        for b in range(lanes):
+            lam[b] = 0.0
+            solving[b] = False
+            while True:
+                while top[b]:  # intervals whose two lines are one close at once: their area needs no DP
+                    i = top[b] - 1
+                    lo, hi, a, slope, c, e = _interval(pending, b, i)
+                    x = (c - a) / (slope - e) if slope > e else lo
+                    x = min(max(x, lo), hi)
+                    at[b] = x
+                    if abs(a - c) + abs(slope - e) > tol:
+                        lam[b] = x * mu[b] * norm[b]
+                        solving[b] = busy = True
+                        break
+                    top[b] = i
+                    area[b] += _under(lo, hi, a, slope, c, e, x)
+                if solving[b]:
+                    break
+                if owner[b] >= 0:
+                    out[owner[b]] = area[b]
+                    owner[b] = -1
+                if taken == n:  # the lane waits for the next round's block
+                    break
+                j = taken
+                taken += 1
+                if not norm_s[j] > 0:
+                    out[first + j] = np.nan
+                    continue
+                for r in range(k):
+                    for c in range(k):
+                        v[r, c, b] = staged[r, c, j]
+                owner[b], area[b], top[b], norm[b], mu[b] = first + j, 0.0, 1, norm_s[j], mu_s[j]
+                _take(pending, lines, j, b)
+        if not busy:
+            if first + n == m and taken == n:
+                return sound
+            continue
+        _lane_path(v, dist, lam, best, pen, left, left_t)
+        for b in range(lanes):
+            if not solving[b]:
+                continue
+            i = top[b] - 1
+            lo, hi, a, slope, c, e = _interval(pending, b, i)
+            x = at[b]
+            pb = mu[b] * left_t[b]
+            pa = 1 + left[b] / norm[b] - x * pb
+            if pa + pb * x < min(a + slope * x, c + e * x) - tol:  # split [lo, hi] at x
+                if i + 2 > pending.shape[1]:
+                    grown = np.empty((lanes, 2 * pending.shape[1], 6))
+                    grown[:, : pending.shape[1]] = pending
+                    pending = grown
+                below, above = (lo, x, a, slope, pa, pb), (x, hi, pa, pb, c, e)
+                for q in range(6):
+                    pending[b, i, q] = below[q]
+                    pending[b, i + 1, q] = above[q]
+                top[b] = i + 2
+            else:  # the envelope on [lo, hi] is min(La, Lb)
+                top[b] = i
+                area[b] += _under(lo, hi, a, slope, c, e, x)
+                if i == 0:
+                    out[owner[b]] = area[b]
+                    owner[b] = -1
+
+
 def _path_index_py(counts, beta, gamma, uniform, area, tol, lanes, out):
     """OC (``uniform`` false) or UOC of every matrix of ``counts`` ``(M, K, K)`` into ``out`` ``(M,)``; with
-    ``area`` (``uniform``, gamma = 1), A_UOC instead (``oc.auoc``'s search, below; ``tol``: ``oc.ENVELOPE_TOL``).
+    ``area`` (``uniform``, gamma = 1), A_UOC instead (``oc.auoc``'s search: ``_auoc_lanes``; ``tol``:
+    ``oc.ENVELOPE_TOL``).
 
     OC: v = n, D = N + (sum n d)^(1/gamma), mu = beta / (N (K-1)^gamma);
     UOC: v = n / N_r on the K' observed rows, D = K' + K'^(1 - 1/gamma) (sum v d)^(1/gamma),
     mu = beta / K', with sum v d = sum_r (sum_c n_rc d_rc) / N_r. The index is 1 + W / D for the minimum W
     of sum_path (mu D v d - v), by the recurrence of ``oc._min_path`` (``_lane_path``).
 
-    ``lanes`` matrices at a time (``_read_block``): the sums, the divisions and the recurrence run on
-    vectors of lanes, and so does A_UOC's search past its first two DPs (beta = 0 and 1) (``_auoc_rounds``). UOC
-    divides each count by N_r (not a multiplication by 1 / N_r: a diagonal count gives exactly 1, a row
-    scaled by an integer the same quotients, so a diagonal matrix scores exactly 0 and row scaling
-    changes nothing).
+    ``lanes`` matrices at a time (``_block_problem``): the sums, the divisions and the recurrence run on
+    vectors of lanes, and so does A_UOC's search. UOC divides each count by N_r (not a multiplication by
+    1 / N_r: a diagonal count gives exactly 1, a row scaled by an integer the same quotients, so a diagonal
+    matrix scores exactly 0 and row scaling changes nothing).
     """
     m, k = counts.shape[0], counts.shape[1]
     dist = _distances(k, gamma)
+    if area:
+        return FINE if _auoc_lanes(counts, dist, tol, lanes, out) else UNSOUND
     v = np.zeros((k, k, lanes))
     best = np.empty((k, lanes))
-    size = np.empty(lanes)
-    far = np.empty(lanes)
-    mass = np.empty(lanes)
-    spread = np.empty(lanes)
+    pen = np.empty((k, lanes))
+    sums = np.empty((4, lanes))
     norm = np.empty(lanes)
     mu = np.empty(lanes)
     lam = np.empty(lanes)
     left = np.empty(lanes)
     left_t = np.empty(lanes)
-    pen = np.empty((k, lanes))
-    lines = np.empty((4, lanes))
-    pending = np.empty((lanes, 16, 6))
-    top = np.zeros(lanes, np.int64)
-    at = np.empty(lanes)
-    solving = np.zeros(lanes, np.bool_)
-    area_out = np.empty(lanes)
     scale = _power(float(k - 1), gamma)
     sound = True
     for start in range(0, m, lanes):
         n = min(lanes, m - start)
-        sound &= _read_block(counts, start, n, v)
+        sound &= _block_problem(counts, start, n, v, dist, gamma, uniform, scale, beta, sums, norm, mu)
         for b in range(lanes):
-            mass[b] = 0.0
-            spread[b] = 0.0
-        for r in range(k):
-            for b in range(lanes):
-                size[b] = 0.0
-                far[b] = 0.0
-            for c in range(k):
-                d = dist[r, c]
-                for b in range(lanes):
-                    size[b] += v[r, c, b]
-                    far[b] += v[r, c, b] * d
-            if not uniform:
-                for b in range(lanes):
-                    mass[b] += size[b]
-                    spread[b] += far[b]
-                continue
-            for b in range(lanes):
-                used = size[b] > 0
-                mass[b] += 1.0 if used else 0.0
-                spread[b] += far[b] / size[b] if used else 0.0
-                size[b] = size[b] if used else 1.0  # an empty row's zeros stay zeros
-            for c in range(k):
-                for b in range(lanes):
-                    v[r, c, b] /= size[b]
-        for b in range(lanes):
-            if gamma != 1.0:
-                spread[b] = spread[b] ** (1 / gamma)
-            if uniform:
-                norm[b] = mass[b] + (mass[b] ** (1 - 1 / gamma) * spread[b] if gamma != 1.0 else spread[b])
-                mu[b] = beta / mass[b]
-            else:
-                norm[b] = mass[b] + spread[b]
-                mu[b] = beta / (mass[b] * scale)
-        for b in range(lanes):
-            lam[b] = (0.0 if area else 1.0) * mu[b] * norm[b]
+            lam[b] = mu[b] * norm[b]
         _lane_path(v, dist, lam, best, pen, left, left_t)
-        if not area:
-            for b in range(n):
-                out[start + b] = 1 + left[b] / norm[b] if norm[b] > 0 else np.nan
-            continue
-        # The lines A + B beta (UOC(beta) = 1 + W / D) of the paths minimising at beta = 0 (found) and at beta = 1:
-        # the diagonal, which minimises for every beta >= K' / D (lam = beta D / K' >= 1 gives every cell off
-        # the diagonal a cost v (lam d - 1) >= 0, and the diagonal visits every cell of cost -v it can).
-        for b in range(lanes):
-            lines[1, b] = mu[b] * left_t[b]
-            lines[0, b] = 1 + left[b] / norm[b]
-            left[b] = -v[0, 0, b]
-        for r in range(1, k):
-            for b in range(lanes):
-                left[b] = left[b] - v[r, r, b]
-        for b in range(lanes):
-            lines[2, b] = 1 + left[b] / norm[b]
-            lines[3, b] = 0.0
-        pending = _auoc_rounds(
-            v, dist, mu, norm, n, tol, lines, lam, best, pen, left, left_t, pending, top, at, solving, area_out
-        )
         for b in range(n):
-            out[start + b] = area_out[b] if norm[b] > 0 else np.nan
+            out[start + b] = 1 + left[b] / norm[b] if norm[b] > 0 else np.nan
     return FINE if sound else UNSOUND
 
 
 _path_index = _compiled(
-    _path_index_py, "_sound", "_distances", "_read_block", "_power", "_lane_path", "_interval", "_under", "_auoc_rounds"
+    _path_index_py,
+    "_sound",
+    "_distances",
+    "_read_block",
+    "_power",
+    "_lane_path",
+    "_block_problem",
+    "_block_lines",
+    "_take",
+    "_interval",
+    "_under",
+    "_auoc_lanes",
 )
 
 

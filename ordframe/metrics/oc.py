@@ -238,9 +238,10 @@ def auoc(counts):
     closed form. Every matrix's pending intervals are solved together in one
     DP per round; the number of rounds is bounded by the number of envelope
     pieces. NaN when no row is observed. Its compiled twin runs the same
-    search on a block of matrices, one pending interval of each per DP, and
-    takes the line at beta = 1 without a DP: the diagonal path minimises for
-    every beta >= K' / D (there every cell off the diagonal costs >= 0).
+    search on 32 matrices at a time, one pending interval of each per DP, a
+    matrix whose search is done making way for the next one, and takes the
+    line at beta = 1 without a DP: the diagonal path minimises for every
+    beta >= K' / D (there every cell off the diagonal costs >= 0).
     """
     return _auoc_numpy(counts)
 
