@@ -201,7 +201,7 @@ def _block_problem(counts, start, n, v, dist, gamma, uniform, scale, beta, sums,
     """Matrices ``start`` to ``start + n`` of ``counts`` into the lanes of ``v`` (``_read_block``), as UOC's quotients
     if ``uniform``, D into ``norm`` and mu into ``mu`` (``_path_index_py``); whether every count read is ``_sound``.
     ``sums`` (4, lanes): scratch, per lane a row's sum and sum n d, then K' (N for OC) and sum v d (indexed: with
-    its rows as views, A_UOC measured 1.4-2x slower)."""
+    its rows as views, A_UOC measured 1.3-3.7x slower)."""
     k, lanes = v.shape[0], v.shape[2]
     sound = _read_block(counts, start, n, v)
     for b in range(lanes):
