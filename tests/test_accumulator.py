@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ordframe
-from ordframe._bridge.apply import prepare as accumulator_prepare
 
 LABELS = [0, 1, 2, 3]
 PROBA = [f"p{k}" for k in LABELS]
@@ -330,24 +329,29 @@ def test_observed_is_true_or_false(observed):
 
 def test_parameters_are_checked_once_per_process(monkeypatch):
     """An accumulator made again (one per epoch) with the same metrics, single-valued parameters and classes
-    reuses their checked parameters; other parameters, classes or a bad value are checked every time."""
-    from ordframe._accessors import accumulator
+    reuses their checked parameters, as every call does (``prepare``); other parameters, classes or a bad value
+    are checked by a probe run every time."""
+    from ordframe._bridge import apply
 
-    calls = []
-    monkeypatch.setattr(accumulator, "_PREPARED", {})
-    monkeypatch.setattr(accumulator, "prepare", lambda *args: calls.append(args[0].name) or accumulator_prepare(*args))
+    probes = []
+    probe = apply.confusion_kernel
+    monkeypatch.setattr(apply, "_PREPARED", {})
+    monkeypatch.setattr(
+        apply, "confusion_kernel", lambda metric, *a, **k: probes.append(metric.name) or probe(metric, *a, **k)
+    )
     metrics = {"oc_25": ("oc", {"beta": 0.25}), "mae": "mae"}
     for _ in range(3):
         acc = ordframe.Accumulator([0, 1, 2], metrics=metrics)
-    assert sorted(calls) == ["mae", "oc"]
+    assert sorted(probes) == ["mae", "oc"]
     acc.update([0, 1, 2, 2], [0, 1, 1, 2])
     expected = ordframe.oc([0, 1, 2, 2], [0, 1, 1, 2], beta=0.25)
     assert float(acc.evaluate()["oc_25"]) == expected
+    probes.clear()
     ordframe.Accumulator([0, 1, 2, 3], metrics=metrics)
     cost = xr.DataArray(np.ones((3, 3)), dims=("true", "pred"), coords={"true": [0, 1, 2], "pred": [0, 1, 2]})
     for _ in range(2):
         ordframe.Accumulator([0, 1, 2], metrics={"cost": ("expected_cost", {"cost": cost})})
-    assert sorted(calls) == ["expected_cost", "expected_cost", "mae", "mae", "oc", "oc"]
+    assert sorted(probes) == ["expected_cost", "expected_cost", "mae", "oc"]
     for _ in range(2):
         with pytest.raises(ValueError, match="beta must be a finite number"):
             ordframe.Accumulator([0, 1, 2], metrics=("oc", {"beta": -1}))

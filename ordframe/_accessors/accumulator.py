@@ -12,7 +12,7 @@ worker) add up.
 from __future__ import annotations
 
 import copy
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 
 import numpy as np
 import pandas as pd
@@ -76,7 +76,7 @@ class Accumulator:
         self.metrics = metrics
         self._request = metric_request(default_metrics(probabilities=True) if metrics is None else metrics, None)
         k = len(self.classes)  # every parameter is checked now; the probability kernels' are prepared once
-        prepared = [(m, _prepared(m, p, k, self.classes)) for m, p in self._request.values()]
+        prepared = [(m, prepare(m, p, k, self.classes)) for m, p in self._request.values()]
         self._outputs = {out: (m, parameters_json(p)) for out, (m, p) in zip(self._request, prepared)}  # merge's
         self._prepared = [(m, p) for m, p in prepared if m.kind == "proba"]
         self._proba_outputs = [out for out, (m, _) in self._request.items() if m.kind == "proba"]
@@ -321,23 +321,6 @@ class Accumulator:
             return stacked.sortby(OBSERVED_DIM)
         dense = stacked.unstack(OBSERVED_DIM, fill_value=fill)
         return dense.transpose(*self._dims, *dims)
-
-
-# The parameters of metrics given single values (a number, a str, ...) as ``prepare`` made them, by metric name,
-# parameters and classes: the probe run of a kernel that checks them (A_UOC's costs 0.8 ms) is made once per
-# process, not once per accumulator (one per epoch in a training loop).
-_PREPARED: dict[tuple, tuple] = {}
-
-
-def _prepared(metric, given: Mapping, k: int, classes: pd.Index) -> dict:
-    """``prepare(metric, given, k, classes)``, remembered where the parameters given are single values."""
-    if not all(isinstance(value, (bool, int, float, str, type(None))) for value in given.values()):
-        return prepare(metric, given, k, classes)
-    key = (metric.name, tuple(sorted(given.items())), tuple(classes))
-    known = _PREPARED.get(key)
-    if known is None or known[0] is not metric:  # a metric registered anew under the name is checked anew
-        known = _PREPARED[key] = (metric, prepare(metric, given, k, classes))
-    return dict(known[1])
 
 
 def _sums(codes, sizes, offsets, weights: np.ndarray) -> np.ndarray:
