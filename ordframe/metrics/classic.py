@@ -446,6 +446,7 @@ def ordframe_metrics():
             errors,
             description="Mean squared error on class indices.",
             reference=CARDOSO,
+            interval="bca",
             compiled=_mse_compiled,
         ),
         Metric(
@@ -516,6 +517,7 @@ def ordframe_metrics():
             description="Somers' D of the predicted class given the true class (pairs tied on the truth left out).",
             reference=SOMERS,
             undefined="every sample has the same true class (no pair to order)",
+            interval="bca",
             compiled=_somers_d_compiled,
             needs=(RANKS,),
         ),
@@ -597,7 +599,7 @@ def ordframe_metrics():
             description="Geometric mean of the per-class recalls over the true classes with samples.",
             reference=ORCA,
             undefined="no true class has samples",
-            interval="bca",
+            interval="basic",
             compiled=_gm_compiled,
         ),
     ]

@@ -357,6 +357,7 @@ def ordframe_metrics():
             description="Area under UOC(beta) for beta in [0, 1] (gamma = 1), computed exactly.",
             reference=SILVA,
             undefined="no true class has samples (K' = 0)",
+            interval="basic",
             compiled=_auoc_compiled,
         ),
     ]
