@@ -33,8 +33,9 @@ whose coverage is at least 0.95 - z s in every cell (s = sqrt(0.95 * 0.05 / R), 
 a method that covers exactly 0.95 everywhere passes in all cells with probability at least 0.95) qualify; of
 those, the narrowest by the mean of width/oracle over the cells, or a cheaper one (``COST``) whose mean is as
 narrow within Monte-Carlo error: no wider than the narrowest's by more than twice the two means' standard errors
-combined, sqrt(s_a^2 + s_b^2) (each from the spread of the test sets' widths and the oracle's own error). If no
-method qualifies, the one whose worst cell covers most.
+combined, sqrt(s_a^2 + s_b^2), each from the spread of the test sets' widths (the oracle width divides both
+methods' widths alike, so its own error leaves the comparison out). If no method qualifies, the one whose worst
+cell covers most.
 """
 
 from __future__ import annotations
@@ -207,7 +208,7 @@ def one_cell(task) -> tuple:
 
 def choose(results: dict, metric: str) -> tuple[str, str, dict]:
     """The method the rule picks (module docstring), why, and per method (worst cell, whether it qualifies, mean
-    width / oracle over the cells, its Monte-Carlo s.e.)."""
+    width / oracle over the cells, its Monte-Carlo s.e., and that s.e. without the oracle's error)."""
     cells = [c for c in results.values() if any(key[0] == metric for key in c)]
     methods = [m for m in COST if m in methods_of(metric, ("calibrated", "intersection")) and (metric, m) in cells[0]]
     z = float(norm.ppf(1 - 0.05 / len(cells)))
@@ -222,21 +223,24 @@ def choose(results: dict, metric: str) -> tuple[str, str, dict]:
         best = max(methods, key=lambda m: scores[m][0])
         return best, "none qualifies: the best worst cell", scores
     narrowest = min(qualified, key=lambda m: scores[m][2])
-    _, _, width, width_se = scores[narrowest]
-    cheapest = next(m for m in qualified if scores[m][2] - width <= 2 * math.hypot(scores[m][3], width_se))
+    _, _, width, _, spread_se = scores[narrowest]
+    cheapest = next(m for m in qualified if scores[m][2] - width <= 2 * math.hypot(scores[m][4], spread_se))
     return cheapest, ("narrowest" if cheapest == narrowest else f"as narrow as {narrowest}, cheaper"), scores
 
 
-def mean_width(tallies: list[Tally]) -> tuple[float, float]:
-    """Mean over the cells of the mean width / oracle, and its Monte-Carlo s.e. (the test sets' spread and the
-    oracle's own error, cells independent); cells without an oracle width are left out."""
-    means, variances = [], []
+def mean_width(tallies: list[Tally]) -> tuple[float, float, float]:
+    """Mean over the cells of the mean width / oracle, its Monte-Carlo s.e. (the test sets' spread and the oracle's
+    own error, cells independent), and the s.e. from the test sets' spread alone (what comparing two methods of the
+    same cells leaves: the oracle divides both); cells without an oracle width are left out."""
+    means, spread, oracle_error = [], [], []
     for t in tallies:
         w = t.width[np.isfinite(t.width)]
         if w.size > 1:
             means.append(w.mean())
-            variances.append(w.var(ddof=1) / w.size + (w.mean() * t.oracle_se) ** 2)
-    return float(np.mean(means)), math.sqrt(sum(variances)) / len(means)
+            spread.append(w.var(ddof=1) / w.size)
+            oracle_error.append((w.mean() * t.oracle_se) ** 2)
+    n = len(means)
+    return float(np.mean(means)), math.sqrt(sum(spread) + sum(oracle_error)) / n, math.sqrt(sum(spread)) / n
 
 
 def methods_of(metric: str, path_extra=EXTRA) -> tuple[str, ...]:
@@ -277,7 +281,7 @@ RULE = (
     "{r} the bar is {bar:.3f}). Of those that qualify, the narrowest by the mean of width / oracle over the cells; "
     "a cheaper method is preferred where the two means are within Monte-Carlo error of each other (the difference "
     "at most twice their standard errors combined, sqrt(s_a^2 + s_b^2), each from the spread of the test sets' "
-    "widths and the oracle width's own error), cheapest first: percentile (the "
+    "widths: the oracle width divides both alike), cheapest first: percentile (the "
     "replicates alone), basic and Jeffreys (the estimate too), BCa (a jackknife of K^2 evaluations), intersection "
     "(per-class replicates), calibrated (a double bootstrap). If none qualifies, the method whose worst cell covers "
     "most, said so."
@@ -380,7 +384,7 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
         parts = []
         for meth in COST:
             if meth in scores:
-                worst, qualifies, width, width_se = scores[meth]
+                worst, qualifies, width, width_se, _ = scores[meth]
                 parts.append((f"{worst:.3f}" if qualifies else f"*{worst:.3f}*") + f", {width:.3f} ({width_se:.3f})")
             else:
                 parts.append("")
