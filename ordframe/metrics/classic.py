@@ -599,7 +599,7 @@ def ordframe_metrics():
             description="Geometric mean of the per-class recalls over the true classes with samples.",
             reference=ORCA,
             undefined="no true class has samples",
-            interval="basic",
+            interval="bca",
             compiled=_gm_compiled,
         ),
     ]

@@ -214,7 +214,7 @@ def ordframe_metrics():
             description="Total misclassification cost under George's class-size weighted cost (or a given one).",
             reference=REFERENCE,
             undefined=_UNDEFINED_COST,
-            interval="basic",
+            interval="bca",
             compiled=_tc_compiled,
             needs=(GEORGE,),
         ),
