@@ -11,10 +11,10 @@ Each is the minimum over ``--repeat`` rounds of the child's CPU time (user + sys
 included); every round runs every case once, the baseline first. ``--baseline DIR`` also runs the
 metrics on the ``ordframe/`` in DIR (e.g. ``git archive main ordframe | tar -x -C DIR``) in the same rounds.
 
-``--threshold`` measures what ``Metric.kernel``'s threshold (``COMPILED_CELLS``) rests on: per family of
-compiled twins, the twin's first call in a fresh process with numba's cache warm (numba's import and the
-load, less a second call), and, in this process, the numpy kernel and the twin per count on 10^5 stacked
-5 x 5 matrices; the counts of numpy work that would pay for that first call (the break-even).
+``--threshold`` measures what ``Metric.kernel``'s rule (``COMPILED_SECONDS``, ``NUMPY_SECONDS_PER_CELL``) rests
+on: per family of compiled twins, the twin's first call in a fresh process with numba's cache warm (numba's
+import and the load, less a second call), and, in this process, the numpy kernel and the twin per count on 10^5
+stacked 5 x 5 matrices; the counts of numpy work that would pay for that first call (the break-even).
 
 Every first call's value must equal this process's value of the same call to 1e-12, or the script fails.
 
@@ -112,12 +112,12 @@ def threshold(repeat: int) -> list[tuple[str, float, float, float]]:
         metric = get_metric(name)
         params = prepare(metric, {}, 5)
         per = []
-        for cells in (math.inf, 0):  # the numpy kernel (a threshold never reached), then the twin
-            saved, declaration.COMPILED_CELLS = declaration.COMPILED_CELLS, cells
+        for seconds in (math.inf, 0):  # the numpy kernel (a threshold never reached), then the twin
+            saved, declaration.COMPILED_SECONDS = declaration.COMPILED_SECONDS, seconds
             try:
                 run = confusion_kernel(metric, params, checked=True, cells=counts.size)
             finally:
-                declaration.COMPILED_CELLS = saved
+                declaration.COMPILED_SECONDS = saved
             run(counts)
             best = math.inf
             for _ in range(repeat):
@@ -179,7 +179,7 @@ def main() -> None:
     if rows:
         lines += [
             "",
-            "## What the threshold of the compiled twins rests on (`COMPILED_CELLS`)",
+            "## What the rule of the compiled twins rests on (`COMPILED_SECONDS`, `NUMPY_SECONDS_PER_CELL`)",
             "",
             "Per compiled kernel: its twin's first call in a fresh process with numba's cache warm (numba's import "
             "and the load of the kernel, less a second call; CPU s), and per count, on 10^5 stacked 5 x 5 int64 "
@@ -195,8 +195,11 @@ def main() -> None:
             lines.append(f"| {name} | {first:.2f} | {numpy_ns:.1f} | {twin_ns:.1f} | {even[-1]:.2e} |")
         lines += [
             "",
-            f"Median break-even: {np.median(even):.2e} counts; `COMPILED_CELLS` = {declaration.COMPILED_CELLS:.2e} "
-            f"(2^{int(math.log2(declaration.COMPILED_CELLS))}).",
+            f"Medians: first call {np.median([r[1] for r in rows]):.2f} s (`COMPILED_SECONDS` = "
+            f"{declaration.COMPILED_SECONDS} s), numpy {np.median([r[2] for r in rows]):.1f} ns per count "
+            f"(`NUMPY_SECONDS_PER_CELL` = {declaration.NUMPY_SECONDS_PER_CELL * 1e9:.0f} ns), break-even "
+            f"{np.median(even):.2e} counts. A numpy kernel's calls are timed, so its fixed cost per call counts "
+            "too: the twin takes over once that time reaches `COMPILED_SECONDS`.",
         ]
     report = "\n".join(lines) + "\n"
     print(report)

@@ -51,7 +51,7 @@ from ordframe._registry import metric as declaration
 
 CELLS = 2_500_000  # 10^5 matrices of 5 x 5
 # The steady state: each compiled twin at every size, as once a process's numpy work has paid for it.
-declaration.COMPILED_CELLS = 0
+declaration.COMPILED_SECONDS = 0
 BUILTIN = (
     "ordframe.metrics.classic",
     "ordframe.metrics.rint",

@@ -36,10 +36,9 @@ import xarray as xr
 import ordframe  # noqa: F401  (registers the accessors)
 from ordframe._core import options
 from ordframe._registry.manager import get_metric
-from ordframe._registry.metric import COMPILED_CELLS
 
 # The kernels that run on large stacks: the compiled twins with the numba extra, else the numpy ones.
-d, rint = (get_metric(name).kernel(COMPILED_CELLS) for name in ("d", "rint"))
+d, rint = (get_metric(name).kernel(math.inf) for name in ("d", "rint"))
 
 
 def rint_loop(m):

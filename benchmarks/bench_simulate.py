@@ -37,7 +37,7 @@ from ordframe._registry.manager import BUILTIN_MODULES, get_metric, metric_names
 from ordframe.simulate import confusion_cubes, prefers
 
 # The steady state: each compiled twin at every size, as once a process's numpy work has paid for it.
-declaration.COMPILED_CELLS = 0
+declaration.COMPILED_SECONDS = 0
 
 K, N, ACCURACY = 5, 1000, 0.7
 

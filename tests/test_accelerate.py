@@ -300,23 +300,30 @@ def test_the_metrics_of_one_cube_share_one_pass_of_the_rank_statistics():
 
 @pytest.fixture
 def fresh_process(monkeypatch):
-    """No twin has run yet (as in a new process), and a twin takes over after 1000 counts of numpy work."""
+    """No twin has run yet (as in a new process), and a twin takes over after 1 s of numpy work, a count of
+    which is reckoned at 1 ms beforehand."""
     from ordframe._registry import metric
 
-    monkeypatch.setattr(metric, "_NUMPY_CELLS", {})
-    monkeypatch.setattr(metric, "COMPILED_CELLS", 1000)
-    return metric._NUMPY_CELLS
+    monkeypatch.setattr(metric, "_NUMPY_SECONDS", {})
+    monkeypatch.setattr(metric, "COMPILED_SECONDS", 1.0)
+    monkeypatch.setattr(metric, "NUMPY_SECONDS_PER_CELL", 1e-3)
+    return metric._NUMPY_SECONDS
 
 
-def test_the_numpy_kernel_runs_until_its_work_would_have_paid_for_the_twin(fresh_process):
-    """Small stacks get the numpy kernel, and count its work; once the work reaches ``COMPILED_CELLS`` (a stack
-    that large at once, or the sum of several) the twin runs, from then on at every size."""
+def test_the_numpy_kernel_runs_until_its_time_would_have_paid_for_the_twin(fresh_process):
+    """Small stacks get the numpy kernel, timed; once its time, with what a stack would take it, reaches
+    ``COMPILED_SECONDS`` (a stack that large at once, or the time of several calls) the twin runs, from then on
+    at every size. A call's fixed cost counts: many calls on tiny stacks pay for the twin too."""
     oc, uoc, accuracy = get_metric("oc"), get_metric("uoc"), get_metric("accuracy")
+    counts = np.ones((1, 5, 5))
     for _ in range(3):
-        assert not oc.compiles(250) and oc.kernel(250) is oc.func
-    assert fresh_process[oc.compiled] == 750 and oc.compiles(250) and fresh_process[oc.compiled] == 750
-    assert oc.kernel(250) is oc.compiled and oc.kernel(1) is oc.compiled and oc.compiles(1)
-    assert uoc.kernel(999) is uoc.func and uoc.kernel(1000) is uoc.compiled  # each twin its own work
+        assert not oc.compiles(250)
+        np.testing.assert_array_equal(oc.kernel(250)(counts), oc.func(counts))
+    spent = fresh_process[oc.compiled]
+    assert 0 < spent < 0.25 and not oc.compiles(250) and fresh_process[oc.compiled] == spent  # asking runs nothing
+    assert uoc.kernel(999)(counts) is not None and uoc.kernel(1000) is uoc.compiled  # each twin its own time
+    fresh_process[oc.compiled] = 0.995  # as after many calls on tiny stacks
+    assert oc.compiles(10) and oc.kernel(10) is oc.compiled and oc.kernel(1) is oc.compiled and oc.compiles(1)
     assert accuracy.kernel(10**9) is accuracy.func and accuracy.func not in fresh_process  # no twin to pay for
 
 
@@ -337,7 +344,7 @@ def test_a_small_cube_runs_the_numpy_kernels_with_the_same_values_and_errors(fre
         metric = get_metric(name)
         assert not checks_itself(metric, cube.size)
         got = apply_confusion(metric, cube, {}).values
-        assert fresh_process[metric.compiled] >= cube.size and not metric.compiles(1)
+        assert fresh_process[metric.compiled] > 0 and not metric.compiles(1)
         assert_same(got, both(name, counts)[0], name)
         with pytest.raises(ValueError) as raised:
             apply_confusion(metric, cube.copy(data=bad), {})

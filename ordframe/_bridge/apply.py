@@ -294,8 +294,8 @@ def confusion_kernel(metric: Metric, params: dict, checked: bool = False, terms:
     (``params`` prepared; ``terms``: from ``needed_terms``).
     """
     plugin = plugin_of(metric)  # looked up now: a lazy computation may run where the registry differs
+    compiled = metric.compiles(cells)
     func = metric.kernel(cells)
-    compiled = func is not metric.func
     check = not (checked or compiled)
     terms = terms or {}
 

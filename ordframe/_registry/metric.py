@@ -7,10 +7,12 @@ fails in the plugin that makes it, with a message that says what was expected.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import keyword
 import math
 import numbers
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -43,12 +45,14 @@ RESERVED_NAMES = frozenset(
 )
 
 
-#: The counts (matrices x K^2) a metric's numpy kernel works through in a process before its compiled twin takes
-#: over (``Metric.kernel``): about what the twin's first call costs with numba's cache warm (numba's import and the
-#: load, 0.4 s) at the numpy kernels' median cost per count (6 ns); ``benchmarks/bench_first_call.py`` measures both.
-COMPILED_CELLS = 1 << 26
-# The counts each compiled twin's numpy kernel has worked through in this process (infinite once the twin took over).
-_NUMPY_CELLS: dict[Callable[..., Any], float] = {}
+#: The time a metric's numpy kernel may take in a process before its compiled twin takes over (``Metric.kernel``):
+#: what the twin's first call costs with numba's cache warm (numba's import and the load), and the numpy kernels'
+#: median cost per count (matrices x K^2), which tells beforehand what a stack would cost them;
+#: ``benchmarks/bench_first_call.py`` measures both.
+COMPILED_SECONDS = 0.4
+NUMPY_SECONDS_PER_CELL = 6e-9
+# The time each compiled twin's numpy kernel has taken in this process (infinite once the twin took over).
+_NUMPY_SECONDS: dict[Callable[..., Any], float] = {}
 
 
 @dataclass(frozen=True)
@@ -231,28 +235,29 @@ class Metric:
     def compiles(self, cells: int) -> bool:
         """Whether ``kernel(cells)`` would run the compiled twin on a stack of ``cells`` counts (matrices x K^2).
 
-        It does when there is one, the compiled kernels are on, and the counts that this process has given the
-        numpy kernel so far, these included, reach ``COMPILED_CELLS``; then on every later call too.
+        It does when there is one, the compiled kernels are on, and the time this process's calls of the numpy
+        kernel have taken, with what this stack would take it (``NUMPY_SECONDS_PER_CELL``), reaches
+        ``COMPILED_SECONDS``; then on every later call too.
         """
         if self.compiled is None or not options.COMPILED:
             return False
-        return _NUMPY_CELLS.get(self.compiled, 0) + cells >= COMPILED_CELLS
+        return _NUMPY_SECONDS.get(self.compiled, 0.0) + cells * NUMPY_SECONDS_PER_CELL >= COMPILED_SECONDS
 
     def kernel(self, cells: int) -> Callable[..., Any]:
         """The kernel to run on a stack of ``cells`` counts: ``compiled`` where it ``compiles``, else ``func``.
 
         A twin's first call in a process costs numba's import and the twin's compilation (or its load from
         numba's cache on disk), which the numpy kernel's work on small stacks never repays: the numpy kernel
-        runs until the work it has done would have paid for that (the rule of ski rental), counted here.
+        runs, timed, until the time it has taken would have paid for that (the rule of ski rental). Its time,
+        not its counts: a small call costs the numpy kernel a fixed part besides its counts.
         """
         twin = self.compiled
         if twin is None or not options.COMPILED:
             return self.func
         if self.compiles(cells):
-            _NUMPY_CELLS[twin] = math.inf  # from now on, at every size
+            _NUMPY_SECONDS[twin] = math.inf  # from now on, at every size
             return twin
-        _NUMPY_CELLS[twin] = _NUMPY_CELLS.get(twin, 0) + cells
-        return self.func
+        return functools.partial(_rented, self.func, twin)
 
     @property
     def direction(self) -> str:
@@ -394,3 +399,12 @@ def _same(a, b) -> bool:
         return bool(a == b)
     except (TypeError, ValueError):
         return False
+
+
+def _rented(func: Callable[..., Any], twin: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)``, a numpy kernel; its time is added to what it has taken for ``twin``."""
+    start = time.perf_counter()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _NUMPY_SECONDS[twin] = _NUMPY_SECONDS.get(twin, 0.0) + time.perf_counter() - start
