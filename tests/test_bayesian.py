@@ -35,9 +35,9 @@ def test_correlated_ttest_equals_baycomp(seed):
     higher = seed % 2
     rope = [0.0, 0.005, 0.01, 0.05][seed % 4]
     values = fold_values(rng, runs=runs, folds=folds, higher=higher)
-    result = bayesian_correlated_ttest(values, dim=["repeat", "fold"], test_train_ratio=1 / (folds - 1), rope=rope).sel(
-        metric="accuracy"
-    )
+    result = bayesian_correlated_ttest(  # baycomp's df: J - 1
+        values, dim=["repeat", "fold"], test_train_ratio=1 / (folds - 1), rope=rope, df=runs * folds - 1
+    ).sel(metric="accuracy")
     for a in values["model"].values:
         for b in values["model"].values:
             if a == b:
@@ -94,9 +94,14 @@ def test_correlated_ttest_degrees_of_freedom_and_missing_folds():
     location, scale = k_minus_1["location"].isel(model=0, versus=1), k_minus_1["scale"].isel(model=0, versus=1)
     expected = scipy.stats.t.cdf((-0.01 - location) / scale, 3)
     np.testing.assert_allclose(k_minus_1["p_versus_better"].isel(model=0, versus=1), expected)
+    default = bayesian_correlated_ttest(values, dim=folds, test_train_ratio=1 / 3)
+    assert default.identical(bayesian_correlated_ttest(values, dim=folds, test_train_ratio=1 / 3, df="fold"))
     holed = values.copy()
     holed[0, 0, :3] = np.nan  # m0: 9 of 12 fold values; m1 against m2 keeps 12
     result = bayesian_correlated_ttest(holed, dim=folds, test_train_ratio=1 / 3).sel(metric="accuracy")
+    assert (result["df"] == 3).all()  # the default with repeats: k - 1
+    flat = holed.stack(split=folds).drop_vars(["split", "repeat", "fold"])  # one fold dim: J - 1, NaN left out
+    result = bayesian_correlated_ttest(flat, dim="split", test_train_ratio=1 / 3).sel(metric="accuracy")
     assert float(result["df"].sel(model="m0", versus="m1")) == 8
     assert float(result["df"].sel(model="m1", versus="m2")) == 11
     single = bayesian_correlated_ttest(values.isel(fold=[0]), dim=folds, test_train_ratio=1 / 3)  # 3 values

@@ -40,7 +40,7 @@ def test_corrected_ttest_is_nadeau_and_bengios_formula():
     assert result["difference"].dims == ("metric", "model", "versus")
     assert result["interval"].dims == ("metric", "bound", "model", "versus")
     flat = values.values.reshape(3, -1)
-    j = flat.shape[1]
+    j, nu = flat.shape[1], values.sizes["fold"] - 1  # the default df: k - 1 of r x k cross-validation
     for a, b in itertools.product(range(3), repeat=2):
         if a == b:
             continue
@@ -50,8 +50,8 @@ def test_corrected_ttest_is_nadeau_and_bengios_formula():
         part = result.sel(metric="mae").isel(model=a, versus=b)
         assert float(part["difference"]) == pytest.approx(d.mean())
         assert float(part["t"]) == pytest.approx(t)
-        assert float(part["p_value"]) == pytest.approx(2 * scipy.stats.t.sf(abs(t), j - 1))
-        half = scipy.stats.t.ppf(0.95, j - 1) * se
+        assert float(part["p_value"]) == pytest.approx(2 * scipy.stats.t.sf(abs(t), nu))
+        half = scipy.stats.t.ppf(0.95, nu) * se
         np.testing.assert_allclose(part["interval"].values, [d.mean() - half, d.mean() + half])
     assert result.attrs["test_train_ratio"] == ratio and result.attrs["fold_dims"] == "repeat, fold"
 
@@ -145,7 +145,7 @@ def test_corrected_ci_is_nadeau_and_bengios_interval_of_one_model():
     assert result.dims == ("bound", "model") and list(result["bound"].values) == ["low", "high"]
     assert result.name == "mae" and result.attrs["metric"] == "mae" and result.attrs["ci_level"] == 0.9
     for m, v in enumerate(values.values.reshape(3, -1)):
-        half = scipy.stats.t.ppf(0.95, v.size - 1) * np.sqrt((1 / v.size + 1 / 4) * v.var(ddof=1))
+        half = scipy.stats.t.ppf(0.95, values.sizes["fold"] - 1) * np.sqrt((1 / v.size + 1 / 4) * v.var(ddof=1))
         np.testing.assert_allclose(result.isel(model=m).values, [v.mean() - half, v.mean() + half])
 
 
@@ -204,12 +204,12 @@ def test_corrected_ci_refuses_what_it_cannot_use_and_says_why():
         assert corrected_ci(infinite, test_train_ratio=0.25).isnull().all()
 
 
-def test_degrees_of_freedom_k_minus_1_widens_only_the_t_quantile():
+def test_degrees_of_freedom_widen_or_narrow_only_the_t_quantile():
     """df="fold" gives k - 1 for r x k cross-validation (Bouckaert 2003); an int gives itself."""
     values = fold_values(repeats=3, folds=5)
     folds = ["repeat", "fold"]
     default = corrected_ttest(values, dim=folds, test_train_ratio=1 / 4)
-    for df, nu in [("fold", 4), ("repeat", 2), (7, 7)]:
+    for df, nu in [("fold", 4), ("repeat", 2), (7, 7), (14, 14)]:
         given = corrected_ttest(values, dim=folds, test_train_ratio=1 / 4, df=df)
         xr.testing.assert_equal(given["t"], default["t"])
         t = default["t"].sel(metric="mae").isel(model=0, versus=2)
@@ -223,9 +223,28 @@ def test_degrees_of_freedom_k_minus_1_widens_only_the_t_quantile():
         flat = values.isel(model=0).values.ravel()
         half = scipy.stats.t.ppf(0.975, nu) * np.sqrt((1 / 15 + 1 / 4) * flat.var(ddof=1))
         np.testing.assert_allclose(one.values, [flat.mean() - half, flat.mean() + half])
-    assert default.attrs["df"] == "J - 1" and given.attrs["df"] == "7"
-    # fewer degrees of freedom: larger p-values than J - 1 = 14
-    assert (given["p_value"] >= default["p_value"]).all()
+    assert given.attrs["df"] == "14"
+    # more degrees of freedom than the default k - 1 = 4: smaller p-values
+    assert (given["p_value"] <= default["p_value"]).all()
+
+
+def test_the_default_degrees_of_freedom_are_k_minus_1_and_j_minus_1_for_one_fold_dim():
+    """Several fold dims: the last one's length minus 1 (k - 1 of r x k cross-validation); one: J - 1."""
+    values = fold_values(repeats=3, folds=5)
+    for dims, nu, text in [(["repeat", "fold"], 4, "len(fold) - 1"), (["fold", "repeat"], 2, "len(repeat) - 1")]:
+        default = corrected_ttest(values, dim=dims, test_train_ratio=1 / 4)
+        xr.testing.assert_equal(default, corrected_ttest(values, dim=dims, test_train_ratio=1 / 4, df=nu))
+        one = corrected_ci(values, dim=dims, test_train_ratio=1 / 4)
+        xr.testing.assert_equal(
+            one.drop_attrs(), corrected_ci(values, dim=dims, test_train_ratio=1 / 4, df=nu).drop_attrs()
+        )
+        assert default.attrs["df"] == one.attrs["ci_df"] == text
+    # one fold dim, or a last one of length 1 (one k-fold cross-validation): J - 1
+    for one_dim, dims in [(values.isel(repeat=0), "fold"), (values.isel(repeat=[0]), ["fold", "repeat"])]:
+        single = corrected_ttest(one_dim, dim=dims, test_train_ratio=1 / 4)
+        given = corrected_ttest(one_dim, dim=dims, test_train_ratio=1 / 4, df=4)
+        xr.testing.assert_equal(single.drop_attrs(), given.drop_attrs())
+        assert single.attrs["df"] == "J - 1"
 
 
 @pytest.mark.parametrize("df", [0, 2.5, True, "model", "seed"])

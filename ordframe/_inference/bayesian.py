@@ -8,9 +8,10 @@ probabilities that ``model`` is better by more than the rope, that the two are p
 d_j = value(model)_j - value(versus)_j, the posterior of the mean difference under a flat prior and the
 correlation rho = n_test / n_total between folds is a Student t::
 
-    mu | d ~ t(nu = J - 1, location = mean(d), scale = sqrt((1/J + n_test/n_train) var(d)))
+    mu | d ~ t(nu, location = mean(d), scale = sqrt((1/J + n_test/n_train) var(d)))
 
-(the scale of Nadeau & Bengio's corrected t; rho / (1 - rho) = n_test / n_train), so that
+(the scale of Nadeau & Bengio's corrected t; rho / (1 - rho) = n_test / n_train; nu = J - 1 in the paper,
+k - 1 for r repeats of k folds by default here, as in ``corrected_ttest``), so that
 P(model better) = P(s mu > rope), P(equivalent) = P(|mu| <= rope), P(versus better) = P(s mu < -rope),
 s = +1 where higher is better and -1 where lower is.
 
@@ -44,9 +45,9 @@ from ordframe._inference.ttest import (
     _check_fold_values,
     _check_ratio,
     _fold_dims,
-    check_df,
     corrected_scale,
     df_text,
+    resolve_df,
 )
 from ordframe._inference.values import as_dataset, check_complete, check_dims, elementwise
 
@@ -68,11 +69,13 @@ def bayesian_correlated_ttest(
     """The Bayesian correlated t-test (Corani & Benavoli 2015) between every pair of models, on per-fold values.
 
     The posterior of the mean difference ``value(model) - value(versus)`` over cross-validation folds is a
-    Student t with J - 1 degrees of freedom, located at the mean difference, with the scale of Nadeau & Bengio
-    (2003)'s corrected t, ``sqrt((1/J + n_test/n_train) var(d))``; the probabilities of the three regions
-    follow from its distribution function (no sampling). Equal to baycomp's ``CorrelatedTTest`` (Benavoli et
-    al. 2017). The correlation heuristic is that of ``corrected_ttest``: with many repeats of an unstable
-    learner the posterior is too narrow, and ``df=`` offers the same remedy.
+    Student t located at the mean difference, with the scale of Nadeau & Bengio (2003)'s corrected t,
+    ``sqrt((1/J + n_test/n_train) var(d))``, and the degrees of freedom of ``corrected_ttest`` (by default k - 1
+    for r repeats of k folds, Bouckaert 2003; J - 1 for one fold dim); the probabilities of the three regions
+    follow from its distribution function (no sampling). With ``df=J - 1`` it equals baycomp's
+    ``CorrelatedTTest`` (Benavoli et al. 2017). The correlation heuristic is that of ``corrected_ttest``: with
+    many repeats of an unstable learner, J - 1 makes the posterior too narrow. With rope 0, "P > 0.975 either
+    way" is the t-test's rejection at 5%, with the same degrees of freedom.
 
     Parameters
     ----------
@@ -92,8 +95,10 @@ def bayesian_correlated_ttest(
         units (baycomp's ``rope``), e.g. 0.01 for accuracy; a dict gives it by variable name (every variable
         needs one). 0 (default) gives no equivalence region.
     df : None, int or str
-        The degrees of freedom: None (default) gives J - 1, as the paper and baycomp; an int or the name of a
-        fold dim as in [`corrected_ttest`][ordframe.corrected_ttest] (k - 1 with ``df="fold"``, Bouckaert 2003).
+        The degrees of freedom, as in [`corrected_ttest`][ordframe.corrected_ttest]: None (default) gives k - 1,
+        the length of the last fold dim minus 1 (Bouckaert 2003), or J - 1 with one fold dim; an int or the name
+        of a fold dim gives that. ``df=J - 1`` (J = r k) is the paper's and baycomp's choice, too liberal for
+        unstable learners with repeats.
     higher_is_better : bool or dict, optional
         Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or False
         for every variable; a dict by variable name.
@@ -126,8 +131,8 @@ def bayesian_correlated_ttest(
     """
     ratio = _check_ratio(test_train_ratio)
     fold_dims = _fold_dims(dim, model_dim)
-    check_df(df, fold_dims)
     data = as_dataset(values)
+    df = resolve_df(df, fold_dims, data.sizes)
     names = list(data.data_vars)
     overrides = directions(higher_is_better, names)
     ropes = _ropes(rope, names)

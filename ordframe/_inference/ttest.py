@@ -11,18 +11,18 @@ mean difference is inflated by the ratio of test to training set sizes::
     t   = mean(d) / sqrt((1/J + n_test/n_train) var(d))    (var with ddof = 1)
     p   = 2 T_nu(-|t|),   interval: mean(d) -/+ t_{nu, 1-alpha/2} sqrt((1/J + n_test/n_train) var(d))
 
-with nu = J - 1 degrees of freedom by default. The correction is a heuristic: with many
-repeats of an unstable learner the statistic is still too liberal (10 x 10 cross-validation
-of 1-nearest-neighbour rejected a true null in about 10% of data sets at 5%). Bouckaert (2003)
-calibrated the degrees of freedom of repeated cross-validation instead; ``df=`` offers
-nu = k - 1 for r repeats of k folds (``df="fold"``), which brought that rate to 6-7%.
+with nu = k - 1 degrees of freedom by default for r repeats of k folds (Bouckaert 2003), J - 1 for one
+k-fold cross-validation or J random splits (Nadeau & Bengio 2003). The correction is a heuristic:
+with many repeats of an unstable learner, J - 1 is too liberal (under an algorithm-level null it
+rejected up to 12% at 5%: a tree and 1-nearest-neighbour at 10 x 10, 12.2% and 10.6%), while k - 1
+rejected at most 7.4% (s.e. 1.2%) in every cell of ``benchmarks/bench_cv_size.py``.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import xarray as xr
@@ -34,13 +34,16 @@ from ordframe._inference.values import as_dataset, check_dims, elementwise
 
 _DF = """\
 df : None, int or str
-    The degrees of freedom nu of the t distribution: None (default) gives J - 1, as Nadeau & Bengio (2003),
-    with J the fold values that are not NaN (of both models, for a pair); an int >= 1 gives that number; the
-    name of one of the fold dims gives its length minus 1, e.g. ``df="fold"`` with ``dim=["repeat", "fold"]``
-    gives k - 1 for r repeats of k-fold cross-validation (Bouckaert 2003). J - 1 is too liberal for unstable
-    learners with many repeats (about 10% rejections of a true null at 5% for 1-nearest-neighbour with 10 x 10
-    cross-validation); k - 1 is more cautious (6-7% there) and loses power with stable learners. Only the t
-    quantiles change, not the mean (or difference) and its standard error."""
+    The degrees of freedom nu of the t distribution. None (default): k - 1, the length of the last fold dim
+    minus 1, e.g. 4 for ``dim=["repeat", "fold"]`` with repeats of 5-fold cross-validation (Bouckaert 2003;
+    list the fold dim last); with one fold dim (one k-fold cross-validation, or J random splits) or a last one
+    of length 1, J - 1 (Nadeau & Bengio 2003), with J the fold values that are not NaN (of both models, for a
+    pair). An int >= 1 gives that number (J - 1 = r k - 1 with repeats is the df of Bouckaert & Frank 2004);
+    the name of a fold dim gives its length minus 1. With repeats, J - 1 is too liberal for unstable learners:
+    under an algorithm-level null (``benchmarks/bench_cv_size.py``) it rejected up to 12% at 5% (a tree at
+    10 x 10 cross-validation), k - 1 at most 7.4% in every cell (1-nearest-neighbour at 10 x 10), at a cost in
+    power: about half of J - 1's at 5 x 5. Only the t quantiles change, not the mean (or difference) and its standard
+    error."""
 """The ``df`` parameter of the corrected t-test and interval."""
 
 
@@ -103,9 +106,10 @@ def corrected_ttest(
     ratio = _check_ratio(test_train_ratio)
     check_level(level)
     fold_dims = _fold_dims(dim, model_dim)
-    check_df(df, fold_dims)
+    data = as_dataset(values)
+    df = resolve_df(df, fold_dims, data.sizes)
     parts = []
-    for name, metric in as_dataset(values).items():
+    for name, metric in data.items():
         check_dims(name, metric, [model_dim, *fold_dims])
         _check_fold_values(name, metric, fold_dims)
         metric = metric.drop_attrs(deep=False)
@@ -151,9 +155,9 @@ def corrected_ci(
 
         mean(v) -/+ t_{nu, 1-alpha/2} sqrt((1/J + n_test/n_train) var(v))      (var with ddof = 1)
 
-    the one-sample form of ``corrected_ttest``, with nu = J - 1 by default. With many repeats of an
-    unstable learner it is too narrow (about 88% coverage at 95% for 1-nearest-neighbour with 10 x 10
-    cross-validation): ``df="fold"`` (k - 1, Bouckaert 2003) widens it.
+    the one-sample form of ``corrected_ttest``, with its default nu: k - 1 for r repeats of k folds
+    (Bouckaert 2003), J - 1 for one fold dim. With J - 1, repeats of an unstable learner make it too narrow
+    (about 88% coverage at 95% for 1-nearest-neighbour with 10 x 10 cross-validation).
 
     Parameters
     ----------
@@ -193,9 +197,10 @@ def corrected_ci(
     ratio = _check_ratio(test_train_ratio)
     check_level(level)
     fold_dims = _fold_dims(dim)
-    check_df(df, fold_dims)
+    data = as_dataset(values)
+    df = resolve_df(df, fold_dims, data.sizes)
     parts = {}
-    for name, metric in as_dataset(values).items():
+    for name, metric in data.items():
         check_dims(name, metric, fold_dims, pairwise=False)
         _check_fold_values(name, metric, fold_dims)
         if BOUND_DIM in metric.dims:
@@ -249,15 +254,21 @@ def _check_fold_values(name: Hashable, values: xr.DataArray, fold_dims: Sequence
         raise TypeError(f"{name!r} holds {values.dtype} values; the fold values must be real numbers")
 
 
-def check_df(df, fold_dims: Sequence[str]) -> None:
-    """``df=`` of the corrected t: None, an int >= 1 or the name of one of the fold dims."""
-    if df is None or (isinstance(df, str) and df in fold_dims):
-        return
+def resolve_df(df, fold_dims: Sequence[str], sizes: Mapping[Hashable, int]):
+    """``df=`` of the corrected t, checked, with the default resolved (the one place it is): None gives the last
+    fold dim, k - 1 of r repeats of k folds (Bouckaert 2003), or stays None (J - 1 over the valid fold values)
+    with one fold dim or a last one of length 1."""
+    if df is None:
+        return fold_dims[-1] if len(fold_dims) > 1 and sizes.get(fold_dims[-1], 0) > 1 else None
+    if isinstance(df, str) and df in fold_dims:
+        return df
     if isinstance(df, bool) or not isinstance(df, numbers.Integral) or df < 1:
         raise ValueError(
-            f"df must be None (J - 1), an int >= 1, or the name of a fold dim ({', '.join(map(repr, fold_dims))}) "
-            f"whose length minus 1 is used (k - 1 for repeated k-fold cross-validation), got {df!r}"
+            f"df must be None (the default: the length of the last fold dim minus 1, k - 1 for repeated k-fold "
+            f"cross-validation), an int >= 1, or the name of a fold dim ({', '.join(map(repr, fold_dims))}) "
+            f"whose length minus 1 is used, got {df!r}"
         )
+    return df
 
 
 def df_text(df) -> str:
