@@ -5,7 +5,7 @@ Each run starts a new process and takes its CPU time (user + system, from
 disturb far less than wall time) and its wall time, interpreter start-up
 included: that is what a user waits for. The cases alternate run by run, so
 a change in the machine's load hits all of them alike, and the minimum over
-``--runs`` is compared. Target (issue "where users already work", item 5):
+``--runs`` is compared. Target:
 ``ordframe --help`` at most 1.2x ``python -c "import pandas"``.
 
 The cases: the interpreter alone; ``import pandas`` (the baseline);

@@ -1,6 +1,6 @@
 """Benchmark: building confusion cubes with ``df.ordinal.confusion``.
 
-The case of issue 2: 10^7 rows, true/predicted labels with K = 5 ordered
+The main case: 10^7 rows, true/predicted labels with K = 5 ordered
 classes, grouped by ``model`` (a categorical of 4 levels) and ``fold`` (an
 int64 column 0..24), i.e. 100 confusion matrices. In one run it times
 
@@ -12,7 +12,7 @@ int64 column 0..24), i.e. 100 confusion matrices. In one run it times
 
 for ordered Categorical labels and for string labels (``labels=`` given).
 
-The integer-label case of issue "Trustworthy under real inputs", section 3,
+The integer-label case,
 runs on the same class codes: int64 ``y``/``yhat`` columns (class order
 inferred, and with ``labels=[0, ..., 4]``; ``model`` categorical, and ``model``
 as int64 codes too), and int64 xarray label arrays of the same 10^7 rows laid
@@ -293,7 +293,7 @@ def main(argv=None) -> None:
         f"t_bincount (one `numpy.bincount` over precomputed combined int64 codes, `minlength={CELLS}`): "
         f"**{fmt(best_bincount)}** (median {fmt(statistics.median(t_bincount))}).",
         "",
-        "Targets: the ordered-Categorical case (issue #2); pandas' default string dtype (arrow strings, issue #27): "
+        "Targets: the ordered-Categorical case <= 3; pandas' default string dtype (arrow strings): "
         "t_ours / t_bincount <= 6. Python strings of object dtype are reported.",
         "",
         "| labels | t_ours | first call | t_sklearn | t_ours / t_bincount (target <= 3) | t_sklearn / t_ours (target >= 40) |",
@@ -330,7 +330,7 @@ def main(argv=None) -> None:
     best_arrays = min(t_bincount_arrays)
     out += [
         "",
-        '## Integer labels (issue "Trustworthy under real inputs", section 3)',
+        "## Integer labels",
         "",
         f"Target: t_ours / t_bincount <= 5 for integer labels in both front ends; the ordered-Categorical case "
         f"above keeps its <= 3 (**{cat_floor:.2f}**, {'met' if cat_floor <= 3 else 'NOT met'}). The class codes "

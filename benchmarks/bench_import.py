@@ -6,7 +6,7 @@ which other jobs on a shared machine disturb far less); interpreter start-up
 is not counted (the process's whole wall time is reported beside it). The cases alternate run by run
 (``pass``, ``import pandas, xarray``, ``import ordframe``, ...), so a change
 in the machine's load hits all of them alike, and the minimum over
-``--runs`` is compared. Target (issue "benchmarks that cannot rot", import
+``--runs`` is compared. Target (import
 time): ordframe ready at most 1.3x ``import pandas, xarray``. ``import
 ordframe`` itself imports neither (its names load on first use, its
 accessors when their library is imported), so "ready" is ``import ordframe,

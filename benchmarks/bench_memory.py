@@ -1,6 +1,6 @@
 """Benchmark: peak memory of a confusion cube from large integer label arrays.
 
-The memory case of issue "Trustworthy under real inputs", section 3: 10^8-row
+The memory case: 10^8-row
 int64 label arrays ``true`` and ``pred`` (xarray DataArrays, numpy-backed, dims
 ``("group", "sample")``, 100 groups), counted with
 ``pred.ordinal.confusion(true, dim="sample")``. Target: the memory the call
@@ -265,8 +265,7 @@ def main(argv=None) -> None:
         "Each measurement ran in a fresh process after a small warm-up call; the cube was checked equal to "
         "per-group `numpy.bincount` counts.",
         "",
-        'Target (issue "Trustworthy under real inputs", section 3): peak memory above the data at most the '
-        "size of one int64 column.",
+        "Target: peak memory above the data at most the size of one int64 column.",
         "",
         "| measurement | memory above the data | / one int64 column | target <= 1 |",
         "|---|---|---|---|",

@@ -217,7 +217,7 @@ def main(quick=False, repeat=3, smoke=False):
         "",
         f"Every time is the minimum of {repeat} runs in one process; ratios compare figures of the same run "
         "(other jobs may share the machine). Matrices: 20 samples per true class, a noisy ordinal classifier, "
-        "10% with an empty row. Targets (issue 3): (a) at least 50x, (b) at least 20x and exact, "
+        "10% with an empty row. Targets: (a) at least 50x, (b) at least 20x and exact, "
         "(c) flat time per matrix and O(K^2).",
         "",
     ]

@@ -1,6 +1,6 @@
 """Benchmark: simulating pairs of confusion matrices and scoring them with every built-in confusion metric.
 
-The target (issue #15): 10^6 pairs of 5 x 5 matrices drawn by
+The target: 10^6 pairs of 5 x 5 matrices drawn by
 ``ordframe.simulate.confusion_cubes`` and scored by ``ordframe.simulate.prefers``
 with every built-in confusion metric within 10 s. The report splits the time:
 the draw of the two cubes, then every metric through the bridge that

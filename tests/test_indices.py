@@ -1,4 +1,4 @@
-"""The indices people compute by hand (issue 15, item 4) equal their reference implementations."""
+"""The indices people compute by hand equal their reference implementations."""
 
 import warnings
 
