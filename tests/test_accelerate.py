@@ -220,7 +220,7 @@ def test_kernels_refuse_invalid_counts_as_the_bridge_does(k, m, bad, dtype, data
     cube = xr.DataArray(counts, dims=("replicate", "true", "pred"))
     for name in NAMES:
         metric = get_metric(name)
-        assert checks_itself(metric, counts.size)
+        assert checks_itself(metric, counts.size), f"{name}: its compiled twin must check its counts (checks_counts)"
         with pytest.raises(ValueError, match="negative, NaN or infinite"):
             metric.compiled(counts)
         with pytest.raises(ValueError) as raised:
@@ -342,9 +342,9 @@ def test_a_small_cube_runs_the_numpy_kernels_with_the_same_values_and_errors(fre
         check_counts(bad)
     for name in NAMES:
         metric = get_metric(name)
-        assert not checks_itself(metric, cube.size)
+        assert not checks_itself(metric, cube.size), name
         got = apply_confusion(metric, cube, {}).values
-        assert fresh_process[metric.compiled] > 0 and not metric.compiles(1)
+        assert fresh_process[metric.compiled] > 0 and not metric.compiles(1), name
         assert_same(got, both(name, counts)[0], name)
         with pytest.raises(ValueError) as raised:
             apply_confusion(metric, cube.copy(data=bad), {})

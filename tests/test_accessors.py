@@ -33,9 +33,9 @@ def test_every_registered_metric_is_a_method(df):
     for name in names:
         for accessor in (df.ordinal, xr.DataArray([0]).ordinal):
             method = getattr(accessor, name)
-            assert callable(method) and method.__name__ == name
-            assert name in dir(accessor)
-            assert ordframe.get_metric(name).description in method.__doc__
+            assert callable(method) and method.__name__ == name, name
+            assert name in dir(accessor), name
+            assert ordframe.get_metric(name).description in method.__doc__, name
 
 
 def test_every_confusion_metric_runs_on_frames_and_cubes(df):
@@ -46,7 +46,7 @@ def test_every_confusion_metric_runs_on_frames_and_cubes(df):
             assert isinstance(getattr(df.ordinal, name)("y", "p"), float), name
             result = getattr(cube.ordinal, name)()
             assert isinstance(result, xr.DataArray) and result.dims == ("model", "fold"), name
-            assert result.name == name
+            assert result.name == name, name
 
 
 def test_frame_method_float_without_by_and_dataarray_with_by(df):
