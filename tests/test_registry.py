@@ -452,6 +452,17 @@ def test_ordframe_metrics_lists_plugin_metrics_and_failed_plugins(fresh_registry
     assert err.startswith("ordframe metrics: warning: ordframe skipped plugin 'gpuplug'") and err.count("\n") == 1
 
 
+def test_ordframe_metrics_wraps_a_failed_plugin_to_the_terminal(fresh_registry, monkeypatch, tmp_path, capsys):
+    from ordframe._cli.main import main
+
+    fake_entry_points(monkeypatch, tmp_path, {"shadow": SHADOWING_PLUGIN})
+    monkeypatch.setenv("COLUMNS", "90")
+    assert main(["metrics"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 90
+    assert "plugin shadow failed: ValueError: metric 'mae' is provided by two plugins" in " ".join(out.split())
+
+
 def test_entry_point_plugin_that_shadows_a_builtin_is_skipped(fresh_registry, monkeypatch, tmp_path):
     fake_entry_points(monkeypatch, tmp_path, {"shadow": SHADOWING_PLUGIN})
     with pytest.warns(ordframe.PluginLoadWarning, match=r"'shadow'.*'mae' is provided by two plugins"):

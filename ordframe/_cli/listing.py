@@ -33,7 +33,7 @@ def metrics(args, out) -> int:
             first = " " * indent
         print(textwrap.fill(description, width, initial_indent=first, subsequent_indent=" " * indent), file=out)
     for row in failed.itertuples(index=False):
-        print(f"plugin {row.plugin} {row.status}", file=out)
+        print(textwrap.fill(f"plugin {row.plugin} {row.status}", width, subsequent_indent=" " * 4), file=out)
     advice = (
         "Give parameters in --metrics as 'oc[beta=0.25]'. Bounds and references: ordframe.list_metrics() in Python."
     )
