@@ -1,4 +1,4 @@
-"""Shared fixtures: registry isolation, and the compiled kernels made ready once per run."""
+"""Shared fixtures: the plugins loaded first, registry isolation, and the compiled kernels made ready once per run."""
 
 import warnings
 
@@ -33,10 +33,21 @@ def fresh_registry(monkeypatch):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def compiled_kernels():
+def loaded_registry():
+    """The plugins installed beside ordframe are loaded once, before the first test.
+
+    A plugin that fails to load (one whose metric takes a built-in's name, say) is then one ``PluginLoadWarning``
+    in the run's summary, raised where no test is running: inside a test's ``warnings.simplefilter("error")``
+    block, which overrides any filter of the configuration, it would fail that unrelated test instead.
+    """
+    registry._registry.load()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels(loaded_registry):
     """numba compiles the kernels (or loads them from its on-disk cache) here, once per run.
 
-    Every confusion metric's twin on int64 and float64 (weighted) counts, and the counting of frame rows: a
+    Every built-in confusion metric's twin on int64 and float64 (weighted) counts, and the counting of frame rows: a
     test's duration is then its own, not the compilation of whatever kernels it happens to call first. The
     twins then run at every size (``Metric.kernel``), on the tests' small cubes too.
     """
@@ -44,7 +55,7 @@ def compiled_kernels():
     from ordframe._registry import metric
 
     table = ordframe.list_metrics()
-    confusion = list(table.loc[table["kind"] == "confusion", "name"])
+    confusion = list(table.loc[(table["kind"] == "confusion") & table["plugin"].isin(registry.BUILTIN_MODULES), "name"])
     df = pd.DataFrame({"y": [0, 1, 2, 2, 1], "yhat": [0, 2, 2, 1, 1], "w": [1.0, 2.0, 1.0, 1.0, 0.5]})
     threshold, metric.COMPILED_SECONDS = metric.COMPILED_SECONDS, 0
     try:
