@@ -18,7 +18,7 @@ OC, UOC, MS and MMAE (a minimum or maximum over paths or classes) the m-out-of-n
 ``bootstrap_cube(stack, B, size=ceil(N ** 0.7))``, the calibrated percentile interval (a double bootstrap
 with 100 inner replicates per replicate, drawn once for the four metrics) and, for the worst of per-class values
 (MS, MMAE: ``Metric.per_class``), the intersection interval; for the shares of samples (accuracy,
-mer, within_k and the example plugin's accuracy_off1) also the Jeffreys interval. The truth is the metric on the
+mer, within_k and the example plugin's underprediction) also the Jeffreys interval. The truth is the metric on the
 population's expected counts N p (equal to its value on p for every scale-free metric). Coverage is the share
 of test sets whose interval contains the truth (test sets whose estimate is NaN are left out), with its
 Monte-Carlo standard error sqrt(c (1 - c) / R).
@@ -64,7 +64,7 @@ METHODS = ("percentile", "basic", "bca")
 # Non-smooth metrics (a minimum over paths, or over classes): also m-out-of-n, and more test sets when tied.
 PATH_METRICS = ("oc", "uoc", "ms", "mmae")
 # Shares of samples (a proportion, bounded by 0 and 1): also the Jeffreys interval, which reaches past the bound.
-SHARE_METRICS = ("accuracy", "mer", "within_k", "accuracy_off1")
+SHARE_METRICS = ("accuracy", "mer", "within_k", "underprediction")
 M_EXPONENT = 0.7
 IMBALANCED = {3: (0.1, 0.6, 0.3), 5: (0.05, 0.15, 0.35, 0.30, 0.15), 8: (0.03, 0.07, 0.15, 0.25, 0.2, 0.15, 0.1, 0.05)}
 CHUNK = 200  # test sets bootstrapped at once (B x CHUNK x K^2 counts)

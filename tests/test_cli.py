@@ -304,7 +304,7 @@ def test_metrics_lists_every_metric_with_its_direction_within_the_terminal(capsy
     registered = ordframe.list_metrics().query("status == 'ok'")
     for name, kind, direction in registered[["name", "kind", "direction"]].itertuples(index=False):
         assert rows[name] == [kind, direction.split()[0]]
-    assert "(plugin offby1)" in out or "accuracy_off1" not in set(registered["name"])
+    assert "(plugin underprediction)" in out or "underprediction" not in set(registered["name"])
 
 
 def test_missing_labels_name_the_row_and_the_option(capsys, predictions):
