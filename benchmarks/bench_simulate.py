@@ -69,8 +69,8 @@ def check(a, b, result, names) -> None:
     def sign(name):
         metric = get_metric(name)
         with np.errstate(all="ignore"):
-            va, vb = (np.asarray(metric.kernel(f.size)(f), dtype=np.float64) for f in floats)
-        diff = (va - vb) if metric.higher_is_better else (vb - va)
+            va, vb = (metric.orientation.score(np.asarray(metric.kernel(f.size)(f), dtype=np.float64)) for f in floats)
+        diff = va - vb
         tied = np.abs(diff) <= 1e-9 * np.maximum(1, np.maximum(np.abs(va), np.abs(vb)))
         return np.where(np.isnan(diff), np.nan, np.where(tied, 0, np.sign(diff)))
 

@@ -17,7 +17,10 @@ class is scored on the same K classes as every other fold.
 
 scikit-learn maximises every score, so a lower-is-better metric (the
 registry's ``higher_is_better`` is False, e.g. ``"oc"``, ``"mae"``, ``"rps"``)
-gives its **negated** value, like scikit-learn's ``neg_mean_absolute_error``.
+gives its **negated** value, like scikit-learn's ``neg_mean_absolute_error``,
+and a metric whose best value is a target (``best``, e.g. 0 for a
+signed error) the negated distance from it, ``-|value - best|``:
+a bias of +0.3 and one of -0.3 score alike.
 A metric that is undefined on a fold gives NaN (with ordframe's warning).
 
 Examples
@@ -63,7 +66,8 @@ class OrdinalScorer:
     params : dict
         The metric's parameters given to ``make_scorer``.
     greater_is_better : bool
-        The metric's ``higher_is_better``; when False the scorer returns the negated value.
+        The metric's ``higher_is_better``; when False the scorer returns the negated value (for a metric whose
+        best value is a target, False: the negated distance ``-|value - best|``).
     """
 
     def __init__(self, metric: str, *, labels: Any, **params: Any) -> None:
@@ -79,14 +83,14 @@ class OrdinalScorer:
         self.kind = declared.kind
         self.labels = list(labels)
         self.params = dict(params)
-        self.greater_is_better = declared.higher_is_better
+        self.greater_is_better = declared.orientation.sign > 0
 
     def __repr__(self) -> str:
         params = "".join(f", {k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({self.metric!r}, labels={self.labels!r}{params}, greater_is_better={self.greater_is_better})"
 
     def __call__(self, estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> float:
-        """The metric of ``estimator`` on ``(X, y)``, negated when lower is better."""
+        """The metric of ``estimator`` on ``(X, y)``, negated when lower is better (``-|value - best|`` for a target)."""
         true = np.asarray(y)
         metric = get_metric(self.metric)
         weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
@@ -127,8 +131,7 @@ class OrdinalScorer:
                 _check_probabilities(given, f"{name}.predict_proba(X)")
                 raise
             value = as_scalar(rows_metric(metric, rows, self.params), metric, rows.empty)
-        value = float(value)
-        return value if self.greater_is_better else -value
+        return float(metric.orientation.score(float(value)))
 
     def _check_classes(self, values: np.ndarray, what: str, predicted: bool = False) -> None:
         """Raise, in scikit-learn's terms, if a value of ``values`` is missing or not one of ``labels``."""

@@ -139,6 +139,24 @@ def test_correlated_ttest_needs_a_direction():
     assert given["higher_is_better"].values.tolist() == [0]
 
 
+def test_both_tests_compare_a_metric_with_a_target_value_by_its_distance_from_it():
+    """Mirrored biases (+x and -x on every fold or data set) are equivalent; the model nearer to 0 is better."""
+    size = 0.2 + np.random.default_rng(7).random(10) * 0.1
+    values = xr.DataArray(
+        np.stack([size, -size, size / 4]),
+        dims=("model", "fold"),
+        coords={"model": ["up", "down", "near"]},
+        name="bias",
+        attrs={"best": 0.0},
+    )
+    ttest = bayesian_correlated_ttest(values, dim="fold", test_train_ratio=0.25, rope=0.01).squeeze()
+    signed_rank = bayesian_signed_rank(values.rename(fold="dataset"), rope=0.01, seed=0).squeeze()
+    for result in (ttest, signed_rank):
+        assert float(result["p_equivalent"].sel(model="up", versus="down")) == 1.0
+        assert float(result["p_model_better"].sel(model="near", versus="down")) > 0.99
+        assert result["higher_is_better"].item() == 0
+
+
 # --------------------------------------------------------------------------- signed-rank test
 
 

@@ -648,6 +648,25 @@ def test_worst_on_arrays():
         ordframe.worst(p, t, score="qwk")
 
 
+def test_worst_puts_first_the_samples_farthest_from_a_score_s_target_value(restore_registry):
+    """A per-sample score best at 0.5 whose values sit on either side of it: the farthest first, whatever its sign."""
+
+    def shift(proba, true):
+        return proba[..., 0] - 0.5
+
+    class Plugin:
+        @ordframe.hookimpl
+        def ordframe_metrics(self):
+            return [ordframe.Metric("first_shift", "proba", shift, bounds=(-0.5, 0.5), best=0.0)]
+
+    ordframe.register(Plugin())
+    proba, true = _fig3_samples()  # first_shift: A -0.3, B -0.5, C -0.491
+    proba = np.vstack([proba, [[0.95, 0.05, 0, 0, 0]]])  # D +0.45
+    df = pd.DataFrame(proba, columns=list("12345"), index=list("ABCD")).assign(grade=np.r_[true, 0] + 1)
+    table = ordframe.worst(df, "grade", list("12345"), score="first_shift", top=4, labels=[1, 2, 3, 4, 5])
+    assert list(table.index) == ["B", "C", "D", "A"]
+
+
 def _two_models():
     """The Fig. 3 samples as model "m2" (rows A, B, C) and in reverse order as model "m1" (rows D, E, F)."""
     proba, true = _fig3_samples()

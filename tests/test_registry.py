@@ -19,6 +19,7 @@ import xarray as xr
 import ordframe
 from ordframe._accessors.pandas import OrdinalFrameAccessor
 from ordframe._accessors.xarray import OrdinalArrayAccessor
+from ordframe._core.checks import Orientation
 from ordframe._registry import manager as registry
 from ordframe._registry.metric import RESERVED_NAMES
 from ordframe.metrics import oc as oc_module
@@ -723,7 +724,25 @@ def test_every_function_and_submodule_of_ordframe_is_a_reserved_name():
     [
         ({"name": 1}, TypeError, r"metric name must be a str \(a public Python identifier\), got int"),
         ({"higher_is_better": "yes"}, TypeError, r"metric 'x': higher_is_better must be True or False, got 'yes'"),
-        ({"higher_is_better": None}, TypeError, r"higher_is_better must be True or False, got None"),
+        ({"higher_is_better": None}, TypeError, r"higher_is_better must be True or False, got None; .* give best="),
+        (
+            {"best": 0.5},
+            TypeError,
+            r"metric 'x': give higher_is_better \(a direction\) or best \(a target value\), not",
+        ),
+        ({"higher_is_better": None, "best": "0"}, TypeError, r"metric 'x': best must be a number .*got '0'"),
+        ({"higher_is_better": None, "best": True}, TypeError, r"metric 'x': best must be a number .*got True"),
+        (
+            {"higher_is_better": None, "best": 2, "bounds": (0, 1)},
+            ValueError,
+            r"metric 'x': best must be a finite number within the bounds \(0.0, 1.0\) .*got 2",
+        ),
+        ({"higher_is_better": None, "best": float("inf")}, ValueError, r"metric 'x': best must be a finite number"),
+        (
+            {"higher_is_better": None, "best": 0, "per_class": kernel},
+            ValueError,
+            r"metric 'x': per_class is for the worst of per-class values, .* a metric with a target value",
+        ),
         ({"higher_is_better": 1}, TypeError, r"higher_is_better must be True or False, got 1"),
         ({"bounds": (0.0,)}, TypeError, r"metric 'x': bounds must be a pair \(low, high\) of real numbers, got \(0.0,"),
         ({"bounds": (0, "1")}, TypeError, r"bounds must be a pair \(low, high\) of real numbers, got \(0, '1'\)"),
@@ -751,6 +770,16 @@ def test_metric_fields_are_normalised():
     assert m.higher_is_better is False
     assert m.bounds == (0.0, 2.0) and type(m.bounds) is tuple and type(m.bounds[0]) is float
     assert ordframe.Metric("x", "confusion", kernel, True, (0, float("inf"))).bounds == (0.0, float("inf"))
+
+
+def test_a_metric_declares_a_direction_or_a_target_value():
+    target = ordframe.Metric("x", "confusion", kernel, bounds=(-1, 1), best=np.int64(0))
+    assert (target.higher_is_better, target.best, type(target.best)) == (None, 0.0, float)
+    assert target.direction == "best at 0" and target.orientation == Orientation(-1.0, 0.0)
+    assert pickle.loads(pickle.dumps(target)) == target
+    assert ordframe.Metric("x", "confusion", kernel, bounds=(0, 2), best=1.5).direction == "best at 1.5"
+    assert metric("x").orientation == Orientation(1.0) and metric("x").direction == "higher is better"
+    assert ordframe.get_metric("mae").orientation == Orientation(-1.0)
 
 
 @pytest.mark.parametrize("name", ["oc", "amae", "rps", "log_score", "mae"])
@@ -795,7 +824,8 @@ def builtin_metrics():
 
 def test_builtin_metrics_declare_the_defaults_of_their_kernels():
     for m in builtin_metrics():
-        assert ordframe.Metric(m.name, m.kind, m.func, m.higher_is_better, needs=m.needs).defaults == m.defaults, m.name
+        declared = ordframe.Metric(m.name, m.kind, m.func, m.higher_is_better, needs=m.needs, best=m.best)
+        assert declared.defaults == m.defaults, m.name
 
 
 def test_builtin_metrics_pickle_with_their_twins_and_terms():

@@ -492,6 +492,24 @@ def test_friedman_needs_complete_blocks_a_direction_and_the_dims():
         friedman(values.isel(dataset=[0]))
 
 
+def test_friedman_ranks_a_metric_with_a_target_value_by_its_distance_from_it():
+    """Biases of +x and -x tie; the model nearer to 0 ranks first on every data set. ``higher_is_better=``, given,
+    replaces the target: the signed values are then ranked as they are."""
+    rng = np.random.default_rng(4)
+    size = 0.2 + rng.random(6) * 0.1
+    values = xr.DataArray(
+        np.stack([size, -size, size / 4]),
+        dims=("model", "dataset"),
+        coords={"model": ["up", "down", "near"]},
+        name="bias",
+        attrs={"best": 0.0, "direction": "best at 0"},
+    )
+    ranks = friedman(values)["average_rank"].sel(metric="bias")
+    assert ranks.values.tolist() == [2.5, 2.5, 1.0]
+    signed = friedman(values, higher_is_better=False)["average_rank"].sel(metric="bias")
+    assert signed.values.tolist() == [3.0, 1.0, 2.0]
+
+
 # --------------------------------------------------------------------------- George et al.'s selection rule
 
 

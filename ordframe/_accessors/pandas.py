@@ -590,8 +590,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
 
         ``SS = (S - S_ref) / (S_perfect - S_ref)`` (Murphy 1988): 1 for a perfect forecast, 0 for the
         reference, negative below it. ``S_perfect`` is the metric's bound in its good direction
-        (``Metric.bounds``, ``Metric.higher_is_better``), so any registered metric, a plugin's too, has a
-        skill score; the RPS gives the RPSS and the Brier score the BSS, ``1 - S / S_ref``. See
+        (``Metric.bounds``, ``Metric.higher_is_better``), so any registered metric with a direction, a
+        plugin's too, has a skill score (one whose best value is a target, ``Metric.best``, has none); the RPS
+        gives the RPSS and the Brier score the BSS, ``1 - S / S_ref``. See
         [`ordframe.skill`][ordframe.skill] for the references and the [Skill scores](../skill.md) page for
         the choices.
 
@@ -647,7 +648,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Raises
         ------
         ValueError, TypeError
-            For an unknown reference, metric or method, a model label that is not in ``by``, a distribution
+            For an unknown reference, metric or method, a metric whose best value is a target (no skill
+            score: compare the models instead), a model label that is not in ``by``, a distribution
             that does not sum to 1, training labels outside the classes, ``seed`` or ``cluster`` without
             ``n_resamples``, ``sample`` that does not pair the groups, and as in [`evaluate`][evaluate].
 

@@ -401,7 +401,8 @@ def apply_proba(
 
 
 def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.Index | None) -> xr.DataArray:
-    """``result`` with attrs that say what it is: the metric, its parameters, direction, bounds and classes.
+    """``result`` with attrs that say what it is: the metric, its parameters, direction (``higher_is_better``, or
+    ``best`` for a metric whose best value is a target), bounds and classes.
 
     Every attr is a string or a number, so it survives ``to_netcdf``; the
     parameters (matrices in class order) are JSON: ``json.loads(result.attrs["parameters"])``.
@@ -410,7 +411,9 @@ def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.
         "metric": metric.name,
         "parameters": parameters_json(params),
         "direction": metric.direction,
-        "higher_is_better": int(metric.higher_is_better),
+        **(
+            {"best": metric.best} if metric.best is not None else {"higher_is_better": int(metric.orientation.sign > 0)}
+        ),
         "metric_bounds": [float(b) for b in metric.bounds],  # not "bounds": CF reserves it for a variable name
         **({} if classes is None else {"classes": json.dumps([str(c) for c in classes])}),
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -171,16 +172,42 @@ def significance(level: float) -> float:
     return round(1 - check_level(level), 12)
 
 
-def better_sign(name: Hashable, attrs: Mapping, higher_is_better: bool | None = None) -> float:
-    """+1 where higher values are better, -1 where lower are: ``higher_is_better`` if given, else the attrs'."""
+@dataclass(frozen=True)
+class Orientation:
+    """Which values of a metric are better: higher (``sign`` +1) or lower (-1) ones, or, for a metric whose best
+    value is a target (``best``), those nearer to it: their distance ``|value - best|`` ranks, lower better."""
+
+    sign: float
+    best: float | None = None
+
+    def ranked(self, values):
+        """What ranks the values: ``values`` themselves, or their distance ``|values - best|`` from the target."""
+        return values if self.best is None else abs(values - self.best)
+
+    def score(self, values):
+        """``sign * ranked(values)``: higher is better."""
+        return self.sign * self.ranked(values)
+
+
+def target_of(attrs: Mapping) -> float | None:
+    """The ``best`` attr of a result: the target value of a metric declared with ``best=``, None for a direction."""
+    return None if attrs.get("best") is None else float(attrs["best"])
+
+
+def orientation(name: Hashable, attrs: Mapping, higher_is_better: bool | None = None) -> Orientation:
+    """How values rank: ``higher_is_better`` if given (the attrs are not read), else the attrs' direction
+    (``higher_is_better``) or target (``best``)."""
     if higher_is_better is not None:
-        return 1.0 if check_flag(higher_is_better, "higher_is_better") else -1.0
+        return Orientation(1.0 if check_flag(higher_is_better, "higher_is_better") else -1.0)
+    best = target_of(attrs)
+    if best is not None:
+        return Orientation(-1.0, best)
     if "higher_is_better" not in attrs:
         raise ValueError(
-            f"{name!r} does not say which direction is better (no 'higher_is_better' attr); ordframe results "
-            "carry it: compute the values with an ordframe metric, or set values.attrs['higher_is_better']"
+            f"{name!r} does not say which values are better (no 'higher_is_better' or 'best' attr); ordframe results "
+            "carry them: compute the values with an ordframe metric, or set values.attrs['higher_is_better']"
         )
-    return 1.0 if int(attrs["higher_is_better"]) else -1.0
+    return Orientation(1.0 if int(attrs["higher_is_better"]) else -1.0)
 
 
 def directions(higher_is_better, names: Sequence[Hashable]) -> dict[Hashable, bool | None]:
@@ -212,10 +239,10 @@ def _flag(value, what: str) -> bool | None:
     )
 
 
-def ranking_sign(
+def ranking(
     name: Hashable, attrs: Mapping, higher_is_better: bool | None = None, *, strict: bool = False
-) -> float:
-    """``better_sign``, with a warning (an error if ``strict``) when the attrs may be stale: the variable is named
+) -> Orientation:
+    """``orientation``, with a warning (an error if ``strict``) when the attrs may be stale: the variable is named
     unlike their metric and unlike the output name that ``metrics=`` gave it (the ``output`` attr).
 
     xarray keeps attrs through arithmetic (``1 - accuracy``, ``-x``, ``x * 100``), so a derived variable can
@@ -223,8 +250,8 @@ def ranking_sign(
     """
     metric = attrs.get("metric")
     named = {str(metric), str(attrs.get("output", metric))}
-    if higher_is_better is None and metric is not None and str(name) not in named and "higher_is_better" in attrs:
-        direction = "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
+    direction = direction_text(attrs)
+    if higher_is_better is None and metric is not None and str(name) not in named and direction:
         stale = (
             f"{name!r} is named unlike the metric its attrs describe ({metric!r}, {direction}): xarray keeps attrs "
             "through arithmetic such as 1 - x or -x, so they may be stale. "
@@ -238,17 +265,26 @@ def ranking_sign(
         warn(
             f"{stale}It is taken as {direction}, perhaps the wrong way round; {advice}, which also silences this warning"
         )
-    return better_sign(name, attrs, higher_is_better)
+    return orientation(name, attrs, higher_is_better)
 
 
 def direction_text(attrs: Mapping) -> str:
-    """``"higher is better"`` / ``"lower is better"`` from a result's attrs, or ``""`` if they do not say."""
+    """``"higher is better"`` / ``"lower is better"`` / ``"best at 0"`` from a result's attrs, or ``""`` if they do
+    not say."""
     direction = attrs.get("direction")
     if direction:
         return str(direction)
+    best = target_of(attrs)
+    if best is not None:
+        return best_at(best)
     if "higher_is_better" in attrs:
         return "higher is better" if int(attrs["higher_is_better"]) else "lower is better"
     return ""
+
+
+def best_at(best: float) -> str:
+    """The direction of a metric whose best value is the target ``best``: ``"best at 0"``."""
+    return f"best at {best:g}"
 
 
 def check_nonnegative(values: np.ndarray, what: str, item: str) -> np.ndarray:

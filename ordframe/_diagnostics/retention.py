@@ -22,7 +22,9 @@ The area is normalised by the width of the range of fractions::
 with the trapezoidal rule on the given fractions: the mean of the metric over
 the range, in the metric's own units (for qwk, within [-1, 1]). Galdran (2023) does
 not state the scale of its Table 1 (AURSC-QWK 13-18), so those values are not
-comparable with this one. A NaN anywhere on a curve makes its area NaN.
+comparable with this one. A NaN anywhere on a curve makes its area NaN. For a metric whose best value is a
+target (``Metric.best``, e.g. the mean signed error's 0) the curve shows the metric and the area is that of its
+distance from the target, ``|metric(r) - best|`` (lower is better): values on either side would cancel.
 """
 
 from __future__ import annotations
@@ -152,7 +154,7 @@ def _finish(cubes: dict[str, xr.DataArray], retention: Retention) -> xr.Dataset:
         if stacked
         else curves[0]
     )
-    ascending = curve.sortby(RETAINED_DIM)
+    ascending = confusion.orientation.ranked(curve).sortby(RETAINED_DIM)  # a target metric: its distance from it
     r = ascending[RETAINED_DIM]
     area = ascending.integrate(RETAINED_DIM) / float(r.max() - r.min())
     descending = slice(None, None, -1)
@@ -197,9 +199,7 @@ def array_aursc(
     for name, (m, params) in retention.scores.items():
         key = array_scores(m, inputs, params)
         arrays = list(
-            xr.broadcast(
-                -key if m.higher_is_better else key, inputs.codes, pred_codes, *([] if weights is None else [weights])
-            )
+            xr.broadcast(-m.orientation.score(key), inputs.codes, pred_codes, *([] if weights is None else [weights]))
         )
         if len(samples) > 1:
             arrays = [a.stack(_sample=samples) for a in arrays]
@@ -237,7 +237,7 @@ def frame_aursc(df: pd.DataFrame, selection: Selection, retention: Retention) ->
     for name, (m, params) in retention.scores.items():
         key = frame_scores(m, rows, params)
         counts = retention_counts(
-            -key if m.higher_is_better else key,
+            -m.orientation.score(key),
             group,
             cell,
             n_groups=n_groups,

@@ -131,7 +131,7 @@ def worst(
         raise TypeError(
             f"worst() takes a pandas DataFrame or an xarray DataArray of probabilities, got {type(data).__name__}"
         )
-    key = scores if not metric.higher_is_better else -scores
+    key = -metric.orientation.score(scores)  # the worse, the larger
     kept = np.flatnonzero(codes >= 0)  # samples dropped with dropna=True have no score
     ranked = kept[np.lexsort((-key[kept], group[kept]))]  # by group, worst first; stable: ties keep the input order
     starts = np.flatnonzero(np.diff(group[ranked], prepend=-1))  # where each group's run begins

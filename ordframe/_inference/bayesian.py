@@ -36,7 +36,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import check_count, directions, ranking_sign, rng_of
+from ordframe._core.checks import check_count, directions, ranking, rng_of
 from ordframe._core.dims import DRAW_DIM, FOLD_DIM, METRIC_DIM, MODEL_DIM, REGION_DIM, VERSUS_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._core.messages import show
@@ -100,7 +100,8 @@ def bayesian_correlated_ttest(
         of a fold dim gives that. ``df=J - 1`` (J = r k) is the paper's and baycomp's choice, too liberal for
         unstable learners with repeats.
     higher_is_better : bool or dict, optional
-        Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or False
+        Which way is better: None (default) reads each variable's ``higher_is_better`` attr (or its ``best``
+        attr: the distances from that target, ``|value - best|``, are compared, lower better); True or False
         for every variable; a dict by variable name.
 
     Returns
@@ -140,10 +141,10 @@ def bayesian_correlated_ttest(
     for name, metric in data.items():
         check_dims(name, metric, [model_dim, *fold_dims])
         _check_fold_values(name, metric, fold_dims)
-        better = ranking_sign(name, metric.attrs, overrides[name])
-        metric = metric.drop_attrs(deep=False)
+        oriented = ranking(name, metric.attrs, overrides[name])
+        metric = oriented.ranked(metric.drop_attrs(deep=False))
         location, scale, nu = corrected_scale(metric - metric.rename({model_dim: VERSUS_DIM}), fold_dims, ratio, df)
-        regions = _t_regions(better * location, scale, nu, ropes[name])
+        regions = _t_regions(oriented.sign * location, scale, nu, ropes[name])
         order = (model_dim, VERSUS_DIM, ...)
         parts.append(
             xr.Dataset(
@@ -153,7 +154,7 @@ def bayesian_correlated_ttest(
                     "scale": scale.transpose(*order),
                     "df": nu.transpose(*order),
                     "rope": ropes[name],
-                    "higher_is_better": int(better > 0),
+                    "higher_is_better": int(oriented.sign > 0),
                 }
             ).expand_dims({METRIC_DIM: [name]})
         )
@@ -251,8 +252,8 @@ def bayesian_signed_rank(
     for name, metric in data.items():
         check_dims(name, metric, [model_dim, dim])
         check_complete(name, metric, model_dim, dim, "the Bayesian signed-rank test", models=1)
-        sign = ranking_sign(name, metric.attrs, overrides[name])
-        checked[name] = (sign, sign * metric.drop_attrs(deep=False))
+        oriented = ranking(name, metric.attrs, overrides[name])
+        checked[name] = (oriented.sign, oriented.score(metric.drop_attrs(deep=False)))
     n = data.sizes[dim]
     weights = rng_of(seed).dirichlet(np.r_[float(prior), np.ones(n)], n_resamples)
     if keep_samples:

@@ -32,7 +32,11 @@ ordframe result carries, so the higher-is-better indices and the
 lower-is-better ones are ranked each the right way round; xarray keeps attrs
 through arithmetic, so a variable named unlike its ``metric`` attr (e.g.
 ``(1 - accuracy).rename("error_rate")``) warns unless ``higher_is_better=``
-says which way is better.
+says which way is better. A metric whose best value is a target (a ``best``
+attr: the mean signed error's 0) is compared by its distance from it,
+``|value - best|``, lower better: ``difference``, ``interval``, the p-values,
+``bootstrap_share_better`` and ``rank`` are those of the distances, ``mean``
+is the metric's value.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from collections import ChainMap
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import check_level, directions, ranking_sign
+from ordframe._core.checks import check_level, directions, ranking
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.drawing import Resampling, drawn_of
 from ordframe._core.messages import show, warn
@@ -102,8 +106,9 @@ def compare(
         the other dims): Holm's step-down (family-wise error rate), Benjamini–Hochberg (false discovery
         rate), or None (the p-values as they are).
     higher_is_better : bool or dict, optional
-        Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or
-        False applies to every variable; a dict gives it by variable name (the others read their attrs).
+        Which way is better: None (default) reads each variable's ``higher_is_better`` attr (or its ``best``
+        attr: the distance from that target ranks); True or False applies to every variable; a dict gives it
+        by variable name (the others read their attrs). Given, it replaces the attrs, a target too.
     method : {"percentile", "basic"}
         The interval of the differences: the percentile interval of the replicates' differences, or the
         basic one, reflected about the difference on the data (needs ``estimate=``; it corrects the
@@ -123,7 +128,7 @@ def compare(
     Raises
     ------
     ValueError
-        If a dim is missing, a variable has no direction (no ``higher_is_better`` attr and no
+        If a dim is missing, a variable has no direction (no ``higher_is_better`` or ``best`` attr and no
         ``higher_is_better=``), ``estimate=`` lacks a dim or a label of the replicates, or ``adjust`` is unknown.
 
     Warns
@@ -185,19 +190,20 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
             if d not in values.dims:
                 raise ValueError(f"{name!r} has no dim {d!r}; its dims are {tuple(values.dims)}")
         _check_unique_models(values, model_dim, name)
-        better = ranking_sign(name, values.attrs, overrides[name])
-        other = values.rename({model_dim: versus})
-        difference = values - other
+        oriented = ranking(name, values.attrs, overrides[name])
+        ranked = oriented.ranked(values)  # a target metric's distances from its best value
+        difference = ranked - ranked.rename({model_dim: versus})
         valid = difference.notnull()
         n = valid.sum(dim)
         some = n.where(n > 0)  # no valid replicate: NaN p-value and win probability, not "no difference"
         below, above = (difference <= 0).where(valid).sum(dim), (difference >= 0).where(valid).sum(dim)
         p_value = np.minimum(1.0, 2 * (np.minimum(below, above) + 1) / (some + 1))
-        signed = better * difference
+        signed = oriented.sign * difference
         wins = ((signed > 0) + 0.5 * (signed == 0)).where(valid).sum(dim) / some
         _warn_unpaired(name, values, n, model_dim, dim)
         mean = _estimate(estimate, name, values, dim) if on_data else values.mean(dim)
-        observed = mean - mean.rename({model_dim: versus})
+        ranked_mean = oriented.ranked(mean)
+        observed = ranked_mean - ranked_mean.rename({model_dim: versus})
         interval = _difference_interval(difference, observed, model_dim, dim, level, method, accelerations, name)
         p_value = p_value.transpose(..., model_dim, versus)
         if adjust is None:
@@ -206,7 +212,7 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
             p_adjusted = p_value.copy(data=adjusted_pairs(p_value.values, adjust))
         rank = xr.apply_ufunc(
             scipy.stats.rankdata,
-            -better * mean,
+            -oriented.score(mean),
             input_core_dims=[[model_dim]],
             output_core_dims=[[model_dim]],
             kwargs={"axis": -1, "nan_policy": "omit"},
@@ -379,12 +385,16 @@ def frame_compare(
         )
     replicates, estimate, jackknife, _ = frame_replicates(df, selection, draws, metrics, jackknife=method == "bca")
     model_dim = str(models[0])
-    accelerations = {
-        name: acceleration_of(theta - theta.rename({model_dim: VERSUS_DIM}), weights, LEFT_OUT_DIM)
-        for name, (theta, weights) in jackknife.items()
-    }
     request = evaluation_request(
         metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
     )
-    better = {name: bool(metric.higher_is_better) for name, (metric, _) in request.items()}  # named by the caller
+    ranked = {name: metric.orientation.ranked for name, (metric, _) in request.items()}
+    accelerations = {
+        name: acceleration_of(
+            ranked[name](theta) - ranked[name](theta).rename({model_dim: VERSUS_DIM}), weights, LEFT_OUT_DIM
+        )
+        for name, (theta, weights) in jackknife.items()
+    }
+    # named by the caller, so given; None for a metric whose best value is a target: its attrs carry that value
+    better = {name: metric.higher_is_better for name, (metric, _) in request.items()}
     return _compare(replicates, model_dim, BOOTSTRAP_DIM, level, estimate, adjust, better, method, accelerations)

@@ -26,7 +26,7 @@ from collections.abc import Hashable
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import check_level, directions, ranking_sign, significance
+from ordframe._core.checks import check_level, directions, ranking, significance
 from ordframe._core.dims import METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._inference.multiplicity import holm, holm_pairs
@@ -65,9 +65,9 @@ def friedman(
         ``friedman.test`` do. ``False`` gives the formula printed by Demšar (2006); both agree when no
         data set has tied values.
     higher_is_better : bool or dict, optional
-        Which way is better: None (default) reads each variable's ``higher_is_better`` attr; True or
-        False applies to every variable; a dict gives it by variable name (the others read their attrs).
-        xarray keeps attrs through arithmetic (``1 - accuracy``), so a variable named unlike its
+        Which way is better: None (default) reads each variable's ``higher_is_better`` attr (or its ``best``
+        attr: the distance from that target ranks, lower better); True or False applies to every variable; a
+        dict gives it by variable name (the others read their attrs). xarray keeps attrs through arithmetic (``1 - accuracy``), so a variable named unlike its
         ``metric`` attr warns unless this is given.
     control : hashable, optional
         The label (along ``model_dim``) of a control model, e.g. a new method compared with the others:
@@ -131,12 +131,12 @@ def friedman(
         control_parts: dict[str, xr.DataArray] = {}
         if control is not None:
             check_label(control, metric, model_dim, "control")
-        better = ranking_sign(name, metric.attrs, overrides[name])
+        oriented = ranking(name, metric.attrs, overrides[name])
         check_complete(name, metric, model_dim, dim, "the Friedman test")
         k, n = metric.sizes[model_dim], metric.sizes[dim]
         ranks = xr.apply_ufunc(
             scipy.stats.rankdata,
-            -better * metric.drop_attrs(deep=False),
+            -oriented.score(metric.drop_attrs(deep=False)),
             input_core_dims=[[model_dim]],
             output_core_dims=[[model_dim]],
             kwargs={"axis": -1},

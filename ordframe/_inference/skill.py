@@ -10,6 +10,13 @@ forecast worse than the reference. With S_perfect = 0 it is ``1 - S / S_ref``, t
 score (RPSS) of the RPS and the Brier skill score (BSS) of the Brier score. It is undefined (NaN, with an
 ``UndefinedSkillWarning``) when the metric has no finite perfect value or the reference is itself perfect.
 
+A metric whose best value is a target inside its range (``Metric.best``: the mean signed error's 0) has no
+skill score and is refused: a value past the target is not an improvement, so ``S_perfect - S_ref`` is no
+largest possible improvement (a model at +0.3 against a reference at -0.2 would score 2.5, above the perfect
+1), and climatology's forecast is unbiased by construction (mean signed error 0: a perfect reference).
+``compare`` and ``friedman`` rank such a metric by the distance from its target instead. Given ``perfect=`` or
+``higher_is_better=``, ``skill`` takes the values as they are, as for any metric.
+
 The references:
 
 * **climatology** (default): the class prior ``q`` of the true labels of the data scored, in every group
@@ -41,7 +48,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, apply_proba, cube_classes, labelled
 from ordframe._bridge.evaluate import evaluate_frame_rows
-from ordframe._core.checks import check_level, directions, ranking_sign
+from ordframe._core.checks import check_level, directions, ranking, target_of
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS, PRED, TRUE
 from ordframe._core.drawing import Resampling
 from ordframe._core.messages import show, warn
@@ -76,6 +83,16 @@ def perfect_score(higher_is_better: bool, bounds) -> float:
     """The perfect value of a metric: its upper bound if higher is better, else its lower bound."""
     low, high = (float(b) for b in bounds)
     return high if higher_is_better else low
+
+
+def no_skill(name, best: float) -> ValueError:
+    """The error for the skill of a metric whose best value is the target ``best``."""
+    return ValueError(
+        f"{name!r} has no skill score: its best value is a target, {best:g}, not a bound in a direction, so a "
+        "value past it is no improvement and (S - S_ref) / (S_perfect - S_ref) no share of the largest one. "
+        "Compare models by their distance from it with ordframe.compare, df.ordinal.compare or "
+        f"ordframe.friedman instead: they rank |value - {best:g}|"
+    )
 
 
 @dataclass(frozen=True)
@@ -314,7 +331,9 @@ def skill(values, reference=CLIMATOLOGY, *, cube: xr.DataArray | None = None, pe
         For a reference that is not one of the forms above (a NaN or infinite number too), a label that is
         not along ``dim``, a climatological reference without ``cube`` (or with a cube whose dims are not
         those of the values), values without the attrs that give their perfect value or named unlike their
-        metric (without ``higher_is_better=`` or ``perfect=``), or a distribution that does not sum to 1.
+        metric (without ``higher_is_better=`` or ``perfect=``), values of a metric whose best value is a
+        target (a ``best`` attr; without ``higher_is_better=`` or ``perfect=``), or a distribution that does
+        not sum to 1.
     TypeError
         For ``perfect=`` and ``higher_is_better=`` both given for one variable.
 
@@ -382,13 +401,16 @@ def _perfect_of(values: xr.DataArray, perfect, higher_is_better: bool | None, na
             raise TypeError(f"perfect= must be a number (or a dict of numbers by variable), got {perfect!r}")
         return float(perfect)
     attrs = values.attrs
+    best = target_of(attrs)
+    if higher_is_better is None and best is not None:
+        raise no_skill(name, best)
     if "metric_bounds" not in attrs or (higher_is_better is None and "higher_is_better" not in attrs):
         raise ValueError(
             f"{name!r} does not say its perfect value (no 'higher_is_better' and 'metric_bounds' attrs, which "
             "ordframe results carry): compute it with an ordframe metric, or pass perfect= (e.g. perfect=0.0 for "
             "an error)"
         )
-    better = ranking_sign(name, attrs, higher_is_better, strict=True) > 0  # the perfect value follows the direction
+    better = ranking(name, attrs, higher_is_better, strict=True).sign > 0  # the perfect value follows the direction
     return perfect_score(better, attrs["metric_bounds"])
 
 
@@ -462,6 +484,8 @@ def frame_skill(
     if len(request) != 1:
         raise ValueError(f"metric= names one metric, got {show(list(request))}; call skill once per metric")
     ((label, (chosen, params)),) = request.items()
+    if chosen.best is not None:
+        raise no_skill(label, chosen.best)
     proba, pred = selection.proba, selection.pred
     if chosen.kind == "proba" and proba is None:
         raise TypeError(f"{chosen.name!r} scores class probabilities: pass proba= (the probability columns)")
@@ -477,7 +501,7 @@ def frame_skill(
     cube = rows.cube(warned=True)
     parsed = parse_reference(reference, cube.indexes[TRUE], list(selection.by))
     score = estimate[label]
-    best = perfect_score(chosen.higher_is_better, chosen.bounds)
+    best = perfect_score(chosen.orientation.sign > 0, chosen.bounds)
     reference_score = _reference_of(score, parsed, chosen, params, cube)
     variables = {
         "skill": skill_values(score, reference_score, best, label),

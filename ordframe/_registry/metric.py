@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Literal, cast
 import numpy as np
 
 from ordframe._core import options
+from ordframe._core.checks import Orientation, best_at
 
 KINDS = ("confusion", "proba")
 #: The interval methods of ``ordframe.ci``; a metric's ``interval`` is one of them.
@@ -120,8 +121,8 @@ class Metric:
         What the kernel takes: a confusion cube's counts, or probabilities and true classes.
     func : callable
         The numpy kernel.
-    higher_is_better : bool
-        The direction of the metric (scikit-learn's scorers negate a lower-is-better one).
+    higher_is_better : bool, optional
+        The direction of the metric (scikit-learn's scorers negate a lower-is-better one). Give it or ``best``.
     bounds : (float, float)
         The range of values, low <= high (infinite ends allowed).
     defaults : mapping, optional
@@ -146,6 +147,10 @@ class Metric:
         it when ordframe's compiled kernels are on (the ``numba`` extra installed, ``ORDFRAME_NUMBA`` not
         ``0``) and the work is large enough to pay for its compilation (``Metric.kernel``). It gets int64 counts as they are (no float copy) and raises a ValueError for a count that is
         negative, NaN or infinite as it reads it, so the bridge makes no pass of its own to validate them.
+    best : float, optional
+        Instead of ``higher_is_better``, for a metric whose best value is a target inside ``bounds`` (0 for a
+        signed error, 1 for a calibration slope): values nearer to it are better, and whatever ranks models
+        (``compare``, ranks, scorers, ``simulate.prefers``) ranks ``|value - best|``, lower better.
     needs : tuple of Term, optional
         For a confusion metric, the terms its kernels take from the counts that other metrics take too
         (George's accuracy, TC and max TC). A kernel accepts each term that has a kernel for it
@@ -175,7 +180,7 @@ class Metric:
     name: str
     kind: Literal["confusion", "proba"]
     func: Callable[..., Any]
-    higher_is_better: bool
+    higher_is_better: bool | None = None
     bounds: tuple[float, float] = (float("-inf"), float("inf"))
     defaults: Mapping[str, Any] = None  # type: ignore[assignment]  # None: read from the kernel's signature
     description: str = ""
@@ -186,6 +191,7 @@ class Metric:
     per_class: Callable[..., Any] | None = None
     compiled: Callable[..., Any] | None = None
     needs: tuple[Term, ...] = ()
+    best: float | None = None
 
     def __post_init__(self):
         _check_name(self.name)
@@ -194,15 +200,13 @@ class Metric:
             raise ValueError(f"{where}: kind must be one of {KINDS}, got {self.kind!r}")
         if not callable(self.func):
             raise TypeError(f"{where}: func must be callable, got {type(self.func).__name__}")
-        if not isinstance(self.higher_is_better, (bool, np.bool_)):
-            raise TypeError(f"{where}: higher_is_better must be True or False, got {self.higher_is_better!r}")
         for text in ("description", "reference", "undefined"):
             if not isinstance(getattr(self, text), str):
                 raise TypeError(f"{where}: {text} must be a str, got {type(getattr(self, text)).__name__}")
         if self.interval not in INTERVALS:
             raise ValueError(f"{where}: interval must be one of {INTERVALS}, got {self.interval!r}")
-        object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
         object.__setattr__(self, "bounds", _bounds(where, self.bounds))
+        _check_direction(where, self)
         if not isinstance(self.share, (bool, np.bool_)):
             raise TypeError(f"{where}: share must be True or False, got {self.share!r}")
         object.__setattr__(self, "share", bool(self.share))
@@ -261,8 +265,17 @@ class Metric:
 
     @property
     def direction(self) -> str:
-        """``"higher is better"`` or ``"lower is better"``."""
+        """``"higher is better"``, ``"lower is better"`` or, for a metric with a target value, ``"best at 0"``."""
+        if self.best is not None:
+            return best_at(self.best)
         return "higher is better" if self.higher_is_better else "lower is better"
+
+    @property
+    def orientation(self) -> Orientation:
+        """Which values are better: higher or lower ones, or those nearer to ``best``."""
+        if self.best is not None:
+            return Orientation(-1.0, self.best)
+        return Orientation(1.0 if self.higher_is_better else -1.0)
 
     @property
     def parameters(self) -> list[inspect.Parameter]:
@@ -313,6 +326,38 @@ def _check_name(name):
             f"metric name {name!r} is reserved: ordframe has a function or .ordinal accessor method of that "
             f"name; choose another name, e.g. 'my_{name}'"
         )
+
+
+def _check_direction(where: str, metric: Metric):
+    """Exactly one of ``higher_is_better`` (True or False) and ``best`` (a finite number within the bounds)."""
+    hib, best = metric.higher_is_better, metric.best
+    if best is None:
+        if not isinstance(hib, (bool, np.bool_)):
+            raise TypeError(
+                f"{where}: higher_is_better must be True or False, got {hib!r}; for a metric whose best value is a "
+                "target, give best=<that value> instead (e.g. best=0 for a signed error)"
+            )
+        object.__setattr__(metric, "higher_is_better", bool(hib))
+        return
+    if hib is not None:
+        raise TypeError(
+            f"{where}: give higher_is_better (a direction) or best (a target value), not both: got "
+            f"higher_is_better={hib!r} and best={best!r}"
+        )
+    if not _is_real(best):
+        raise TypeError(f"{where}: best must be a number (the metric's target value), got {best!r}")
+    low, high = metric.bounds
+    if not (math.isfinite(best) and low <= best <= high):
+        raise ValueError(
+            f"{where}: best must be a finite number within the bounds {metric.bounds} (the metric's target value), "
+            f"got {best!r}"
+        )
+    if metric.per_class is not None:
+        raise ValueError(
+            f"{where}: per_class is for the worst of per-class values, a minimum or a maximum in a direction; a "
+            "metric with a target value (best=) has none: leave per_class out, or declare higher_is_better"
+        )
+    object.__setattr__(metric, "best", float(best))
 
 
 def _check_twin(where: str, metric: Metric):

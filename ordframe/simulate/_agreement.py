@@ -27,7 +27,7 @@ import xarray as xr
 
 from ordframe._bridge.apply import check_cube
 from ordframe._bridge.evaluate import evaluate_cube
-from ordframe._core.checks import better_sign
+from ordframe._core.checks import orientation
 from ordframe._core.dims import CUBE_DIMS, METRIC_DIM, REPLICATE_DIM, VERSUS_DIM
 from ordframe._core.messages import show, warn
 
@@ -39,7 +39,7 @@ def agreement(cubes: xr.DataArray, *, metrics=None, dim: str = REPLICATE_DIM) ->
     """Kendall's tau-b between every two metrics' orderings of the cubes along ``dim``, each metric oriented.
 
     Every metric is oriented by its direction (``higher_is_better`` in the registry; a lower-is-better one is
-    negated), so +1 means that two metrics rank the cubes the same way from better to worse, -1 the reverse
+    negated; one whose best value is a target, by its distance from it, negated), so +1 means that two metrics rank the cubes the same way from better to worse, -1 the reverse
     way, and 0 no association. For oriented values x and y over the n cubes, with
     ``s_x(i, j) = sign(x_i - x_j)``, ``tau_b = sum s_x s_y / sqrt(sum s_x^2 sum s_y^2)`` (Kendall 1945): ties
     are handled as in tau-b, and the value is that of ``scipy.stats.kendalltau`` on the two metrics' values.
@@ -91,7 +91,7 @@ def agreement(cubes: xr.DataArray, *, metrics=None, dim: str = REPLICATE_DIM) ->
     values = evaluate_cube(cubes, metrics)
     names = list(values.data_vars)
     oriented = xr.concat(
-        [better_sign(name, values[name].attrs) * values[name].drop_attrs(deep=False) for name in names],
+        [orientation(name, values[name].attrs).score(values[name].drop_attrs(deep=False)) for name in names],
         dim=xr.DataArray(names, dims=METRIC_DIM, name=METRIC_DIM),
         coords="minimal",
     ).transpose(..., METRIC_DIM, dim)

@@ -21,7 +21,9 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
 
     Matrix ``a[...]`` is paired with ``b[...]`` at the same position of the stack dims. For a metric M
     with values M_a, M_b, M *prefers* ``a`` if M_a is better than M_b in M's direction (the registry's
-    ``higher_is_better``), *prefers* ``b`` if worse, and *ties* if |M_a - M_b| <= tol max(1, |M_a|, |M_b|).
+    ``higher_is_better``; for a metric whose best value is a target, ``best``, the nearer to it), *prefers* ``b``
+    if worse, and *ties* if |M_a - M_b| <= tol max(1, |M_a|, |M_b|) (with a target, of the distances
+    |M - best|).
     The reference criterion R prefers a matrix the same way. Pairs where R ties or is NaN are left out
     (and counted); on the others, M *agrees* if it prefers the matrix R prefers, *disagrees* if it
     prefers the other, *ties*, or is *undefined* (NaN on either matrix). The four shares sum to 1. A tie
@@ -114,7 +116,7 @@ def prefers(a, b, *, metrics=None, reference="cost", cost=None, dim=None, level=
 
     def preference(metric, params):
         values = [apply_confusion(metric, cube, params, c) for cube, c in zip((a, b), checked, strict=True)]
-        return _preference(*values, metric.higher_is_better, tol)
+        return _preference(*(metric.orientation.score(v) for v in values), tol)
 
     ref = preference(ref_metric, ref_params)
     compared = ref.notnull() & (ref != 0)
@@ -171,18 +173,19 @@ def _reference(reference, cost):
     return ("cost" if isinstance(reference, str) and reference == "cost" else label), metric, params
 
 
-def _preference(value_a: xr.DataArray, value_b: xr.DataArray, higher_is_better: bool, tol: float) -> xr.DataArray:
-    """+1 where matrix ``a`` is better, -1 where ``b`` is, 0 for a tie within ``tol``, NaN where undefined.
+def _preference(score_a: xr.DataArray, score_b: xr.DataArray, tol: float) -> xr.DataArray:
+    """+1 where matrix ``a`` is better (its score higher), -1 where ``b`` is, 0 for a tie within ``tol``, NaN where
+    undefined.
 
     On the arrays themselves: the two cubes share every coordinate, so xarray's alignment of each step would
     only compare (and copy) the replicates' index.
     """
-    a, b = value_a.values, value_b.values
-    difference = a - b if higher_is_better else b - a
+    a, b = score_a.values, score_b.values
+    difference = a - b
     scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     with np.errstate(invalid="ignore"):
         sign = np.where(np.abs(difference) <= tol * scale, 0.0, np.sign(difference))  # NaN stays NaN
-    return xr.DataArray(sign, coords=value_a.coords, dims=value_a.dims)
+    return xr.DataArray(sign, coords=score_a.coords, dims=score_a.dims)
 
 
 def _clopper_pearson(successes: xr.DataArray, trials: xr.DataArray, level: float) -> xr.DataArray:
