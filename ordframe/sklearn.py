@@ -18,8 +18,8 @@ class is scored on the same K classes as every other fold.
 scikit-learn maximises every score, so a lower-is-better metric (the
 registry's ``higher_is_better`` is False, e.g. ``"oc"``, ``"mae"``, ``"rps"``)
 gives its **negated** value, like scikit-learn's ``neg_mean_absolute_error``,
-and a metric whose best value is a target (``best``, e.g. 0 for a
-signed error) the negated distance from it, ``-|value - best|``:
+and a metric whose best value is a target (``best``, e.g. 0 for
+``"mean_signed_error"``) the negated distance from it, ``-|value - best|``:
 a bias of +0.3 and one of -0.3 score alike.
 A metric that is undefined on a fold gives NaN (with ordframe's warning).
 

@@ -10,7 +10,7 @@ from statsmodels.stats.multitest import multipletests
 
 import ordframe
 from ordframe._core.drawing import Resampling
-from ordframe._inference.intervals import bca_bounds
+from ordframe._inference.intervals import DegenerateIntervalWarning, bca_bounds
 from ordframe._inference.multiplicity import adjusted
 from ordframe._inputs.selection import Selection
 from ordframe._resampling.paired import bootstrap_evaluate, paired_replicates
@@ -223,6 +223,50 @@ def test_frame_compare_knows_the_direction_of_the_metrics_it_names():
     observed = df.ordinal.evaluate("y", "yhat", by="model", metrics=metrics)
     assert result["rank"].sel(metric="oc25", model=str(observed["oc25"].idxmin().values)) == 1
     assert result["rank"].sel(metric="hits", model=str(observed["hits"].idxmax().values)) == 1
+
+
+def test_compare_ranks_a_metric_with_a_target_value_by_its_distance_from_it():
+    """Biases of +x and -x (each replicate mirrored) are alike: difference 0 on the data and in every replicate,
+    rank 1.5 each, a share better of one half; the model nearer to 0 ranks first. ``mean`` keeps the sign."""
+    attrs = xr.DataArray([[1, 0], [0, 1]], dims=("true", "pred")).ordinal.evaluate(metrics=["mean_signed_error"])
+    attrs = attrs["mean_signed_error"].attrs
+    size = 0.3 + np.random.default_rng(5).normal(0, 0.02, 300)
+    replicates = xr.DataArray(
+        np.stack([size, -size, size / 3]),
+        dims=("model", "bootstrap"),
+        coords={"model": ["up", "down", "near"]},
+        name="mean_signed_error",
+        attrs=attrs,
+    )
+    estimate = xr.DataArray([0.3, -0.3, 0.1], dims="model", coords=replicates.model.coords, attrs=attrs)
+    result = ordframe.compare(replicates, estimate=estimate.rename("mean_signed_error"), method="basic").squeeze()
+    assert result["rank"].values.tolist() == [2.5, 2.5, 1.0]
+    assert result["mean"].values.tolist() == [0.3, -0.3, 0.1]
+    pair = result.sel(model="up", versus="down")
+    assert float(pair["difference"]) == 0 and pair["interval"].values.tolist() == [0, 0]
+    assert float(pair["bootstrap_share_better"]) == 0.5 and float(pair["p_value"]) == 1
+    near = result.sel(model="near", versus="down")
+    assert float(near["difference"]) == pytest.approx(-0.2) and float(near["bootstrap_share_better"]) == 1
+
+
+def test_frame_compare_ranks_opposite_biases_of_one_size_alike():
+    """Two models that predict one class too high and one class too low on the same rows: their biases have one
+    size in every paired replicate, with BCa's jackknife too."""
+    y = np.tile([0, 1, 2, 1, 1], 20)
+    up, down = y.copy(), y.copy()
+    rows = np.arange(len(y)) % 5 == 3
+    up[rows], down[rows] = 2, 0
+    df = pd.DataFrame({"s": np.r_[np.arange(len(y)), np.arange(len(y))], "y": np.r_[y, y], "yhat": np.r_[up, down]})
+    df["model"] = ["up"] * len(y) + ["down"] * len(y)
+    metrics = {"bias": "mean_signed_error", "mae": "mae"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no stale-direction warning for the output name "bias"
+        warnings.simplefilter("ignore", DegenerateIntervalWarning)  # up - down is 0 in every replicate
+        result = df.ordinal.compare("y", "yhat", sample="s", metrics=metrics, n_resamples=200, seed=0, method="bca")
+    bias = result.sel(metric="bias")
+    assert bias["rank"].values.tolist() == [1.5, 1.5] and bias["mean"].values.tolist() == [-0.2, 0.2]
+    assert float(bias["bootstrap_share_better"].sel(model="up", versus="down")) == 0.5
+    assert bias["interval"].sel(model="up", versus="down").values.tolist() == [0, 0]
 
 
 # --------------------------------------------------------------------------- review round 3: M4, M5, L7

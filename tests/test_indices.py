@@ -21,6 +21,8 @@ from ordframe.metrics.classic import (
     gerrity,
     kappa,
     kendall_tau_b,
+    mae,
+    mean_signed_error,
     mse,
     qwk,
     somers_d,
@@ -162,6 +164,38 @@ def test_within_k_is_registered():
     metric = ordframe.get_metric("within_k")
     assert metric.higher_is_better and metric.bounds == (0.0, 1.0) and dict(metric.defaults) == {"k": 1}
     assert ordframe.within_k([0, 1, 2, 3], [1, 1, 0, 0], k=1) == 0.5
+
+
+# mean_signed_error
+
+
+@settings(max_examples=60, deadline=None)
+@given(matrices())
+def test_mean_signed_error_is_the_mean_of_predicted_minus_true_class(counts):
+    true, pred = expand(counts)
+    assert mean_signed_error(counts.astype(float)) == pytest.approx(np.mean(pred - true), rel=1e-12, abs=1e-12)
+
+
+def test_mean_signed_error_properties():
+    cube = cubes(5)
+    values = quiet(mean_signed_error, cube)
+    assert np.isnan(values[0, 0]) and values[0, 1] == 0.0  # empty; perfect
+    finite = ~np.isnan(values)
+    assert (np.abs(values[finite]) <= quiet(mae, cube)[finite] + 1e-12).all()
+    np.testing.assert_allclose(quiet(mean_signed_error, np.swapaxes(cube, -1, -2))[finite], -values[finite])
+    stack_equals_each(mean_signed_error, cube[1:])
+    one_side = np.triu(np.ones((4, 4)))  # every mistake predicts too high: the bias is the MAE
+    assert mean_signed_error(one_side) == pytest.approx(mae(one_side), rel=1e-12) and mean_signed_error(one_side) > 0
+
+
+def test_mean_signed_error_is_registered_with_its_best_value():
+    metric = ordframe.get_metric("mean_signed_error")
+    assert (metric.best, metric.higher_is_better, metric.direction) == (0.0, None, "best at 0")
+    assert ordframe.mean_signed_error(["a", "b", "c", "c"], ["b", "b", "c", "a"], labels=["a", "b", "c"]) == -0.25
+    cube = xr.DataArray([[1, 2], [0, 1]], dims=("true", "pred"))
+    assert cube.ordinal.mean_signed_error() == 0.5
+    attrs = cube.ordinal.evaluate(metrics=["mean_signed_error"])["mean_signed_error"].attrs
+    assert attrs["best"] == 0.0 and attrs["direction"] == "best at 0" and "higher_is_better" not in attrs
 
 
 # amse

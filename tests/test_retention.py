@@ -237,3 +237,31 @@ def test_argument_errors(kwargs, error, message):
     p, t = as_arrays(proba, true)
     with pytest.raises(error, match=message):
         p.ordinal.aursc(t, **kwargs)
+
+
+def test_a_score_with_a_target_value_drops_the_samples_farthest_from_it(restore_registry):
+    """A per-sample score best at 2 (``rps + 2``, or ``2 - rps``: each as far from 2 as the RPS is from 0) orders the
+    samples as the RPS does; a set-level metric best at 0 has the area of its distance from 0, not of its signed
+    values, which would cancel."""
+
+    class Plugin:
+        @ordframe.hookimpl
+        def ordframe_metrics(self):
+            return [
+                ordframe.Metric("rps_above", "proba", lambda proba, true: rps(proba, true) + 2, bounds=(0, 4), best=2),
+                ordframe.Metric("rps_below", "proba", lambda proba, true: 2 - rps(proba, true), bounds=(0, 4), best=2),
+            ]
+
+    ordframe.register(Plugin())
+    proba, true = predictions(3)
+    p, t = as_arrays(proba, true)
+    reference = p.ordinal.aursc(t, score="rps", dim="sample", fractions=[1, 0.8, 0.6])
+    for score in ("rps_above", "rps_below"):
+        ours = p.ordinal.aursc(t, score=score, dim="sample", fractions=[1, 0.8, 0.6])
+        xr.testing.assert_allclose(ours["curve"], reference["curve"])
+    fractions = [1.0, 0.75, 0.5]
+    result = p.ordinal.aursc(t, metric="mean_signed_error", dim="sample", fractions=fractions)
+    curve, r = np.abs(result["curve"].values), np.array(fractions)
+    area = ((curve[..., :-1] + curve[..., 1:]) / 2 * (r[:-1] - r[1:])).sum(axis=-1) / 0.5
+    np.testing.assert_allclose(result["aursc"].values, area, rtol=1e-12)
+    assert (result["curve"].values < 0).any()  # signed values, which the area's |.| does not let cancel

@@ -302,6 +302,25 @@ def test_interval_is_clopper_pearson_as_statsmodels_and_scipy_compute_it(m, shar
     assert bounds == pytest.approx((exact.low, exact.high), abs=1e-9)
 
 
+def test_prefers_ranks_a_metric_with_a_target_value_by_its_distance_from_it():
+    """A matrix and its transpose have opposite biases of one size: the mean signed error ties, and prefers the
+    matrix nearer to 0 otherwise, as MAE would the matrix with the smaller error."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 6, (40, 3, 3))
+    cube = {"dims": ("pair", "true", "pred")}
+    mirrored = prefers(
+        xr.DataArray(a, **cube), xr.DataArray(np.swapaxes(a, 1, 2), **cube), metrics=["mean_signed_error"]
+    )
+    assert int(mirrored["pairs"]) > 0 and float(mirrored["tie"].squeeze()) == 1.0
+    b = rng.integers(0, 6, (40, 3, 3))
+    bias = [ordframe.get_metric("mean_signed_error").func(c.astype(float)) for c in (a, b)]
+    result = prefers(xr.DataArray(a, **cube), xr.DataArray(b, **cube), metrics=["mean_signed_error"], reference="mae")
+    mae = [ordframe.get_metric("mae").func(c.astype(float)) for c in (a, b)]
+    nearer, reference = np.sign(np.abs(bias[1]) - np.abs(bias[0])), np.sign(mae[1] - mae[0])
+    kept = reference != 0
+    assert float(result["agree"].squeeze()) == pytest.approx(np.mean(nearer[kept] == reference[kept]))
+
+
 def test_prefers_keeps_the_dims_not_pooled_and_takes_a_cost_matrix():
     a = confusion_cubes(3, 90, accuracy=0.6, sizes="fixed", n_resamples=60, seed=1)
     b = confusion_cubes(3, 90, accuracy=0.6, sizes="fixed", n_resamples=60, seed=2)

@@ -371,6 +371,21 @@ def test_skill_of_values_needs_a_cube_for_climatology_and_a_perfect_value():
     assert scores.attrs["skill_of"] == "mae" and scores.attrs["higher_is_better"] == 1
 
 
+def test_a_metric_with_a_target_value_has_no_skill_score_unless_told_how_to_read_it():
+    """Refused, naming the metric (or the output name) and saying what to do, in both doors; ``perfect=`` or
+    ``higher_is_better=`` take the values as they are, as for any metric."""
+    df = two_models()
+    refusal = r"has no skill score: its best value is a target, 0, .* ordframe.compare, df.ordinal.compare or"
+    with pytest.raises(ValueError, match="'mean_signed_error' " + refusal):
+        df.ordinal.skill("y", "yhat", metric="mean_signed_error", by="model", reference={"model": "b"})
+    values = df.ordinal.evaluate("y", "yhat", by="model", metrics={"bias": "mean_signed_error", "mae": "mae"})
+    with pytest.raises(ValueError, match="'bias' " + refusal):
+        ordframe.skill(values, {"model": "b"})
+    given = ordframe.skill(values["bias"], {"model": "b"}, perfect=0.0)
+    reference = values["bias"].sel(model="b")
+    xr.testing.assert_allclose(given.drop_attrs(), ((values["bias"] - reference) / (0.0 - reference)).drop_attrs())
+
+
 def test_sample_without_a_bootstrap_checks_the_pairing_of_a_model_reference():
     # sample= names the pairing, as with a bootstrap: accepted and checked, the point estimate unchanged
     df = two_models()

@@ -100,6 +100,17 @@ def test_sign_follows_the_registry(data, model):
     assert mae(worst, X, y) < mae(model, X, y)
 
 
+def test_a_metric_with_a_target_value_scores_its_negated_distance_from_it():
+    """A bias of +0.3 and one of -0.3 score alike, -0.3; an unbiased model scores 0, the best."""
+    y = np.ones(10, dtype=int)
+    up, down = y.copy(), y.copy()
+    up[:3], down[:3] = 2, 0
+    scorer = make_scorer("mean_signed_error", labels=[0, 1, 2])
+    assert not scorer.greater_is_better
+    assert scorer(Fixed(pred=up), None, y) == scorer(Fixed(pred=down), None, y) == pytest.approx(-0.3)
+    assert scorer(Fixed(pred=np.r_[up[:3], down[:3], y[6:]]), None, y) == 0.0
+
+
 def test_sample_weight(data, model):
     X, y = data
     w = np.linspace(0.5, 2, len(y))

@@ -24,6 +24,7 @@ AMIGO = (
 )
 COHEN = "J. Cohen, Weighted kappa, Psychological Bulletin 70(4), 1968"
 BACCIANELLA = "S. Baccianella, A. Esuli, F. Sebastiani, Evaluation measures for ordinal regression, ISDA 2009"
+WILKS = "D. S. Wilks, Statistical Methods in the Atmospheric Sciences, 3rd ed., Academic Press, 2011, ch. 8"
 
 
 def accuracy(counts):
@@ -71,6 +72,21 @@ def mse(counts):
 
 def _mse_compiled(counts):
     return _accelerate.mean_weight(counts, index_distance(counts.shape[-1], 2))
+
+
+def mean_signed_error(counts):
+    """Mean signed index error, the bias: sum n_rc (c - r) / N, predicted minus true class (Wilks 2011, ch. 8)."""
+    return mean_weight(counts, _signed_distance(counts.shape[-1]))
+
+
+def _mean_signed_error_compiled(counts):
+    return _accelerate.mean_weight(counts, _signed_distance(counts.shape[-1]))
+
+
+def _signed_distance(k: int) -> np.ndarray:
+    """The ``(K, K)`` matrix ``c - r``: the predicted class's index minus the true class's."""
+    r = np.arange(k, dtype=np.float64)
+    return r[None, :] - r[:, None]
 
 
 def _class_error(counts, missing, power=1):
@@ -448,6 +464,16 @@ def ordframe_metrics():
             reference=CARDOSO,
             interval="bca",
             compiled=_mse_compiled,
+        ),
+        Metric(
+            "mean_signed_error",
+            "confusion",
+            mean_signed_error,
+            bounds=(float("-inf"), float("inf")),
+            best=0.0,
+            description="Mean of predicted minus true class index: the bias, > 0 when predicting too high.",
+            reference=WILKS,
+            compiled=_mean_signed_error_compiled,
         ),
         Metric(
             "amae",
