@@ -25,6 +25,7 @@ from ordframe._inference.paired_tests import frame_paired_tests
 from ordframe._inference.skill import CLIMATOLOGY, frame_skill
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
+from ordframe._registry.interval_methods import choices
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired import bootstrap_evaluate, frame_bootstrap
 
@@ -411,7 +412,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         samples = frame_samples(self._df, selection)
         return reliability(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
 
-    @fill_doc(**_WORDS)
+    @fill_doc(**_WORDS, methods=choices("frame", none=True))
     def ci(
         self,
         true: Column,
@@ -459,8 +460,9 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         {seed_replicates}
         level : float
             The confidence level, in (0, 1).
-        method : {None, "percentile", "basic", "bca", "calibrated", "jeffreys", "intersection"}
-            None (default): each metric's own default interval (its ``interval``, shown on its page); with
+        method : {methods}
+            None (default): each metric's own default interval (its ``interval``, shown on its page), where
+            an m-out-of-n default becomes BCa (its replicates are of m < N samples, a frame's of N); with
             ``cluster=``, a calibrated or intersection default becomes basic (they draw from the cube sample
             by sample, not cluster by cluster), and asking for either is an error.
         {labels}

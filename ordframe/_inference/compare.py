@@ -63,11 +63,12 @@ from ordframe._inference.intervals import (
 from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
 from ordframe._inference.values import as_dataset
 from ordframe._inputs.selection import Selection
+from ordframe._registry.interval_methods import INTERVAL_METHODS, methods
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import frame_replicates
 
 #: The intervals of a paired difference: the calibrated one has no double bootstrap of differences.
-DIFFERENCE_METHODS = ("percentile", "basic", "bca")
+DIFFERENCE_METHODS = methods("differences")
 
 
 def compare(
@@ -168,7 +169,9 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
     import scipy.stats  # imported when needed: it takes half a second
 
     level = check_level(level)
-    methods = DIFFERENCE_METHODS if accelerations is not None else DIFFERENCE_METHODS[:2]
+    methods = tuple(  # on replicates alone, none that needs the jackknife
+        m for m in DIFFERENCE_METHODS if accelerations is not None or "jackknife" not in INTERVAL_METHODS[m].needs
+    )
     if method not in methods:
         raise ValueError(f"method must be one of {methods} for the intervals of the differences, got {method!r}")
     if method != "percentile" and (estimate is None or isinstance(estimate, str)):

@@ -5,7 +5,12 @@ intersection bounds (Chernozhukov, Lee & Rosen 2013).
 ``ci`` turns replicates of a metric (a DataArray or Dataset with a bootstrap
 dim) into an interval with a dim ``bound`` (``low``, ``high``). ``method=None``
 takes each metric's ``interval`` (``Metric.interval``, chosen by the coverage
-suite ``benchmarks/bench_coverage.py``). Every method but the percentile
+suite ``benchmarks/bench_coverage.py``). The methods, what each needs and where
+it applies are the table ``INTERVAL_METHODS`` (``ordframe._registry.interval_methods``):
+``ci`` and ``frame_ci`` (behind ``df.ordinal.ci``) resolve a method by one rule,
+``interval_method``, and compute its bounds through one dispatcher, ``interval``,
+which calls the function that the table names with what the door gives beyond
+the replicates (``OnData``: from ``cube=``, or from the frame). Every method but the percentile
 interval also needs the metric's value on the original cube (BCa its
 jackknife values, the calibrated interval replicates of its replicates,
 ``double_bootstrap``), computed on the cube: the metric and its parameters are
@@ -47,9 +52,11 @@ or all equal (acceleration undefined) give NaN bounds.
 
 from __future__ import annotations
 
+import functools
 import json
 import numbers
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import Protocol
 
 import numpy as np
 import xarray as xr
@@ -71,23 +78,19 @@ from ordframe._core.dims import (
     TRUE,
     VERSUS_DIM,
 )
+from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling, clustered
 from ordframe._core.messages import show, warn
 from ordframe._inference.double_bootstrap import INNER, calibration_shares
 from ordframe._inference.worst_class import class_replicates
 from ordframe._inputs.selection import Selection
 from ordframe._registry import manager as registry
-from ordframe._registry.metric import INTERVALS, Metric
+from ordframe._registry.interval_methods import INTERVAL_METHODS, METRIC_FIELDS, choices, methods
+from ordframe._registry.metric import Metric
 from ordframe._registry.request import evaluation_request
 from ordframe._resampling.cubes import jackknife
 from ordframe._resampling.paired import frame_replicates
 
-METHODS = INTERVALS
-
-# What a frame's paired bootstrap gives: m-out-of-n needs replicates of m < N samples.
-FRAME_METHODS = ("percentile", "basic", "bca", "calibrated", "jeffreys", "intersection")
-# The methods that draw from the data's cube sample by sample, which with clusters would not be the bootstrap's draws.
-_DRAW_SAMPLES = ("calibrated", "intersection")
 #: Fewer replicates than this give a warning: the tails of the interval rest on a handful of values.
 MIN_REPLICATES = 100
 #: The default of ``min_valid``: below this share of valid (non-NaN) replicates ``ci`` refuses.
@@ -109,6 +112,7 @@ class DegenerateIntervalWarning(RuntimeWarning):
     """
 
 
+@fill_doc(methods=choices("replicates", none=True))
 def ci(
     replicates,
     *,
@@ -131,7 +135,7 @@ def ci(
         The bootstrap dim.
     level : float
         The confidence level, in (0, 1).
-    method : {None, "percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys", "intersection"}
+    method : {methods}
         ``None`` (default): each variable's metric's own default, its ``interval`` (shown on every metric's
         page, chosen by the coverage of the intervals on simulated data; ``"percentile"`` for values
         without a registered metric). A default that needs ``cube`` falls back to ``"percentile"`` with a
@@ -225,8 +229,7 @@ def ci(
     """
     level = check_level(level)
     min_valid = _check_share(min_valid)
-    if method is not None and method not in METHODS:
-        raise ValueError(f"method must be None (each metric's default) or one of {METHODS}, got {method!r}")
+    _check_method(method, "replicates")
     if isinstance(replicates, xr.Dataset):
         if method == "bca":
             _check_confusion_variables(replicates)
@@ -235,7 +238,6 @@ def ci(
         arrays = {replicates.name: replicates}
     else:
         raise TypeError(f"replicates must be an xarray DataArray or Dataset, got {type(replicates).__name__}")
-    alpha = (1 - level) / 2
     values, chosen = {}, {}
     for name, array in arrays.items():
         if dim not in array.dims:
@@ -246,31 +248,17 @@ def ci(
         )
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
     shares = _calibration(values, calibrated, dim, cube, n_inner, seed, progress) if calibrated else {}
-    bounds = {}
-    for name, v in values.items():
-        share = valid_share(v, dim, min_valid, name)
-        if chosen[name] == "bca":
-            low, high = _bca(v, dim, alpha, cube, name)
-        elif chosen[name] == "calibrated":
-            low, high = calibrated_bounds(v, shares[name], dim, alpha)
-        elif chosen[name] == "jeffreys":
-            metric, params, checked = _checked_cube(v, dim, cube, name, "jeffreys")
-            _check_kind(metric, "jeffreys")
-            estimate = _estimate_on(v, dim, metric, params, checked, name)
-            low, high = jeffreys_bounds(v, estimate, checked.sum(CUBE_DIMS), dim, alpha)
-        elif chosen[name] == "intersection":
-            metric, params, checked = _checked_cube(v, dim, cube, name, "intersection")
-            _check_kind(metric, "intersection")
-            estimates, draws = class_replicates(
-                checked, metric, params, n_resamples=v.sizes[dim], seed=seed, progress=progress
-            )
-            low, high = intersection_bounds(estimates, draws, checked.sum(CUBE_DIMS), alpha, metric)
-        else:
-            low, high = percentile(v, dim, alpha)
-            if chosen[name] != "percentile":
-                estimate, scale = _estimate(v, dim, cube, name, chosen[name])
-                low, high = reflected(low, high, estimate, scale)
-        bounds[name] = interval_of(low, high, arrays[name], level, chosen[name], share)
+    bounds = {
+        name: interval(
+            v,
+            dim,
+            level,
+            chosen[name],
+            _OnCube(v, dim, cube, name, chosen[name], shares.get(name), seed, progress),
+            min_valid,
+        )
+        for name, v in values.items()
+    }
     if isinstance(replicates, xr.DataArray):
         return bounds[replicates.name]
     return xr.Dataset(bounds, attrs=replicates.attrs)
@@ -312,15 +300,7 @@ def frame_ci(
     (BCa: a per-sample jackknife for probability metrics, leave-one-cluster-out with ``cluster=``).
     """
     level, min_valid = check_level(level), _check_share(min_valid)
-    if method is not None and method not in FRAME_METHODS:
-        raise ValueError(
-            f"method must be None (each metric's default) or one of {FRAME_METHODS} for a frame, got {method!r}"
-            + (
-                "; m-out-of-n replicates come from ordframe.bootstrap_cube(cube, n_resamples, size=m)"
-                if method in METHODS
-                else ""
-            )
-        )
+    _check_method(method, "frame")
     request = evaluation_request(
         metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
     )
@@ -330,51 +310,34 @@ def frame_ci(
     }
     for name, (metric, _) in request.items():
         _check_kind(metric, chosen[name])
+    needs = {need for m in chosen.values() for need in INTERVAL_METHODS[m].needs}
     replicates, estimate, jackknife, cube = frame_replicates(
-        df,
-        selection,
-        draws,
-        metrics,
-        jackknife="bca" in chosen.values(),
-        cube=bool({"calibrated", "jeffreys", "intersection"} & set(chosen.values())),
+        df, selection, draws, metrics, jackknife="jackknife" in needs, cube="cube" in needs
     )
-    n_resamples, seed, progress = draws.n_resamples, draws.seed, draws.progress
-    alpha = (1 - level) / 2
+    own_stream = rng_of(draws.seed).spawn(1)[0]  # the cube's draws: a stream of their own, whatever the replicates took
     calibrated = [name for name, m in chosen.items() if m == "calibrated"]
     shares = {}
-    own_stream = rng_of(seed).spawn(1)[0]  # the cube's draws: a stream of their own, whatever the replicates took
     if calibrated:
         assert cube is not None  # asked for above
         calibration = {name: (*request[name], estimate[name]) for name in calibrated}
         shares = calibration_shares(
-            cube, calibration, n_resamples=n_resamples, n_inner=INNER, equal=_EQUAL, seed=own_stream, progress=progress
+            cube,
+            calibration,
+            n_resamples=draws.n_resamples,
+            n_inner=INNER,
+            equal=_EQUAL,
+            seed=own_stream,
+            progress=draws.progress,
         )
     bounds = {}
     for name, values in replicates.items():
-        values = values.transpose(..., BOOTSTRAP_DIM)
-        share = valid_share(values, BOOTSTRAP_DIM, min_valid, name)
-        on_data = estimate[name].drop_attrs(deep=False)
-        if chosen[name] == "calibrated":
-            low, high = calibrated_bounds(values, shares[name], BOOTSTRAP_DIM, alpha)
-        elif chosen[name] == "jeffreys":
-            assert cube is not None  # asked for above
-            low, high = jeffreys_bounds(values, on_data, cube.sum(CUBE_DIMS), BOOTSTRAP_DIM, alpha)
-        elif chosen[name] == "intersection":
-            assert cube is not None  # asked for above
-            metric, params = request[name]
-            estimates, by_class = class_replicates(
-                cube, metric, params, n_resamples=n_resamples, seed=own_stream, progress=progress
-            )
-            low, high = intersection_bounds(estimates, by_class, cube.sum(CUBE_DIMS), alpha, metric)
-        elif chosen[name] == "bca":
-            theta, weights = jackknife[name]
-            acceleration = acceleration_of(theta, weights, LEFT_OUT_DIM)
-            low, high = bca_bounds(values, on_data, acceleration, dim=BOOTSTRAP_DIM, alpha=alpha, name=name)
-        else:
-            low, high = percentile(values, BOOTSTRAP_DIM, alpha)
-            if chosen[name] == "basic":
-                low, high = reflected(low, high, on_data, 1.0)
-        bounds[name] = interval_of(low, high, values, level, chosen[name], share)
+        metric, params = request[name]
+        on_data = _OnFrame(
+            metric, params, estimate[name], jackknife.get(name), cube, shares.get(name), own_stream, draws.progress
+        )
+        bounds[name] = interval(
+            values.transpose(..., BOOTSTRAP_DIM), BOOTSTRAP_DIM, level, chosen[name], on_data, min_valid
+        )
     return xr.Dataset(bounds)
 
 
@@ -383,24 +346,27 @@ def interval_method(
 ) -> str:
     """The interval of ``metric``'s replicates, by one rule for ``ci`` and ``df.ordinal.ci``.
 
-    ``method`` given: itself, or an error where the replicates' design rules it out (with ``clusters``: the
-    calibrated and intersection intervals, which draw from the cube sample by sample, and on replicates alone
-    BCa, whose acceleration must leave one cluster out). ``None``: the metric's ``interval``
-    (``"percentile"`` for values of no registered metric), where on a frame m-out-of-n is BCa and with
-    ``clusters`` the calibrated and intersection intervals are basic. Where replicates alone cannot give it
-    (no ``cube``; a probability metric, whose BCa needs the per-sample scores; BCa of clusters), the percentile
-    interval, or the basic one with a cube, and a warning that says why.
+    ``method`` given: itself, or an error where the replicates' design rules it out (with ``clusters``: a
+    method that draws from the cube sample by sample, the calibrated and intersection intervals, and on
+    replicates alone one that needs the jackknife, BCa, whose acceleration must leave one cluster out).
+    ``None``: the metric's ``interval`` (``"percentile"`` for values of no registered metric), except where the
+    design rules it out wherever it is called, where it is its table entry's ``instead``: on a frame, whose
+    replicates are of N samples, m-out-of-n is BCa; with ``clusters``, the calibrated and intersection intervals
+    are basic. On replicates alone, where they cannot give it but a frame or a cube could (no ``cube``; a
+    probability metric, whose BCa needs the per-sample scores; BCa of clusters), the percentile interval, or
+    the basic one with a cube, and a warning that says why.
     """
     if method is not None:
-        if clusters and (method in _DRAW_SAMPLES or (method == "bca" and not frame)):
+        entry = INTERVAL_METHODS[method]
+        if clusters and not entry.clusters(frame=frame):
             raise ValueError(
                 f"method={method!r} is not valid for replicates that drew whole clusters: "
                 + (
                     "it draws from the data's cube sample by sample, not cluster by cluster; use method='basic'"
                     + (" or 'bca'" if frame else "")
-                    if method in _DRAW_SAMPLES
-                    else "BCa's acceleration must leave one cluster out, which the cube cannot; call it on the "
-                    "frame, df.ordinal.ci(..., cluster=..., method='bca'), or use method='basic'"
+                    if "draws" in entry.needs
+                    else "its jackknife must leave one cluster out, which the cube cannot; call it on the frame, "
+                    f"df.ordinal.ci(..., cluster=..., method={method!r}), or use method='basic'"
                 )
                 + (f" ({_label(name)})" if name is not None else "")
             )
@@ -408,11 +374,11 @@ def interval_method(
     if metric is None:
         return "percentile"
     chosen = metric.interval
-    if frame and chosen == "m_out_of_n":
-        return "bca"
-    if clusters and chosen in _DRAW_SAMPLES:
-        return "basic"
-    if frame or chosen == "percentile":
+    entry = INTERVAL_METHODS[chosen]
+    place = "frame" if frame else "replicates"
+    if entry.instead is not None and (place not in entry.places or (clusters and not entry.clusters(frame=frame))):
+        return entry.instead
+    if frame or not entry.needs:
         return chosen
     if metric.kind == "proba":
         why = (
@@ -421,7 +387,7 @@ def interval_method(
         )
     elif not cube:
         why = "it needs the estimate on the data: pass cube=, the cube the replicates were drawn from"
-    elif clusters and chosen == "bca":
+    elif clusters and not entry.clusters(frame=False):
         why = "its acceleration must leave one cluster out, which the cube cannot: call it on the frame, df.ordinal.ci(..., cluster=...)"
     else:
         return chosen
@@ -434,27 +400,184 @@ def interval_method(
     return fallback
 
 
+def _check_method(method: str | None, place: str) -> None:
+    """An error for a ``method`` that does not apply at ``place`` (``"replicates"``: ``ci``; ``"frame"``)."""
+    if method is None or method in methods(place):
+        return
+    entry = INTERVAL_METHODS.get(method)
+    raise ValueError(
+        f"method must be None (each metric's default) or one of {methods(place)}"
+        + (" for a frame" if place == "frame" else "")
+        + f", got {method!r}"
+        + (f"; {method} replicates come from {entry.drawn_by}" if entry is not None and entry.drawn_by else "")
+    )
+
+
+def interval(values: xr.DataArray, dim: str, level: float, method: str, data: OnData, min_valid: float) -> xr.DataArray:
+    """The interval of ``method`` of replicates ``values`` (``dim`` last), from what ``data`` gives beyond them.
+
+    The one dispatcher of ``ci`` and ``df.ordinal.ci``: the replicates checked (``valid_share``), then the bounds
+    function that the method's entry of ``INTERVAL_METHODS`` names.
+    """
+    share = valid_share(values, dim, min_valid, values.name)
+    low, high = bounds_function(method)(values, dim, (1 - level) / 2, data)
+    return interval_of(low, high, values, level, method, share)
+
+
+def bounds_function(method: str) -> Callable[[xr.DataArray, str, float, OnData], list[xr.DataArray]]:
+    """The function of this module that ``method``'s entry of ``INTERVAL_METHODS`` names (its ``bounds``)."""
+    return globals()[INTERVAL_METHODS[method].bounds]
+
+
+class OnData(Protocol):
+    """What the interval methods take beyond the replicates: the estimate and the cube of the data, and more.
+
+    ``ci`` takes them from ``cube=`` (``_OnCube``), ``df.ordinal.ci`` from the frame (``_OnFrame``); each is
+    computed when a method first asks for it.
+    """
+
+    @property
+    def name(self) -> Hashable: ...
+    @property
+    def metric(self) -> Metric: ...
+    @property
+    def shares(self) -> xr.DataArray | None: ...  # the calibrated interval's (``calibration_shares``)
+    @property
+    def estimate(self) -> xr.DataArray: ...
+    @property
+    def acceleration(self) -> xr.DataArray: ...
+    @property
+    def samples(self) -> xr.DataArray: ...
+    def class_replicates(self, n_resamples: int) -> tuple[xr.DataArray, xr.DataArray]: ...
+
+
+class _OnCube:
+    """``OnData`` from the cube the replicates were drawn from (``ci``'s ``cube=``), checked when first used."""
+
+    def __init__(
+        self, values: xr.DataArray, dim: str, cube, name, method: str, shares: xr.DataArray | None, seed, progress
+    ):
+        self.values, self.dim, self.cube, self.name, self.method = values, dim, cube, name, method
+        self.shares, self.seed, self.progress = shares, seed, progress
+
+    @functools.cached_property
+    def _checked(self) -> tuple[Metric, dict, xr.DataArray]:
+        metric, params, cube = _checked_cube(self.values, self.dim, self.cube, self.name, self.method)
+        _check_kind(metric, self.method)
+        return metric, params, cube
+
+    @property
+    def metric(self) -> Metric:
+        return self._checked[0]
+
+    @functools.cached_property
+    def estimate(self) -> xr.DataArray:
+        metric, params, cube = self._checked
+        return _estimate_on(self.values, self.dim, metric, params, cube, self.name)
+
+    @property
+    def acceleration(self) -> xr.DataArray:
+        metric, params, cube = self._checked
+        theta, weights = jackknife(cube, metric, **params)
+        return acceleration_of(theta, weights, CELL_DIM)
+
+    @property
+    def samples(self) -> xr.DataArray:
+        return self._checked[2].sum(CUBE_DIMS)
+
+    def class_replicates(self, n_resamples: int) -> tuple[xr.DataArray, xr.DataArray]:
+        metric, params, cube = self._checked
+        return class_replicates(cube, metric, params, n_resamples=n_resamples, seed=self.seed, progress=self.progress)
+
+
+class _OnFrame:
+    """``OnData`` of a frame's paired bootstrap: its estimates, jackknife and cube (``frame_replicates``)."""
+
+    def __init__(
+        self,
+        metric: Metric,
+        params: dict,
+        estimate: xr.DataArray,
+        left_out: tuple[xr.DataArray, xr.DataArray | None] | None,
+        cube: xr.DataArray | None,
+        shares: xr.DataArray | None,
+        seed,
+        progress,
+    ):
+        self.name, self.metric, self.params = estimate.name, metric, params
+        self.estimate = estimate.drop_attrs(deep=False)
+        self.left_out, self.cube, self.shares, self.seed, self.progress = left_out, cube, shares, seed, progress
+
+    @property
+    def acceleration(self) -> xr.DataArray:
+        assert self.left_out is not None  # frame_ci asks for the jackknife where a method needs it
+        theta, weights = self.left_out
+        return acceleration_of(theta, weights, LEFT_OUT_DIM)
+
+    @property
+    def data_cube(self) -> xr.DataArray:
+        assert self.cube is not None  # frame_ci asks for the cube where a method needs it
+        return self.cube
+
+    @property
+    def samples(self) -> xr.DataArray:
+        return self.data_cube.sum(CUBE_DIMS)
+
+    def class_replicates(self, n_resamples: int) -> tuple[xr.DataArray, xr.DataArray]:
+        return class_replicates(
+            self.data_cube, self.metric, self.params, n_resamples=n_resamples, seed=self.seed, progress=self.progress
+        )
+
+
+# The bounds functions of ``INTERVAL_METHODS`` (its ``bounds``): replicates ``values`` with ``dim`` last, the level of
+# each tail ``alpha``, and what the method takes beyond the replicates, ``data``.
+
+
+def percentile_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    return percentile(values, dim, alpha)
+
+
+def basic_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    low, high = percentile(values, dim, alpha)
+    return reflected(low, high, data.estimate, 1.0)
+
+
+def m_out_of_n_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    low, high = percentile(values, dim, alpha)
+    estimate = data.estimate
+    if SIZE_COORD not in values.coords:
+        raise ValueError(
+            "method='m_out_of_n' needs replicates of m < N samples, drawn with ordframe.bootstrap_cube(cube, "
+            f"n_resamples, size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(data.name)} have none"
+        )
+    size = values.coords[SIZE_COORD].astype(np.float64)
+    return reflected(low, high, estimate, np.sqrt(size / data.samples.drop_attrs(deep=False)))
+
+
+def bca_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    return bca_bounds(values, data.estimate, data.acceleration, dim=dim, alpha=alpha, name=data.name)
+
+
+def calibrated_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    assert data.shares is not None  # drawn for every calibrated variable at once, before the intervals
+    return calibrated_bounds(values, data.shares, dim, alpha)
+
+
+def jeffreys_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    return jeffreys_bounds(values, data.estimate, data.samples, dim, alpha)
+
+
+def intersection_interval(values: xr.DataArray, dim: str, alpha: float, data: OnData) -> list[xr.DataArray]:
+    estimates, draws = data.class_replicates(values.sizes[dim])
+    return intersection_bounds(estimates, draws, data.samples, alpha, data.metric)
+
+
 def _registered(attrs) -> Metric | None:
     """The registered metric that the attrs name, or None (not an ordframe metric result)."""
     try:
         return registry.get_metric(attrs["metric"])
     except (KeyError, ValueError):
         return None
-
-
-def _estimate(values: xr.DataArray, dim: str, cube, name, method: str) -> tuple[xr.DataArray, xr.DataArray | float]:
-    """The metric on the cube, and the factor by which the basic (1) or m-out-of-n (sqrt(m/N)) interval scales."""
-    metric, params, cube = _checked_cube(values, dim, cube, name, method)
-    estimate = _estimate_on(values, dim, metric, params, cube, name)
-    if method == "basic":
-        return estimate, 1.0
-    if SIZE_COORD not in values.coords:
-        raise ValueError(
-            "method='m_out_of_n' needs replicates of m < N samples, drawn with ordframe.bootstrap_cube(cube, "
-            f"n_resamples, size=m) (they carry a {SIZE_COORD!r} coordinate); {_label(name)} have none"
-        )
-    size = values.coords[SIZE_COORD].astype(np.float64)
-    return estimate, np.sqrt(size / cube.sum(CUBE_DIMS).drop_attrs(deep=False))
 
 
 def _check_share(min_valid) -> float:
@@ -739,14 +862,6 @@ def _estimate_on(values: xr.DataArray, dim: str, metric: Metric, params, cube: x
     return estimate
 
 
-def _bca(values: xr.DataArray, dim: str, alpha: float, cube: xr.DataArray | None, name=None):
-    """BCa of confusion-metric replicates: the estimate and the jackknife come from ``cube``."""
-    metric, params, cube = _checked_cube(values, dim, cube, name, "bca")
-    estimate = _estimate_on(values, dim, metric, params, cube, name)
-    theta, weights = jackknife(cube, metric, **params)
-    return bca_bounds(values, estimate, acceleration_of(theta, weights, CELL_DIM), dim=dim, alpha=alpha, name=name)
-
-
 def _calibration(values: dict, names: list, dim: str, cube, n_inner, seed, progress) -> dict[Hashable, xr.DataArray]:
     """The double bootstrap's shares of the variables ``names``, from one set of draws of ``cube`` for them all."""
     n_inner = check_count(n_inner, "n_inner", low=2)
@@ -829,22 +944,17 @@ def intersection_bounds(
     return [b.clip(*metric.bounds) for b in bounds]
 
 
-# The methods for one kind of metric: what the metric declares for it, and what that kind is.
-_FOR_KIND = {
-    "jeffreys": ("share", "a share of samples (a metric registered with share=True"),
-    "intersection": ("per_class", "the worst of per-class values (a metric registered with per_class="),
-}
-
-
 def _check_kind(metric: Metric, method: str) -> None:
-    """The Jeffreys interval is for a share of samples (``Metric.share``), the intersection interval for the
-    worst of per-class values (``Metric.per_class``); other methods are for any metric."""
-    if method not in _FOR_KIND:
-        return
-    field, kind = _FOR_KIND[method]
-    if not getattr(metric, field):
+    """A method whose entry names a ``Metric`` field (``share``: Jeffreys; ``per_class``: intersection) is for the
+    metrics that set it; the others are for any metric."""
+    field = INTERVAL_METHODS[method].metric
+    if field is not None and not getattr(metric, field):
+        kind, setting, _ = METRIC_FIELDS[field]
         fitting = [m for m in registry.metric_names("confusion") if getattr(registry.get_metric(m), field)]
-        raise ValueError(f"method={method!r} is an interval of {kind}: {show(fitting)}); {metric.name!r} is not one")
+        raise ValueError(
+            f"method={method!r} is an interval of {kind} (a metric registered with {setting}: {show(fitting)}); "
+            f"{metric.name!r} is not one"
+        )
 
 
 def calibrated_bounds(values: xr.DataArray, shares: xr.DataArray, dim: str, alpha: float) -> list[xr.DataArray]:

@@ -57,6 +57,7 @@ from ordframe._inference.values import check_label
 from ordframe._inputs.classes import encode, labels_of
 from ordframe._inputs.selection import Selection
 from ordframe._registry import manager as registry
+from ordframe._registry.interval_methods import methods
 from ordframe._registry.metric import Metric
 from ordframe._registry.request import metric_request
 from ordframe._resampling.paired import paired_replicates, paired_samples
@@ -65,7 +66,7 @@ CLIMATOLOGY = "climatology"
 #: The keys of ``reference=`` that give a class distribution, not a model.
 DISTRIBUTION_KEYS = ("prior", "distribution")
 #: The intervals of a frame's skill: percentile, or basic (reflected about the skill on the data).
-SKILL_METHODS = ("percentile", "basic")
+SKILL_METHODS = methods("skill")
 # A distribution given by the user must sum to 1 within this.
 _SUM_TOLERANCE = 1e-6
 

@@ -22,10 +22,9 @@ import numpy as np
 
 from ordframe._core import options
 from ordframe._core.checks import Orientation, best_at
+from ordframe._registry.interval_methods import INTERVAL_METHODS, METRIC_FIELDS
 
 KINDS = ("confusion", "proba")
-#: The interval methods of ``ordframe.ci``; a metric's ``interval`` is one of them.
-INTERVALS = ("percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys", "intersection")
 #: The inputs a kernel of each kind takes positionally; its parameters come after them.
 INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
 #: Names of the accessor methods' own arguments: no metric parameter may be called so.
@@ -129,10 +128,11 @@ class Metric:
         Parameter defaults (read from ``func`` when not given).
     description, reference, undefined : str
         One line on what it measures, its citation, and when it is NaN.
-    interval : {"percentile", "basic", "bca", "m_out_of_n", "calibrated", "jeffreys", "intersection"}
-        The method ``ordframe.ci(..., method=None)`` uses for this metric's bootstrap replicates
-        (default ``"percentile"``); choose it by the coverage of the intervals on simulated data
-        (ordframe's ``benchmarks/bench_coverage.py`` measures it for a registered metric).
+    interval : str
+        The method ``ordframe.ci(..., method=None)`` uses for this metric's bootstrap replicates, one of the
+        interval methods (the table on the Uncertainty page; default ``"percentile"``; one that names a field
+        there, ``share`` or ``per_class``, needs that field set); choose it by the coverage of the intervals on
+        simulated data (ordframe's ``benchmarks/bench_coverage.py`` measures it for a registered metric).
     share : bool
         The metric is a share of samples (a proportion, such as accuracy): the Jeffreys interval
         (``ci(..., method="jeffreys")``) applies to it (default False). A confusion metric bounded by 0 and 1.
@@ -203,8 +203,8 @@ class Metric:
         for text in ("description", "reference", "undefined"):
             if not isinstance(getattr(self, text), str):
                 raise TypeError(f"{where}: {text} must be a str, got {type(getattr(self, text)).__name__}")
-        if self.interval not in INTERVALS:
-            raise ValueError(f"{where}: interval must be one of {INTERVALS}, got {self.interval!r}")
+        if self.interval not in INTERVAL_METHODS:
+            raise ValueError(f"{where}: interval must be one of {tuple(INTERVAL_METHODS)}, got {self.interval!r}")
         object.__setattr__(self, "bounds", _bounds(where, self.bounds))
         _check_direction(where, self)
         if not isinstance(self.share, (bool, np.bool_)):
@@ -212,17 +212,15 @@ class Metric:
         object.__setattr__(self, "share", bool(self.share))
         if self.share and (self.kind != "confusion" or tuple(self.bounds) != (0, 1)):
             raise ValueError(f"{where}: share=True is for a confusion metric bounded by 0 and 1 (a share of samples)")
-        if self.interval == "jeffreys" and not self.share:
-            raise ValueError(f"{where}: interval='jeffreys' is for a share of samples: set share=True too")
         if self.per_class is not None:
             if not callable(self.per_class):
                 raise TypeError(f"{where}: per_class must be callable or None, got {type(self.per_class).__name__}")
             if self.kind != "confusion":
                 raise ValueError(f"{where}: per_class is for a confusion metric, the worst of per-class values")
-        if self.interval == "intersection" and self.per_class is None:
-            raise ValueError(
-                f"{where}: interval='intersection' needs the per-class values whose worst the metric is: set per_class"
-            )
+        needed = INTERVAL_METHODS[self.interval].metric
+        if needed is not None and not getattr(self, needed):
+            field = METRIC_FIELDS[needed]
+            raise ValueError(f"{where}: interval={self.interval!r} needs {field.needs}: set {field.setting} too")
         _check_twin(where, self)
         terms = tuple(t.name for t in self.needs)
         defaults = _defaults(where, self.kind, self.func, self.defaults, terms)
