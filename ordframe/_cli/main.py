@@ -19,6 +19,7 @@ import warnings
 from ordframe._cli.console import Output, discard_stdout, say
 from ordframe._cli.formats import FORMATS, WRITES
 from ordframe._cli.wording import OutputError, UsageError, for_the_command_line, plugin_failure
+from ordframe._registry.interval_methods import INTERVAL_METHODS, methods
 from ordframe._registry.request import METRIC_SETS
 
 
@@ -94,12 +95,11 @@ def parser() -> argparse.ArgumentParser:
     )
     scorer.add_argument(
         "--ci",
-        choices=["auto", "percentile", "basic", "bca", "calibrated", "jeffreys", "intersection"],
+        choices=["auto", *methods("frame")],
         default="auto",
         help="the interval of --n-resamples: auto (each metric's own, chosen by coverage: calibrated for OC), "
-        "percentile, basic, bca, calibrated (a double bootstrap), jeffreys (shares of samples such as accuracy) "
-        "or intersection (the worst of per-class values: ms, mmae); "
-        "default auto; with --compare, auto is percentile and only percentile, basic and bca apply",
+        + ", ".join(f"{name} ({INTERVAL_METHODS[name].description})" for name in methods("frame"))
+        + f"; default auto; with --compare, auto is percentile and only {', '.join(methods('differences'))} apply",
     )
     scorer.add_argument(
         "--sample",

@@ -30,17 +30,6 @@ from ordframe._registry.request import METRIC_SETS, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
 from ordframe._resampling.paired import paired_replicates
 
-# --ci: "auto" is each metric's own default interval
-INTERVAL = {
-    "auto": None,
-    "percentile": "percentile",
-    "basic": "basic",
-    "bca": "bca",
-    "calibrated": "calibrated",
-    "jeffreys": "jeffreys",
-    "intersection": "intersection",
-}
-
 
 def typed_labels(tokens: list[str] | None, column: pd.Series):
     """``--labels`` tokens as the label column's type: numbers for a numeric column, booleans for a True/False one."""
@@ -277,7 +266,7 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: Se
         replicates = _group_replicates(df.rename(columns=hidden), selection.but(by=None), draws, metrics, cube)
     else:
         replicates = evaluate_cube(bootstrap_cube(cube, args.n_resamples, seed=rng), metrics)
-    bounds = ci(replicates, level=args.level, method=INTERVAL[args.ci], cube=cube, seed=rng)
+    bounds = ci(replicates, level=args.level, method=_method(args), cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
@@ -297,6 +286,11 @@ def _group_replicates(
     return replicates
 
 
+def _method(args) -> str | None:
+    """``--ci`` as ``method=``: ``auto`` is each metric's own interval (None)."""
+    return None if args.ci == "auto" else args.ci
+
+
 def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
     """Every metric followed by its ``_low`` and ``_high`` bounds."""
     variables = {}
@@ -311,10 +305,10 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: S
     """Intervals (or with --compare, the comparison) from the paired bootstrap of the --by models."""
     draws = Resampling(args.n_resamples, args.seed, args.sample, args.strata, args.cluster)
     if args.compare:
-        method = INTERVAL[args.ci] or "percentile"
+        method = _method(args) or "percentile"
         result = frame_compare(df, selection, draws, metrics, level=args.level, method=method)
         return _pairs_table(result, str(args.by[0]))
-    bounds = frame_ci(df, selection, draws, metrics, level=args.level, method=INTERVAL[args.ci])
+    bounds = frame_ci(df, selection, draws, metrics, level=args.level, method=_method(args))
     return _with_bounds(evaluate_frame(df, selection, metrics), bounds)
 
 
