@@ -58,9 +58,16 @@ from machine_info import machine  # noqa: E402
 
 import ordframe  # noqa: E402
 from ordframe._registry import manager as registry  # noqa: E402
+from ordframe._registry.interval_methods import INTERVAL_METHODS, methods  # noqa: E402
 
 LEVEL = 0.95
-METHODS = ("percentile", "basic", "bca")
+# Measured for every metric: the methods of replicates alone that need no kind of metric, no replicates of their own
+# and no draws of their own (percentile, basic, BCa).
+METHODS = tuple(
+    name
+    for name in methods("replicates")
+    if not (INTERVAL_METHODS[name].metric or INTERVAL_METHODS[name].drawn_by or "draws" in INTERVAL_METHODS[name].needs)
+)
 # Non-smooth metrics (a minimum over paths, or over classes): also m-out-of-n, and more test sets when tied.
 PATH_METRICS = ("oc", "uoc", "ms", "mmae")
 # Shares of samples (a proportion, bounded by 0 and 1): also the Jeffreys interval, which reaches past the bound.
@@ -68,8 +75,10 @@ SHARE_METRICS = ("accuracy", "mer", "within_k", "underprediction")
 M_EXPONENT = 0.7
 IMBALANCED = {3: (0.1, 0.6, 0.3), 5: (0.05, 0.15, 0.35, 0.30, 0.15), 8: (0.03, 0.07, 0.15, 0.25, 0.2, 0.15, 0.1, 0.05)}
 CHUNK = 200  # test sets bootstrapped at once (B x CHUNK x K^2 counts)
-# The methods measured beside percentile, basic and BCa for the non-smooth metrics.
-EXTRA = ("m_out_of_n", "calibrated", "intersection")
+# The methods measured beside percentile, basic and BCa for the non-smooth metrics: all others but Jeffreys'.
+EXTRA = tuple(
+    name for name in methods("replicates") if name not in METHODS and INTERVAL_METHODS[name].metric != "share"
+)
 # The methods a default can be (m-out-of-n needs replicates of its own), cheapest first: the percentile interval
 # needs the replicates only, basic and Jeffreys the estimate too, BCa the jackknife (K^2 evaluations of the metric),
 # the intersection interval per-class replicates (about one more bootstrap), the calibrated one a double bootstrap.
@@ -210,7 +219,8 @@ def choose(results: dict, metric: str) -> tuple[str, str, dict]:
     """The method the rule picks (module docstring), why, and per method (worst cell, whether it qualifies, mean
     width / oracle over the cells, its Monte-Carlo s.e., and that s.e. without the oracle's error)."""
     cells = [c for c in results.values() if any(key[0] == metric for key in c)]
-    methods = [m for m in COST if m in methods_of(metric, ("calibrated", "intersection")) and (metric, m) in cells[0]]
+    defaults = tuple(m for m in EXTRA if INTERVAL_METHODS[m].drawn_by is None)  # not those of replicates of their own
+    methods = [m for m in COST if m in methods_of(metric, defaults) and (metric, m) in cells[0]]
     z = float(norm.ppf(1 - 0.05 / len(cells)))
     scores = {}
     for method in methods:
@@ -247,8 +257,9 @@ def methods_of(metric: str, path_extra=EXTRA) -> tuple[str, ...]:
     """The methods measured for a metric: percentile, basic and BCa, and those of its kind (of ``path_extra`` for
     the non-smooth metrics; the intersection interval only for the worst of per-class values)."""
     if metric in PATH_METRICS:
-        worst_class = registry.get_metric(metric).per_class is not None
-        extra = tuple(m for m in path_extra if m != "intersection" or worst_class)
+        declared = registry.get_metric(metric)  # a method for one kind of metric (its field set) only for that kind
+        fields = {m: INTERVAL_METHODS[m].metric for m in path_extra}
+        extra = tuple(m for m in path_extra if fields[m] is None or getattr(declared, fields[m]))
     else:
         extra = ("jeffreys",) if metric in SHARE_METRICS else ()
     return (*METHODS, *extra)
