@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 
 import ordframe
 from ordframe._papers import PROBA_CASES, iter_checks, metric_name
-from ordframe.metrics.proba import brier, log_score, rps, sarps
+from ordframe.metrics.proba import brier, log_score, rps, sarps, unimodality
 
 KERNELS = {"rps": rps, "sarps": sarps, "brier": brier, "log_score": log_score}
 
@@ -747,3 +747,48 @@ def test_probability_checks_are_the_same_in_blocks(monkeypatch, renormalize):
     for values in (1, 4, 7, 100):
         monkeypatch.setattr(probability, "BLOCK_VALUES", values)
         assert message() == whole
+
+
+# unimodality
+
+
+def unimodal_by_modes(p, tol=0.0):
+    """Whether some mode m has p non-decreasing up to it and non-increasing after it (steps within tol ignored)."""
+    k = len(p)
+    return any(
+        all(p[i + 1] >= p[i] - tol for i in range(m)) and all(p[i + 1] <= p[i] + tol for i in range(m, k - 1))
+        for m in range(k)
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(lambda k: arrays(np.float64, (5, k), elements=st.sampled_from([0.0, 0.1, 0.2, 0.5]))),
+    st.sampled_from([0.0, 0.1, 0.25]),
+)
+def test_unimodality_equals_a_search_over_the_modes(proba, tol):
+    scores = unimodality(proba, np.zeros(len(proba), dtype=np.int64), tol=tol)
+    assert scores.tolist() == [float(unimodal_by_modes(p, tol)) for p in proba]
+
+
+def test_unimodality_properties():
+    rng = np.random.default_rng(4)
+    proba = rng.dirichlet(np.ones(6), (3, 40))
+    true = rng.integers(0, 6, (3, 40))
+    scores = unimodality(proba, true)
+    assert scores.shape == (3, 40) and set(np.unique(scores)) <= {0.0, 1.0}
+    np.testing.assert_array_equal(unimodality(proba[..., ::-1], true), scores)  # reversing the class order
+    np.testing.assert_array_equal(unimodality(proba, 5 - true), scores)  # the true class does not matter
+    sorted_up = np.sort(proba, axis=-1)
+    assert (unimodality(sorted_up, true) == 1).all() and (unimodality(sorted_up[..., ::-1], true) == 1).all()
+    assert unimodality(np.array([0.4, 0.2, 0.4]), np.array(0)) == 0
+    assert unimodality(np.array([0.4, 0.2, 0.4]), np.array(0), tol=0.25) == 1
+    with pytest.raises(ValueError, match=r"unimodality: tol must be a number in \[0, 1\), got -0.1"):
+        unimodality(proba, true, tol=-0.1)
+
+
+def test_unimodality_is_registered_and_averaged_over_samples():
+    metric = ordframe.get_metric("unimodality")
+    assert metric.kind == "proba" and metric.higher_is_better and metric.bounds == (0.0, 1.0)
+    proba = [[0.1, 0.6, 0.3], [0.5, 0.1, 0.4], [0.2, 0.3, 0.5], [0.3, 0.3, 0.4]]
+    assert ordframe.unimodality([0, 1, 2, 2], proba) == 0.75
