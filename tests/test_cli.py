@@ -378,7 +378,9 @@ def test_metrics_fit_a_narrow_terminal_and_all_stands_alone(capsys, predictions,
     monkeypatch.setenv("COLUMNS", "40")
     code, out, _ = run(capsys, "metrics")
     assert (
-        code == 0 and max(len(line) for line in out.splitlines()) <= 40 and "\n    Share of exact predictions." in out
+        code == 0
+        and max(len(line) for line in out.splitlines()) <= 40
+        and "\naccuracy\n    confusion, higher: Share of exact\n    predictions." in out
     )
     path, _ = predictions
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "all", "mae")

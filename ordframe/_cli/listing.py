@@ -20,17 +20,19 @@ def metrics(args, out) -> int:
     width = shutil.get_terminal_size().columns
     if width < indent + 30:  # a narrow terminal: each description on its own lines
         indent, width = 4, max(width, 34)
+    narrow = indent == 4  # each metric's name on a line of its own, the rest below it
     header = "  ".join(c.ljust(w) for c, w in zip(columns, widths))
-    print(header + ("  description" if indent > 4 else "\n    description"), file=out)
+    print("name\n    kind, direction: description" if narrow else header + "  description", file=out)
     for row in table.itertuples(index=False):
-        first = "  ".join(getattr(row, c).ljust(w) for c, w in zip(columns, widths)) + "  "
         description = row.description + ("" if row.plugin.startswith("ordframe.") else f" (plugin {row.plugin})")
         defaults = dict(registry.get_metric(row.name).defaults)
         if defaults:
             description += f" Parameters (defaults): {metric_label(row.name, defaults)}."
-        if indent == 4:
-            print(first.rstrip(), file=out)
-            first = " " * indent
+        if narrow:
+            print(row.name, file=out)
+            first, description = " " * indent, f"{row.kind}, {row.direction}: {description}"
+        else:
+            first = "  ".join(getattr(row, c).ljust(w) for c, w in zip(columns, widths)) + "  "
         print(textwrap.fill(description, width, initial_indent=first, subsequent_indent=" " * indent), file=out)
     for row in failed.itertuples(index=False):
         print(textwrap.fill(f"plugin {row.plugin} {row.status}", width, subsequent_indent=" " * 4), file=out)
