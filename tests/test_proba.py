@@ -792,3 +792,53 @@ def test_unimodality_is_registered_and_averaged_over_samples():
     assert metric.kind == "proba" and metric.higher_is_better and metric.bounds == (0.0, 1.0)
     proba = [[0.1, 0.6, 0.3], [0.5, 0.1, 0.4], [0.2, 0.3, 0.5], [0.3, 0.3, 0.4]]
     assert ordframe.unimodality([0, 1, 2, 2], proba) == 0.75
+
+
+# calibration in the large
+
+
+@settings(max_examples=60, deadline=None)
+@given(proba_rows())
+def test_calibration_in_the_large_is_the_mean_expected_minus_the_mean_true_class(rows):
+    proba, true = rows
+    expected = float(np.mean([sum(c * p[c] for c in range(len(p))) - t for p, t in zip(proba, true)]))
+    got = ordframe.calibration_in_the_large(true, proba, labels=list(range(proba.shape[1])))
+    assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(proba_rows(min_k=3))
+def test_calibration_in_the_large_of_one_hot_probabilities_is_the_mean_signed_error(rows):
+    """A probability 1 on the predicted class gives the bias of the hard labels; the truth's own one-hot 0."""
+    proba, true = rows
+    pred = proba.argmax(axis=1)
+    k = proba.shape[1]
+    one_hot = np.eye(k)[pred]
+    labels = list(range(k))
+    assert ordframe.calibration_in_the_large(true, one_hot, labels=labels) == pytest.approx(
+        ordframe.mean_signed_error(true, pred, labels=labels), abs=1e-12
+    )
+    assert ordframe.calibration_in_the_large(true, np.eye(k)[true], labels=labels) == 0
+
+
+def test_calibration_in_the_large_is_registered_with_its_best_value_and_ranked_by_its_distance():
+    from ordframe.sklearn import make_scorer
+
+    metric = ordframe.get_metric("calibration_in_the_large")
+    assert metric.kind == "proba" and metric.best == 0 and metric.direction == "best at 0"
+    true = np.array([0, 1, 2, 1])
+    high = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0], [0.0, 0.5, 0.5]])
+    low = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.5, 0.5, 0.0]])
+    assert ordframe.calibration_in_the_large(true, high) == 0.375 == -ordframe.calibration_in_the_large(true, low)
+
+    class Fixed:
+        classes_ = np.array([0, 1, 2])
+
+        def __init__(self, proba):
+            self.proba = proba
+
+        def predict_proba(self, x):
+            return self.proba
+
+    scorer = make_scorer("calibration_in_the_large", labels=[0, 1, 2])
+    assert scorer(Fixed(high), np.zeros((4, 1)), true) == scorer(Fixed(low), np.zeros((4, 1)), true) == -0.375

@@ -1,4 +1,5 @@
-"""Scoring rules for class probabilities (RPS, sa-RPS, Brier and log score) and the unimodality rate.
+"""Scoring rules for class probabilities (RPS, sa-RPS, Brier and log score), their calibration in the large, and the
+unimodality rate.
 
 Every kernel takes ``proba`` of shape ``(..., K)`` (the probabilities of the K
 ordered classes, each row summing to 1) and ``true``, the int64 index of the
@@ -25,6 +26,11 @@ GOOD = "I. J. Good, Rational decisions, J. R. Stat. Soc. B 14(1), 1952"
 PINTO_DA_COSTA = (
     "J. Pinto da Costa, H. Alonso, J. S. Cardoso, The unimodal model for the classification of ordinal data, "
     "Neural Networks 21(1), 2008"
+)
+
+VAN_CALSTER = (
+    "B. Van Calster, D. Nieboer, Y. Vergouwe, B. De Cock, M. J. Pencina, E. W. Steyerberg, A calibration hierarchy "
+    "for risk models was defined: from utopia to empirical data, J. Clin. Epidemiol. 74, 2016"
 )
 
 LOG_EPS = 1e-15
@@ -92,10 +98,29 @@ def unimodality(proba, true, tol=0.0):
     return (~rises_after_a_fall.any(axis=-1)).astype(np.float64)
 
 
+def calibration_in_the_large(proba, true):
+    """E_p[Y] - y: the expected class position under the predicted probabilities minus the true one, per sample.
+
+    Averaged, the mean predicted class position minus the mean true one: calibration in the large (Van Calster et
+    al. 2016) on the class scale, best at 0; with one-hot probabilities, ``mean_signed_error`` of their classes.
+    """
+    return proba @ np.arange(proba.shape[-1], dtype=np.float64) - true
+
+
 @hookimpl
 def ordframe_metrics():
     unit = (0.0, 1.0)
     return [
+        Metric(
+            "calibration_in_the_large",
+            "proba",
+            calibration_in_the_large,
+            bounds=(float("-inf"), float("inf")),
+            best=0.0,
+            description="Calibration in the large on the class scale: the mean expected class position under the "
+            "predicted probabilities minus the mean true position (the bias of the probabilities; best at 0).",
+            reference=VAN_CALSTER,
+        ),
         Metric(
             "rps",
             "proba",
