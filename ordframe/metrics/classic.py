@@ -473,6 +473,7 @@ def ordframe_metrics():
             best=0.0,
             description="Mean of predicted minus true class index: the bias, > 0 when predicting too high.",
             reference=WILKS,
+            interval="basic",
             compiled=_mean_signed_error_compiled,
         ),
         Metric(
