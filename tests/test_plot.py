@@ -272,6 +272,18 @@ def test_retention_lines(curves):
     assert ax.get_xlim() == (1.0, 0.5)
 
 
+def test_retention_of_a_metric_with_a_target_says_its_area_is_of_the_distance():
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"y": rng.integers(0, 3, 90)})
+    df[["p0", "p1", "p2"]] = rng.dirichlet([1, 1, 1], 90)
+    df["yhat"] = df[["p0", "p1", "p2"]].to_numpy().argmax(axis=1)
+    curves = df.ordinal.aursc("y", ["p0", "p1", "p2"], pred="yhat", metric="mean_signed_error", score="rps")
+    (ax,) = oplot.retention(curves).axes
+    (line,) = [line for line in ax.get_lines() if line.get_gid()]
+    assert line.get_label() == f"curve: AURSC of |mean_signed_error - 0| = {float(curves['aursc']):.3f}"
+    assert "best at 0" in ax.get_ylabel()
+
+
 def many_curves(models, scores):
     rng = np.random.default_rng(3)
     n = 200

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import direction_text
+from ordframe._core.checks import direction_text, target_of
 from ordframe._core.dims import RETAINED_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe.plot._figures import legend_height, legend_outside, new_axes
@@ -57,14 +57,16 @@ def retention(curves: xr.Dataset, *, ax=None) -> Figure:
     areas, _ = line_labels(curves["aursc"].broadcast_like(curve.isel({RETAINED_DIM: 0}, drop=True)), others)
     retained = curve[RETAINED_DIM].values
     order = np.argsort(retained)[::-1]
-    entries = [f"{label or 'curve'}: AURSC = {float(area):.3f}" for label, area in zip(labels, areas.values)]
+    metric = curves.attrs.get("metric", curve.attrs.get("metric", "metric"))
+    best = target_of(curve.attrs)  # a metric with a target: its area is that of the distance from it
+    area_of = "AURSC" if best is None else f"AURSC of |{metric} - {best:g}|"
+    entries = [f"{label or 'curve'}: {area_of} = {float(area):.3f}" for label, area in zip(labels, areas.values)]
     width = 5.5 + 0.065 * max(len(e) for e in entries)  # inches: the axes, and the legend beside them
     fig, (axis,) = new_axes(1, ax, width=width, height=max(4.0, legend_height(len(entries))))
     styles = line_styles([curve.sizes[d] for d in others])
     for i, (label, entry) in enumerate(zip(labels, entries)):
         axis.plot(retained[order], lines.values[i][order], lw=1.8, label=entry, gid=label or "curve", **styles[i])
     axis.set_xlim(retained.max(), retained.min())
-    metric = curves.attrs.get("metric", curve.attrs.get("metric", "metric"))
     score = curves.attrs.get("score")
     direction = direction_text(curve.attrs)
     axis.set_xlabel(
