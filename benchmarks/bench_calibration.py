@@ -37,7 +37,7 @@ import ordframe  # noqa: F401
 from ordframe.metrics.calibration import decompose
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine_info import machine  # noqa: E402
+from machine_info import emit, machine  # noqa: E402
 
 
 def data(n, k, seed=0):
@@ -137,10 +137,7 @@ def main():
     out += ["| run | CPU seconds | / numpy.cumsum |", "|---|---|---|"]
     out += [f"| {name} | {seconds:.3f} | {seconds / base:.2f} |" for name, seconds in times.items()]
     report = "\n".join(out) + "\n"
-    print(report)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(report)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

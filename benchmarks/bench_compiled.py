@@ -41,6 +41,7 @@ import tempfile
 import time
 
 import numpy as np
+from machine_info import emit, machine
 
 from ordframe._bridge.apply import confusion_kernel, prepare
 from ordframe._core import options
@@ -176,7 +177,6 @@ def verdict(name, times) -> str:
 
 def report(names, sizes, times, first_calls, load) -> str:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from machine_info import machine
 
     lines = ["# Compiled kernels against their numpy twins, and one pass over the cube", ""]
     rows = machine([("kernels", f"numba {_accelerate.numba_version()}"), ("load average before / after", load)])
@@ -238,10 +238,7 @@ def main(argv=None) -> int:
         print(f"bench_compiled smoke: {len(names)} compiled kernels agree with their numpy twins")
         return 1 if failed else 0
     text = report(names, sizes, times, first_calls, f"{load_before} / {load_average()}")
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    emit(text, args.out)
     return 1 if failed else 0
 
 

@@ -54,7 +54,7 @@ import xarray as xr
 from scipy.stats import multivariate_normal, norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine_info import machine  # noqa: E402
+from machine_info import emit, machine  # noqa: E402
 
 import ordframe  # noqa: E402
 from ordframe._registry import manager as registry  # noqa: E402
@@ -480,10 +480,7 @@ def main():
     )
     command = "python benchmarks/bench_coverage.py " + " ".join(sys.argv[1:])
     text = report(results, args.r, args.r_path, args.b, time.perf_counter() - start, command)
-    if args.output:
-        Path(args.output).write_text(text)
-    else:
-        print(text)
+    emit(text, args.output)
     for m in sorted({name for counts in results.values() for name, _ in counts}):
         best, why, _ = choose(results, m)
         print(f"{m}: the rule picks {best} ({why}); registered default {registry.get_metric(m).interval}")

@@ -46,7 +46,7 @@ import xarray as xr
 from scipy.stats import norm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine_info import machine  # noqa: E402
+from machine_info import emit, machine  # noqa: E402
 
 import ordframe  # noqa: E402
 
@@ -288,10 +288,7 @@ def main():
     check(results)
     command = "python benchmarks/bench_cv_size.py " + " ".join(sys.argv[1:])
     text = report(results, min(args.r_compare, args.r), args.b, time.perf_counter() - start, command)
-    if args.output:
-        Path(args.output).write_text(text)
-    else:
-        print(text)
+    emit(text, args.output)
 
 
 if __name__ == "__main__":

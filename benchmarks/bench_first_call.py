@@ -35,7 +35,7 @@ import tempfile
 import time
 
 import numpy as np
-from machine_info import machine
+from machine_info import emit, machine
 
 from ordframe._core import options
 from ordframe._registry import metric as declaration
@@ -202,10 +202,7 @@ def main() -> None:
             "too: the twin takes over once that time reaches `COMPILED_SECONDS`.",
         ]
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(report)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ import time
 
 import numpy as np
 import xarray as xr
+from machine_info import emit, machine
 
 import ordframe
 from ordframe._registry import metric as declaration
@@ -166,7 +167,6 @@ def numba_state() -> str:
 
 def report(ks, cells, names, after, before, before_source, numpy_only, load, rounds=1, kind="diagonal") -> str:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from machine_info import machine
 
     lines = ["# Confusion metric kernels: time per call against one pass over the int64 cube", ""]
     rows = machine([("kernels", numba_state()), ("load average (1, 5, 15 min) before / after", load)])
@@ -295,10 +295,7 @@ def main(argv=None) -> int:
             failed += check_values(ks, names, dirs["after"], dirs["numpy"], "the numpy-only path")
     load = f"{load_before} / {load_average()}"
     text = report(ks, cells, names, after, before, before_source, numpy_only, load, args.rounds, args.cube)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    emit(text, args.out)
     for line in failed:
         print("FAILED:", line, file=sys.stderr)
     return 1 if failed else 0

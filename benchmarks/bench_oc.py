@@ -32,6 +32,7 @@ import subprocess
 import time
 
 import numpy as np
+from machine_info import emit
 
 from ordframe._registry.manager import get_metric
 
@@ -319,7 +320,4 @@ if __name__ == "__main__":
     if args.smoke:
         print("bench_oc smoke: the kernels equal the plain-DP and ported loops; auoc equals the trapezoid to 1e-6")
         raise SystemExit(0)
-    print(report)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(report)
+    emit(report, args.output)

@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 import xarray as xr
+from machine_info import emit
 
 import ordframe  # noqa: F401  (registers the accessors)
 from ordframe._core import options
@@ -221,10 +222,7 @@ def main():
         print("bench_rint_d smoke: the kernels equal the O(K^2) and O(K^4) loops")
         return
     report = run(args.matrices, args.loop_subset, args.repeat)
-    print(report)
-    if args.out:
-        with open(args.out, "w") as handle:
-            handle.write(report)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

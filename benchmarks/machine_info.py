@@ -1,4 +1,5 @@
-"""The machine and the library version a benchmark ran on, for the header of its report."""
+"""What every benchmark's report shares: the machine and library versions it ran on (its header), and where it
+goes (printed, and written to the file its ``--out``/``--output`` names)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,11 @@ def _version(metadata, package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return "not installed"
+
+
+def emit(report: str, path: str | None) -> None:
+    """Print ``report``, and write it to ``path`` too where one is given."""
+    print(report)
+    if path:
+        with open(path, "w") as f:
+            f.write(report)
