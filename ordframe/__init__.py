@@ -50,9 +50,9 @@ def __getattr__(name: str):
         globals()[name] = value
         return value
     if name == "__version__":  # read from the installed package's metadata: one source
-        from importlib.metadata import version
+        from ordframe._core.version import ordframe_version
 
-        return version("ordframe")
+        return ordframe_version()
     from ordframe._registry import manager
 
     if not name.startswith("_") and name in manager.metric_names():

@@ -30,6 +30,7 @@ from ordframe._core.checks import check_nonnegative
 from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
 from ordframe._core.drawing import drawn_of
 from ordframe._core.messages import warn
+from ordframe._core.version import VERSION_ATTR, ordframe_version
 from ordframe._registry.manager import BUILTIN_MODULES, PluginError, plugin_of
 from ordframe._registry.metric import Metric
 
@@ -402,7 +403,7 @@ def apply_proba(
 
 def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.Index | None) -> xr.DataArray:
     """``result`` with attrs that say what it is: the metric, its parameters, direction (``higher_is_better``, or
-    ``best`` for a metric whose best value is a target), bounds and classes.
+    ``best`` for a metric whose best value is a target), bounds, classes and the ordframe version that computed it.
 
     Every attr is a string or a number, so it survives ``to_netcdf``; the
     parameters (matrices in class order) are JSON: ``json.loads(result.attrs["parameters"])``.
@@ -416,6 +417,7 @@ def labelled(result: xr.DataArray, metric: Metric, params: Mapping, classes: pd.
         ),
         "metric_bounds": [float(b) for b in metric.bounds],  # not "bounds": CF reserves it for a variable name
         **({} if classes is None else {"classes": json.dumps([str(c) for c in classes])}),
+        VERSION_ATTR: ordframe_version(),
     }
     return result
 

@@ -51,6 +51,7 @@ from ordframe._core.checks import check_level, directions, ranking
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.drawing import Resampling, drawn_of
 from ordframe._core.messages import show, warn
+from ordframe._core.version import VERSION_ATTR, ordframe_version
 from ordframe._inference.intervals import (
     MIN_VALID,
     acceleration_of,
@@ -122,8 +123,8 @@ def compare(
         Variables ``difference``, ``interval``, ``p_value``, ``adjusted_p_value``,
         ``bootstrap_share_better`` (dims ``metric``, ``model_dim``, ``versus``, ...) and ``mean``, ``rank``
         (dims ``metric``, ``model_dim``, ...); attrs ``estimate`` (``"data"`` or ``"replicate mean"``),
-        ``adjust`` and the replicates' record of how they were drawn (``n_resamples``, ``seed``, ``method``,
-        ...). A pair with no replicate where both models are defined has NaN ``p_value``,
+        ``adjust``, the replicates' record of how they were drawn (``n_resamples``, ``seed``, ``method``,
+        ...) and ``ordframe_version``. A pair with no replicate where both models are defined has NaN ``p_value``,
         ``adjusted_p_value``, ``bootstrap_share_better`` and ``interval``, and is left out of the adjustment.
 
     Raises
@@ -250,6 +251,7 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
         "estimate": "data" if on_data else "replicate mean",
         "adjust": "none" if adjust is None else adjust,
         **drawn_of(ChainMap(*(v.attrs for v in data.values()), data.attrs)),  # how the replicates were drawn
+        VERSION_ATTR: ordframe_version(),
     }
     return out
 
