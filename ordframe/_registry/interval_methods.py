@@ -61,12 +61,14 @@ METRIC_FIELDS: Mapping[str, MetricField] = MappingProxyType(
 
 @dataclass(frozen=True)
 class IntervalMethod:
-    """One interval method: its name, what it needs, where it applies, its bounds function and its citation."""
+    """One interval method: its name, what it needs, where it applies, its bounds function, its citation (authors
+    and year) and the full references of that citation (authors, title, venue, year)."""
 
     name: str
     bounds: str
     description: str
     citation: str
+    references: tuple[str, ...] = ()
     places: tuple[str, ...] = ("replicates", "frame")
     needs: tuple[str, ...] = ()
     metric: str | None = None
@@ -96,6 +98,7 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "percentile_interval",
                 "the alpha/2 and 1 - alpha/2 quantiles of the replicates",
                 "Efron & Tibshirani (1993), ch. 13",
+                ("B. Efron, R. J. Tibshirani, An Introduction to the Bootstrap, Chapman & Hall, 1993",),
                 places=PLACES,
             ),
             IntervalMethod(
@@ -103,6 +106,9 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "basic_interval",
                 "the percentile interval reflected about the estimate, against the bootstrap's bias",
                 "Davison & Hinkley (1997), eq. 5.6",
+                (
+                    "A. C. Davison, D. V. Hinkley, Bootstrap Methods and their Application, Cambridge University Press, 1997",
+                ),
                 places=PLACES,
                 needs=("estimate",),
             ),
@@ -111,6 +117,10 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "bca_interval",
                 "bias corrected and accelerated: the levels moved by the estimate's rank and the jackknife",
                 "Efron (1987); Efron & Tibshirani (1993), ch. 14",
+                (
+                    "B. Efron, Better bootstrap confidence intervals, J. Am. Stat. Assoc. 82(397), 1987",
+                    "B. Efron, R. J. Tibshirani, An Introduction to the Bootstrap, Chapman & Hall, 1993",
+                ),
                 places=("replicates", "frame", "differences"),
                 needs=("estimate", "jackknife"),
             ),
@@ -119,6 +129,12 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "m_out_of_n_interval",
                 "the spread of replicates of m < N samples rescaled by sqrt(m/N), for a statistic that is not smooth",
                 "Bickel, Götze & van Zwet (1997); Bickel & Sakov (2008)",
+                (
+                    "P. J. Bickel, F. Götze, W. R. van Zwet, Resampling fewer than n observations: gains, losses, and "
+                    "remedies for losses, Statistica Sinica 7(1), 1997",
+                    "P. J. Bickel, A. Sakov, On the choice of m in the m out of n bootstrap and confidence bounds for "
+                    "extrema, Statistica Sinica 18(3), 2008",
+                ),
                 places=("replicates",),
                 needs=("estimate",),
                 drawn_by="ordframe.bootstrap_cube(cube, n_resamples, size=m)",
@@ -129,6 +145,10 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "calibrated_interval",
                 "the percentile interval at levels calibrated by a double bootstrap",
                 "Hall (1986); Hall & Martin (1988)",
+                (
+                    "P. Hall, On the bootstrap and confidence intervals, Ann. Stat. 14(4), 1986",
+                    "P. Hall, M. A. Martin, On bootstrap resampling and iteration, Biometrika 75(4), 1988",
+                ),
                 needs=("estimate", "cube", "draws"),
                 instead="basic",
             ),
@@ -137,6 +157,12 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "jeffreys_interval",
                 "a share of samples: Beta quantiles at the bootstrap's effective sample size",
                 "Brown, Cai & DasGupta (2001); Korn & Graubard (1998)",
+                (
+                    "L. D. Brown, T. T. Cai, A. DasGupta, Interval estimation for a binomial proportion, Statistical "
+                    "Science 16(2), 2001",
+                    "E. L. Korn, B. I. Graubard, Confidence intervals for proportions with small expected number of "
+                    "positive counts estimated from survey data, Survey Methodology 24(2), 1998",
+                ),
                 needs=("estimate", "cube"),
                 metric="share",
             ),
@@ -145,6 +171,9 @@ INTERVAL_METHODS: Mapping[str, IntervalMethod] = MappingProxyType(
                 "intersection_interval",
                 "the worst of per-class values, bounded jointly over the classes that may be worst",
                 "Chernozhukov, Lee & Rosen (2013)",
+                (
+                    "V. Chernozhukov, S. Lee, A. M. Rosen, Intersection bounds: estimation and inference, Econometrica 81(2), 2013",
+                ),
                 needs=("cube", "draws"),
                 metric="per_class",
                 instead="basic",
