@@ -20,6 +20,8 @@ from ._inference.friedman import friedman as friedman
 from ._inference.george import george_rank as george_rank
 from ._inference.intervals import DegenerateIntervalWarning as DegenerateIntervalWarning
 from ._inference.intervals import ci as ci
+from ._inference.results_section import methods_text as methods_text
+from ._inference.results_section import results_table as results_table
 from ._inference.skill import UndefinedSkillWarning as UndefinedSkillWarning
 from ._inference.skill import skill as skill
 from ._inference.ttest import corrected_ci as corrected_ci

@@ -25,6 +25,11 @@ class LabelWarning(UserWarning):
     """Labels that are probably a mistake, e.g. predicted values that no true label has (unrounded outputs)."""
 
 
+def number_text(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals; one that rounds to zero is ``0.000``, not ``-0.000`` (-0.0 + 0.0 is 0.0)."""
+    return "nan" if np.isnan(value) else f"{round(value, digits) + 0.0:.{digits}f}"
+
+
 def show(values) -> str:
     """``'a', 'b', 'c', ...``: at most ``MAX_SHOWN`` values, as Python literals."""
     values = list(values)

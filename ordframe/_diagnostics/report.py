@@ -27,6 +27,7 @@ import xarray as xr
 from ordframe._bridge.apply import check_cube, cube_classes
 from ordframe._bridge.evaluate import evaluate_cube
 from ordframe._core.dims import CLASS_DIM, CUBE_DIMS, PRED, TRUE
+from ordframe._core.messages import number_text
 from ordframe._core.typing import MetricSpec
 from ordframe._registry.request import METRIC_SETS
 from ordframe.metrics._matrix import index_distance
@@ -171,13 +172,8 @@ def report_cube(cube: xr.DataArray, metrics: MetricSpec = None) -> xr.Dataset:
     return ds.assign({name: overall[name] for name in overall.data_vars})
 
 
-def _number(value: float, digits: int) -> str:
-    """``value`` with ``digits`` decimals; one that rounds to zero is ``0.000``, not ``-0.000`` (-0.0 + 0.0 is 0.0)."""
-    return "nan" if np.isnan(value) else f"{round(value, digits) + 0.0:.{digits}f}"
-
-
 def _cell(value: float, column: int, digits: int, whole: bool) -> str:
-    return f"{int(value):>{column}}" if whole else f"{_number(value, digits):>{column}}"
+    return f"{int(value):>{column}}" if whole else f"{number_text(value, digits):>{column}}"
 
 
 def _block(ds: xr.Dataset, digits: int) -> list[str]:
@@ -205,7 +201,7 @@ def _block(ds: xr.Dataset, digits: int) -> list[str]:
                     cells.append(_cell(float(values[n].sum()), column, digits, whole))
                 elif average_name(n, average) in ds:
                     value = float(np.asarray(ds[average_name(n, average)].values, dtype=np.float64).reshape(-1)[0])
-                    cells.append(f"{_number(value, digits):>{column}}")
+                    cells.append(f"{number_text(value, digits):>{column}}")
                 else:
                     cells.append(" " * column)
             lines.append(" ".join([f"{row:>{width}}", *cells]).rstrip())
@@ -216,7 +212,7 @@ def _block(ds: xr.Dataset, digits: int) -> list[str]:
         value = float(np.asarray(var.values, dtype=np.float64).reshape(-1)[0])
         direction = var.attrs.get("direction")
         suffix = f"  ({direction})" if direction else ""
-        lines.append(f"{str(name):>{width}} {_number(value, digits):>{column}}{suffix}")
+        lines.append(f"{str(name):>{width}} {number_text(value, digits):>{column}}{suffix}")
     while lines and not lines[-1]:
         lines.pop()
     return lines
