@@ -1,5 +1,6 @@
 """The results written down: the table, the methods text, and the record of how results were made in every file."""
 
+import json
 import re
 import warnings
 import xml.etree.ElementTree as ET
@@ -10,6 +11,8 @@ import pandas as pd
 import pytest
 import xarray as xr
 
+from ordframe._cli.main import main
+from ordframe._cli.output import METADATA_SUFFIX, write_file
 from ordframe._inference.results_section import (
     ADJUSTMENT_TEXTS,
     latex_text,
@@ -193,3 +196,42 @@ def test_every_result_records_the_version(results):
             if attrs:
                 assert attrs["ordframe_version"] == version("ordframe")
     assert results[1]["oc"].attrs["ci_method"] == "basic" and results[1]["oc"].attrs["seed"] == 3
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "table", "netcdf", "parquet"])
+def test_every_out_file_records_how_its_numbers_were_made(tmp_path, results, fmt):
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    _, intervals, result = results
+    table = xr.Dataset({"oc": intervals["oc"].sel(bound="low", drop=True)}, attrs=result.attrs)
+    path = str(tmp_path / f"scores.{fmt}")
+    written = write_file(table, fmt, path)
+    if fmt == "netcdf":
+        with xr.open_dataset(path) as got:
+            attrs, column = got.attrs, got["oc"].attrs
+    elif fmt == "parquet":
+        record = pd.read_parquet(path).attrs
+        attrs, column = record["attrs"], record["columns"]["oc"]
+    else:
+        assert written == [path, path + METADATA_SUFFIX]
+        record = json.loads((tmp_path / f"scores.{fmt}{METADATA_SUFFIX}").read_text(encoding="utf-8"))
+        attrs, column = record["attrs"], record["columns"]["oc"]
+    assert attrs["ordframe_version"] == version("ordframe") and attrs["adjust"] == "holm"
+    assert (column["ci_method"], column["ci_level"], column["n_resamples"], column["seed"]) == ("basic", 0.95, 100, 3)
+    assert column["cluster"] == "subject" and list(column["metric_bounds"]) == [0.0, 1.0]
+
+
+def test_score_says_where_the_record_is(capsys, tmp_path, frame):
+    frame.head(24).to_csv(tmp_path / "p.csv", index=False)
+    code = main(
+        ["score", str(tmp_path / "p.csv"), "--true", "y", "--pred", "yhat", "--metrics", "mae", "--by", "model"]
+        + ["--out", str(tmp_path / "s.csv")]
+    )
+    err = capsys.readouterr().err
+    assert (
+        code == 0
+        and err == f"wrote {tmp_path / 's.csv'} (how it was computed: {tmp_path / 's.csv'}{METADATA_SUFFIX})\n"
+    )
+    record = json.loads((tmp_path / f"s.csv{METADATA_SUFFIX}").read_text(encoding="utf-8"))
+    assert record["columns"]["mae"]["metric_bounds"] == [0.0, "inf"]
+    assert pd.read_csv(tmp_path / "s.csv").columns.tolist() == ["model", "mae"]  # the CSV itself reads as before

@@ -3,19 +3,35 @@
 Every format but netCDF holds the table: the ``--by`` columns, then one
 column per metric. netCDF keeps what a table cannot: each metric's attrs
 (its parameters, direction, bounds and classes), as the Python API gives them.
+
+Every file also records how its numbers were made (``file_record``): the
+result's attrs (the comparison's level, method and adjustment, how the
+replicates were drawn, the ordframe version) and each column's (its metric and
+parameters, its interval's method and level, the replicates and their seed).
+netCDF holds them as attrs, Parquet in its key-value metadata (pandas' ``attrs``,
+which ``pd.read_parquet`` gives back), and a text file (CSV, JSON, Markdown, a
+table) beside it, in ``<file>-metadata.json`` (the name CSV on the Web gives a
+table's metadata), so the file itself reads as before.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
 from ordframe._cli.files import PARQUET_HINT
 from ordframe._cli.wording import UsageError
 from ordframe._core.dims import OBSERVED_DIM
+from ordframe._core.version import VERSION_ATTR, ordframe_version
+from ordframe._inference.results_section import markdown_cell
+
+METADATA_SUFFIX = "-metadata.json"
+"""The name of a text file's record beside it: ``scores.csv`` -> ``scores.csv-metadata.json``."""
 
 
 def to_table(result: xr.Dataset) -> pd.DataFrame:
@@ -45,27 +61,53 @@ def render(table: pd.DataFrame, fmt: str, width: int | None = None) -> str:
     return rounded.to_string(index=False, line_width=width) + "\n"
 
 
-def markdown_cell(value) -> str:
-    """A value as the text of a Markdown table cell: ``\\`` and ``|`` escaped, line breaks as ``<br>``."""
-    text = str(value).replace("\\", "\\\\").replace("|", "\\|")
-    return text.replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>")
+def file_record(result: xr.Dataset) -> dict:
+    """How the numbers of ``result`` were made: ``{"attrs": {...}, "columns": {column: {...}}}``, JSON values.
+
+    ``attrs`` are the result's (with the ``ordframe_version`` that wrote it), ``columns`` each variable's
+    attrs; a bound that is not finite (``metric_bounds`` of an unbounded metric) is written ``"inf"``,
+    which ``float()`` reads back.
+    """
+    attrs = {VERSION_ATTR: ordframe_version(), **result.attrs}
+    columns = {str(name): _json_value(dict(v.attrs)) for name, v in result.data_vars.items() if v.attrs}
+    return {"attrs": _json_value(attrs), "columns": columns}
 
 
-def write_file(result: xr.Dataset, fmt: str, path: str) -> None:
-    """``result`` written to ``path`` in ``fmt``; a failure is a ``UsageError`` that names the file."""
+def _json_value(value):
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def write_file(result: xr.Dataset, fmt: str, path: str) -> list[str]:
+    """``result`` written to ``path`` in ``fmt``, with its ``file_record``; the paths written (a text format's
+    record beside it). A failure is a ``UsageError`` that names the file."""
+    record = file_record(result)
+    written = [path]
     try:
         if fmt == "netcdf":
-            _netcdf(result).to_netcdf(path)
+            _netcdf(result).assign_attrs(record["attrs"]).to_netcdf(path)
         elif fmt == "parquet":
-            to_table(result).to_parquet(path, index=False)
+            table = to_table(result)
+            table.attrs = record
+            table.to_parquet(path, index=False)
         else:
             Path(path).write_text(render(to_table(result), fmt), encoding="utf-8")
+            written.append(path + METADATA_SUFFIX)
+            Path(written[-1]).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except ImportError:  # pandas names a missing engine so
         raise UsageError(f"cannot write {path}: writing Parquet needs pyarrow: {PARQUET_HINT}") from None
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     except (ValueError, TypeError) as exc:  # a column the format cannot store
         raise UsageError(f"cannot write {path} as {fmt}: {str(exc).splitlines()[0]}") from None
+    return written
 
 
 def _netcdf(result: xr.Dataset) -> xr.Dataset:

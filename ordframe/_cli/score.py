@@ -387,8 +387,8 @@ def score(args, out) -> int:
     )
     result = score_result(df, args, metrics)
     if to_file:
-        write_file(result, fmt, args.out)
-        say(f"wrote {args.out}")
+        written = write_file(result, fmt, args.out)
+        say(f"wrote {args.out}" + (f" (how it was computed: {written[1]})" if len(written) > 1 else ""))
     else:
         width = shutil.get_terminal_size().columns if out.isatty() else None
         text = render(to_table(result), fmt, width=width)
