@@ -235,3 +235,18 @@ def test_score_says_where_the_record_is(capsys, tmp_path, frame):
     record = json.loads((tmp_path / f"s.csv{METADATA_SUFFIX}").read_text(encoding="utf-8"))
     assert record["columns"]["mae"]["metric_bounds"] == [0.0, "inf"]
     assert pd.read_csv(tmp_path / "s.csv").columns.tolist() == ["model", "mae"]  # the CSV itself reads as before
+
+
+def test_a_metric_with_a_target_is_best_nearest_it():
+    cube = xr.DataArray(
+        [[[5, 3], [0, 5]], [[6, 1], [2, 4]]],
+        dims=("model", "true", "pred"),
+        coords={"model": ["over", "near"], "true": [0, 1], "pred": [0, 1]},
+    )
+    values = cube.ordinal.evaluate(metrics=["mean_signed_error"])
+    errors = values["mean_signed_error"].values  # 3/13 and 1/13 - 2/13: the second is nearer 0
+    rows = markdown_rows(results_table(values))
+    assert results_table(values).splitlines()[0] == "| model | mean_signed_error →0 |"
+    assert [rows[m][0].startswith("**") for m in ("over", "near")] == list(abs(errors) == abs(errors).min())
+    with pytest.raises(ValueError, match=r"'mean_signed_error' does not say which values are better"):
+        results_table(values.drop_attrs())

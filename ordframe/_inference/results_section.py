@@ -109,11 +109,12 @@ def _style(format: str, ascii: bool) -> _Style:
     )  # fmt: skip
 
 
-def _arrow(attrs: Mapping, style: _Style) -> str:
+def _arrow(name: Hashable, attrs: Mapping, style: _Style) -> str:
+    """Which way the metric ``name`` is better: up, down, or toward its target value."""
     best = target_of(attrs)
     if best is not None:
         return f"{style.target}{best:g}"
-    return style.up if orientation("", attrs).sign > 0 else style.down
+    return style.up if orientation(name, attrs).sign > 0 else style.down
 
 
 # --- the table -------------------------------------------------------------------------------------------------
@@ -195,7 +196,7 @@ def results_table(
     marked = {} if result is None else _differs(result, data, control, model_dim)
     cells = {}
     for name in names:
-        estimate = _row_values(data[name], model_dim)
+        estimate = _row_values(data[name])
         score = orientation(name, data[name].attrs).score(estimate)
         best = score == np.nanmax(score) if np.isfinite(score).any() else np.zeros(len(models), dtype=bool)
         column = []
@@ -207,7 +208,10 @@ def results_table(
                 text += f" [{number_text(low[i], digits)}, {number_text(high[i], digits)}]"
             column.append(text + (style.mark if name in marked and marked[name][i] else ""))
         cells[name] = column
-    header = [style.escape(str(model_dim)), *(f"{style.escape(str(n))} {_arrow(data[n].attrs, style)}" for n in names)]
+    header = [
+        style.escape(str(model_dim)),
+        *(f"{style.escape(str(n))} {_arrow(n, data[n].attrs, style)}" for n in names),
+    ]
     rows = [[style.escape(str(m)), *(cells[n][i] for n in names)] for i, m in enumerate(models)]
     note = _note(data, intervals, result, control, style)
     if format == "markdown":
@@ -249,7 +253,8 @@ def _models_only(data: xr.Dataset, model_dim: str, what: str) -> xr.Dataset:
     return data
 
 
-def _row_values(values: xr.DataArray, model_dim: str) -> np.ndarray:
+def _row_values(values: xr.DataArray) -> np.ndarray:
+    """The values of one metric, model by model."""
     return np.asarray(values.values, dtype=np.float64).reshape(-1)
 
 
@@ -285,8 +290,8 @@ def _intervals_of(intervals, data: xr.Dataset, model_dim: str) -> dict[Hashable,
     _models_only(intervals.isel({BOUND_DIM: 0}, drop=True), model_dim, "intervals=")
     return {
         name: (
-            _row_values(intervals[name].sel({BOUND_DIM: "low"}), model_dim),
-            _row_values(intervals[name].sel({BOUND_DIM: "high"}), model_dim),
+            _row_values(intervals[name].sel({BOUND_DIM: "low"})),
+            _row_values(intervals[name].sel({BOUND_DIM: "high"})),
         )
         for name in data.data_vars
     }
@@ -308,7 +313,7 @@ def _differs(result: xr.Dataset, data: xr.Dataset, control, model_dim: str) -> d
     out = {}
     for name in data.data_vars:
         if control is None:
-            score = orientation(name, data[name].attrs).score(_row_values(data[name], model_dim))
+            score = orientation(name, data[name].attrs).score(_row_values(data[name]))
             if not np.isfinite(score).any():
                 continue
             reference = models[int(np.nanargmax(score))]
@@ -324,7 +329,7 @@ def _note(data: xr.Dataset, intervals, result, control, style: _Style) -> str:
     parts = []
     if intervals is not None:
         parts.append("Estimates [" + _interval_phrase(as_dataset(intervals), list(data.data_vars), style) + "]")
-    kinds = {_arrow(data[n].attrs, style) for n in data.data_vars}
+    kinds = {_arrow(n, data[n].attrs, style) for n in data.data_vars}
     arrows = [
         f"{style.up} higher is better" if style.up in kinds else "",
         f"{style.down} lower is better" if style.down in kinds else "",
