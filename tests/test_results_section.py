@@ -66,6 +66,14 @@ def markdown_rows(text: str) -> dict[str, list[str]]:
     return {cells[0]: cells[1:] for cells in (line.strip("| ").split(" | ") for line in lines)}
 
 
+def two_models(counts, models, metric) -> xr.Dataset:
+    """``metric`` of two 2 x 2 confusion matrices, one per model."""
+    cube = xr.DataArray(
+        counts, dims=("model", "true", "pred"), coords={"model": models, "true": [0, 1], "pred": [0, 1]}
+    )
+    return cube.ordinal.evaluate(metrics=[metric])
+
+
 def cell_numbers(cell: str) -> list[float]:
     return [float(x) for x in re.findall(r"-?\d+\.\d+", cell)]
 
@@ -119,12 +127,7 @@ def test_the_table_follows_the_labels_not_the_positions(frame, results):
 
 
 def test_html_is_one_well_formed_table_with_every_label_escaped():
-    cube = xr.DataArray(
-        [[[5, 1], [2, 4]], [[3, 3], [3, 3]]],
-        dims=("model", "true", "pred"),
-        coords={"model": ["<b>&x</b>", "a|b_c"], "true": [0, 1], "pred": [0, 1]},
-    )
-    values = cube.ordinal.evaluate(metrics=["accuracy"])
+    values = two_models([[[5, 1], [2, 4]], [[3, 3], [3, 3]]], ["<b>&x</b>", "a|b_c"], "accuracy")
     page = results_table(values, format="html")
     root = ET.fromstring(page)  # well formed: every label escaped
     assert root.tag == "table" and [th.text for th in root.iter("th")][2:] == ["<b>&x</b>", "a|b_c"]
@@ -238,12 +241,7 @@ def test_score_says_where_the_record_is(capsys, tmp_path, frame):
 
 
 def test_a_metric_with_a_target_is_best_nearest_it():
-    cube = xr.DataArray(
-        [[[5, 3], [0, 5]], [[6, 1], [2, 4]]],
-        dims=("model", "true", "pred"),
-        coords={"model": ["over", "near"], "true": [0, 1], "pred": [0, 1]},
-    )
-    values = cube.ordinal.evaluate(metrics=["mean_signed_error"])
+    values = two_models([[[5, 3], [0, 5]], [[6, 1], [2, 4]]], ["over", "near"], "mean_signed_error")
     errors = values["mean_signed_error"].values  # 3/13 and 1/13 - 2/13: the second is nearer 0
     rows = markdown_rows(results_table(values))
     assert results_table(values).splitlines()[0] == "| model | mean_signed_error →0 |"
