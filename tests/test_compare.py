@@ -47,6 +47,12 @@ def test_adjusted_p_values_are_statsmodels_over_the_pairs(adjust, reference):
         np.testing.assert_allclose(got[cols, rows], expected, atol=1e-15)  # symmetric
 
 
+def test_no_variable_carries_one_metric_attrs_across_every_metric():
+    df = models_frame(models="ab")
+    result = df.ordinal.compare("y", "yhat", model="model", sample="s", metrics=["mae", "qwk"], n_resamples=100, seed=1)
+    assert {name: result[name].attrs for name in result.data_vars} == dict.fromkeys(result.data_vars, {})
+
+
 def test_no_adjustment_keeps_the_p_values():
     df = models_frame(models="ab")
     result = df.ordinal.compare(

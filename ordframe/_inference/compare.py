@@ -221,18 +221,18 @@ def _compare(result, model_dim, dim, level, estimate, adjust, higher_is_better, 
             output_core_dims=[[model_dim]],
             kwargs={"axis": -1, "nan_policy": "omit"},
         )
+        variables = {
+            "difference": observed if on_data else difference.mean(dim),
+            "interval": interval,
+            "p_value": p_value,
+            "adjusted_p_value": p_adjusted,
+            "bootstrap_share_better": wins,
+            "mean": mean,
+            "rank": rank.transpose(*mean.dims),
+        }
+        # A metric's attrs would survive the concatenation on every variable, which spans every metric.
         parts.append(
-            xr.Dataset(
-                {
-                    "difference": observed if on_data else difference.mean(dim),
-                    "interval": interval.drop_attrs(deep=False),
-                    "p_value": p_value,
-                    "adjusted_p_value": p_adjusted,
-                    "bootstrap_share_better": wins,
-                    "mean": mean.drop_attrs(deep=False),
-                    "rank": rank.transpose(*mean.dims),
-                }
-            ).expand_dims({METRIC_DIM: [name]})
+            xr.Dataset({k: v.drop_attrs(deep=False) for k, v in variables.items()}).expand_dims({METRIC_DIM: [name]})
         )
     out = xr.concat(parts, dim=METRIC_DIM, coords="minimal", compat="override")
     out["interval"] = out["interval"].transpose(METRIC_DIM, BOUND_DIM, ...)
