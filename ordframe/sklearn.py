@@ -73,6 +73,12 @@ class OrdinalScorer:
     def __init__(self, metric: str, *, labels: Any, **params: Any) -> None:
         declared = get_metric(metric)  # KeyError, with close names, for an unknown metric
         declared.params(params)  # TypeError for a parameter the metric does not take
+        if declared.kind == "score":
+            raise ValueError(
+                f"{declared.name!r} is a score metric, of a continuous score per sample, which a scorer cannot "
+                f"choose among predict, decision_function and predict_proba for you: score the output you mean with "
+                f"ordframe.{declared.name}(y_true, y_score)"
+            )
         if labels is None:
             raise TypeError(
                 "make_scorer needs labels=[...], every class in order (lowest first), "

@@ -332,7 +332,9 @@ def test_metric_name_must_be_a_public_identifier(name):
 
 
 def test_metric_kind_bounds_and_func_are_checked():
-    with pytest.raises(ValueError, match=r"metric 'x': kind must be one of \('confusion', 'proba'\), got 'matrix'"):
+    with pytest.raises(
+        ValueError, match=r"metric 'x': kind must be one of \('confusion', 'proba', 'score'\), got 'matrix'"
+    ):
         ordframe.Metric("x", "matrix", kernel, True)
     with pytest.raises(ValueError, match=r"metric 'x': bounds \(1, 0\) are not ordered"):
         ordframe.Metric("x", "confusion", kernel, True, (1, 0))

@@ -75,6 +75,12 @@ class Accumulator:
         self.classes = check_two(declared_order(labels))
         self.metrics = metrics
         self._request = metric_request(default_metrics(probabilities=True) if metrics is None else metrics, None)
+        ranked = [out for out, (m, _) in self._request.items() if m.kind == "score"]
+        if ranked:
+            raise ValueError(
+                f"{ranked} are score metrics, which need every sample's score at once, not counts of batches: "
+                "compute them on the whole, ordframe.<metric>(y_true, y_score)"
+            )
         k = len(self.classes)  # every parameter is checked now; the probability kernels' are prepared once
         prepared = [(m, prepare(m, p, k, self.classes)) for m, p in self._request.values()]
         self._outputs = {out: (m, parameters_json(p)) for out, (m, p) in zip(self._request, prepared)}  # merge's

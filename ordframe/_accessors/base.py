@@ -72,6 +72,8 @@ class _OrdinalAccessor:
     def _metric_method(self, metric: Metric):
         if metric.kind == "confusion":
             return self._confusion_method(metric)
+        if metric.kind == "score":
+            return self._score_method(metric)
         return self._proba_method(metric)
 
     def _confusion_method(self, metric: Metric):
@@ -79,3 +81,14 @@ class _OrdinalAccessor:
 
     def _proba_method(self, metric: Metric):
         raise NotImplementedError
+
+    def _score_method(self, metric: Metric):
+        where = f"df.ordinal.{metric.name}(true, marker), or on vectors, ordframe.{metric.name}(y_true, y_score)"
+
+        def method(*args, **kwargs):
+            raise TypeError(
+                f"{metric.name} is a score metric (of a continuous score per sample): it is computed on a "
+                f"DataFrame's columns, {where}"
+            )
+
+        return _method(method, metric, f"Not on this accessor: a score metric is computed as {where}.")

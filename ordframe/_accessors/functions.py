@@ -18,7 +18,7 @@ from ordframe._bridge.evaluate import rows_metric
 from ordframe._core.docstrings import TEXTS, fill
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
-from ordframe._inputs.vectors import PRED, TRUE, WEIGHTS, vector_columns, y_proba_words
+from ordframe._inputs.vectors import PRED, SCORE, TRUE, WEIGHTS, vector_columns, y_proba_words
 from ordframe._registry.metric import Metric
 
 #: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for vectors.
@@ -46,6 +46,18 @@ y_proba : array-like of shape (samples, classes)
 {dropna_proba}
 {renormalize}""",
     {**TEXTS, **_WORDS},
+)
+
+_SCORE_ARGUMENTS = fill(
+    """y_true : array-like
+    True class labels, one per sample (lists, numpy arrays, pandas or polars Series).
+y_score : array-like
+    A continuous score per sample that orders the samples (a latent score, the expected class of the
+    probabilities, ``y_proba @ numpy.arange(K)``, a regressor's output before rounding), matched by position.
+{labels}
+{sample_weight}
+{dropna_rows}""",
+    {**TEXTS, **_WORDS, "missing": "label or score"},
 )
 
 _RETURNS = "float\n    NaN with a RuntimeWarning that says why when the metric is undefined"
@@ -76,6 +88,17 @@ def _function(metric: Metric) -> Callable:
 
         call = f"ordframe.{metric.name}(y_true, y_pred, *, labels=None, sample_weight=None, ...)"
         made = _method(function, metric, call, _LABEL_ARGUMENTS, _RETURNS)
+    elif metric.kind == "score":
+
+        def score_function(y_true, y_score, *, labels=None, sample_weight=None, dropna=False, **params):
+            _check_params(metric, params)
+            vectors, _ = vector_columns(y_true, y_score=y_score, sample_weight=sample_weight)
+            weights = None if sample_weight is None else WEIGHTS
+            rows = frame_rows(vectors, Selection(TRUE, labels=labels, weights=weights, dropna=dropna, marker=SCORE))
+            return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
+
+        call = f"ordframe.{metric.name}(y_true, y_score, *, labels=None, sample_weight=None, ...)"
+        made = _method(score_function, metric, call, _SCORE_ARGUMENTS, _RETURNS)
     else:
 
         def proba_function(

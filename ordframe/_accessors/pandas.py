@@ -91,6 +91,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         pred: Column | pd.Series | np.ndarray | None = None,
         *,
         proba: ProbaColumns | None = None,
+        marker: Column | None = None,
         metrics: MetricSpec = None,
         by: By = None,
         labels: ClassLabels | None = None,
@@ -113,6 +114,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         {proba_optional}
             With ``pred``, a ``by`` group whose probabilities are missing in every row (a model that predicts labels
             only) keeps its label metrics and gets NaN probability metrics.
+        {marker}
         {metrics}
         {by}
             With ``n_resamples``, the models compared, which predict the same samples.
@@ -166,13 +168,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                 raise TypeError(
                     "seed=, sample=, strata= and cluster= apply to a bootstrap: pass n_resamples=<replicates> too"
                 )
-            selection = Selection(
-                true, pred, proba, by, labels, weights, dropna=dropna, renormalize=renormalize, observed=observed
-            )
+            selection = Selection(true, pred, proba, by, labels, weights, dropna, renormalize, observed, marker=marker)
             return evaluate_frame(self._df, selection, metrics)
         if weights is not None or observed is not False:
             raise TypeError("a bootstrap resamples samples: weights= and observed= do not apply to it")
-        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize)
+        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize, marker=marker)
         draws = Resampling(n_resamples, seed, sample, strata, cluster)
         return bootstrap_evaluate(self._df, selection, draws, metrics)
 
@@ -419,6 +419,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         pred: Column | pd.Series | np.ndarray | None = None,
         *,
         proba: ProbaColumns | None = None,
+        marker: Column | None = None,
         metrics: MetricSpec = None,
         by: By = None,
         sample: Column | None = None,
@@ -448,6 +449,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             One row per sample and model with ``by``.
         {pred_or_proba}
         {proba_optional}
+        {marker}
         {metrics}
         {by}
             Here the models, which predict every sample once: one interval per model.
@@ -486,7 +488,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         >>> bounds["rps"].round(3).values.tolist()
         [0.071, 0.086]
         """
-        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize)
+        selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize, marker=marker)
         draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
         return frame_ci(self._df, selection, draws, metrics, level=level, method=method, min_valid=min_valid)
 
@@ -497,6 +499,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         pred: Column | pd.Series | np.ndarray | None = None,
         *,
         proba: ProbaColumns | None = None,
+        marker: Column | None = None,
         metrics: MetricSpec = None,
         model: Column = "model",
         sample: Column | None = None,
@@ -524,6 +527,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         {true_models}
         {pred_or_proba}
         {proba_optional}
+        {marker}
         {metrics}
         model : column name
             The one column of the models compared, which predict the same samples.
@@ -561,7 +565,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         [1.0, 2.0]
         """
         selection = Selection(
-            true, pred, proba, model, labels, dropna=dropna, renormalize=renormalize, by_keyword="model"
+            true, pred, proba, model, labels, dropna=dropna, renormalize=renormalize, by_keyword="model", marker=marker
         )
         draws = Resampling(n_resamples, seed, sample, strata, cluster, progress)
         return frame_compare(self._df, selection, draws, metrics, level=level, adjust=adjust, method=method)
@@ -876,3 +880,13 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
 
         return _method(method, metric, f"df.ordinal.{metric.name}(true, proba, *, by=None, labels=None, ...)")
+
+    def _score_method(self, metric: Metric):
+        def method(true, marker, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
+            selection = Selection(
+                true, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed, marker=marker
+            )
+            rows = frame_rows(self._df, selection)
+            return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
+
+        return _method(method, metric, f"df.ordinal.{metric.name}(true, marker, *, by=None, labels=None, ...)")

@@ -210,6 +210,8 @@ def prepare(metric: Metric, given: Mapping, k: int, classes: pd.Index | None = N
     try:
         if metric.kind == "confusion":  # int64 counts, as a cube's: a compiled twin compiles for them only
             confusion_kernel(metric, params, cells=k * k)(np.ones((1, k, k), np.int64))
+        elif metric.kind == "score":  # one group, every class at one score value
+            score_kernel(metric, params)(np.ones((1, 1, k)), np.array([0, 1]))
         else:
             proba_kernel(metric, params)(np.full((1, k), 1.0 / k), np.zeros(1, np.int64))
     except (ValueError, TypeError) as exc:  # a parameter's error names its metric: several may take `beta`
@@ -345,6 +347,18 @@ def proba_kernel(metric: Metric, params: dict):
     return kernel
 
 
+def score_kernel(metric: Metric, params: dict):
+    """``metric``'s kernel on a marker table's counts ``(..., R, K)`` and group starts ``(G + 1,)``
+    (``_inputs/marker.py``), its output checked: one value per group ``(..., G)`` (``params`` prepared)."""
+    plugin = plugin_of(metric)
+
+    def kernel(counts, starts):
+        out = call_kernel(metric, plugin, metric.func, counts, starts, **params)
+        return checked_output(metric, out, (*counts.shape[:-2], len(starts) - 1), f"counts of shape {counts.shape}")
+
+    return kernel
+
+
 def apply_confusion(metric: Metric, cube: xr.DataArray, given: Mapping, counts: Counts | None = None) -> xr.DataArray:
     """Compute ``metric`` on every matrix of ``cube``; a DataArray over the other dims.
 
@@ -450,7 +464,7 @@ def as_scalar(result: xr.DataArray | np.ndarray, metric: Metric, empty: Callable
             reason = "there are no samples (or their weights sum to 0)"
         else:
             reason = metric.undefined or (
-                "the kernel returned NaN" if metric.kind == "confusion" else "a per-sample score is NaN"
+                "a per-sample score is NaN" if metric.kind == "proba" else "the kernel returned NaN"
             )
         warn(f"{metric.name} is undefined for this input and is NaN: {reason}", RuntimeWarning)
     return value

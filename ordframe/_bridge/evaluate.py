@@ -1,7 +1,8 @@
 """Several metrics at once, one Dataset variable each, and one metric of a DataFrame's validated rows.
 
 Confusion metrics run on one cube, probability metrics on one set of
-per-sample scores; both come from one validation of the inputs
+per-sample scores, score metrics on one table of the marker's values
+against the classes (``_inputs/marker.py``); all come from one validation of the inputs
 (``ordframe.frame`` for DataFrames, ``ordframe.probability`` and
 ``ordframe.confusion`` for DataArrays). Rows without groups give one number:
 it is computed on their one matrix (or their scores) as numpy arrays, with
@@ -14,7 +15,16 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, confusion_values, proba_values
+from ordframe._bridge.apply import (
+    apply_confusion,
+    as_output,
+    confusion_counts,
+    confusion_values,
+    labelled,
+    prepare,
+    proba_values,
+    score_kernel,
+)
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.drawing import drawn_of
@@ -37,6 +47,8 @@ def evaluate_cube(cube: xr.DataArray, metrics=None) -> xr.Dataset:
 def rows_metric(metric: Metric, rows: FrameRows, params) -> xr.DataArray | np.ndarray:
     """``metric`` of validated rows: a DataArray over their groups, or for rows without groups the one value
     (a 0-d array, for ``as_scalar``), computed on their matrix or scores without a cube or labels."""
+    if metric.kind == "score":
+        return marker_metric(metric, rows, params, metric.name)
     if rows.grouped:
         if metric.kind == "confusion":
             return apply_confusion(metric, rows.cube(), params)
@@ -48,10 +60,20 @@ def rows_metric(metric: Metric, rows: FrameRows, params) -> xr.DataArray | np.nd
     return rows.means(proba_values(metric, rows.proba, rows.true.array(), rows.classes, params))[0]
 
 
+def marker_metric(metric: Metric, rows: FrameRows, given, name: str) -> xr.DataArray:
+    """The score metric ``metric`` of validated rows with a marker, one value per group (0-d without groups)."""
+    table, classes = rows.marker_table()
+    params = prepare(metric, given, len(classes), classes)
+    values = score_kernel(metric, params)(table.counts, table.starts)
+    return labelled(rows.labelled(values, name), metric, params, classes)
+
+
 def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
     variables, cube, counts = {}, None, None
     for out, (metric, params) in request.items():
-        if metric.kind == "confusion":
+        if metric.kind == "score":
+            variables[out] = marker_metric(metric, rows, params, out)
+        elif metric.kind == "confusion":
             if cube is None:
                 cube = rows.cube()
                 counts = confusion_counts(cube)  # validated once for every metric
@@ -59,6 +81,18 @@ def _evaluate_rows(rows: FrameRows, request: dict) -> xr.Dataset:
         else:
             variables[out] = frame_mean(metric, rows, params, out)
     return xr.Dataset({out: as_output(v, out) for out, v in variables.items()})
+
+
+def selection_request(metrics, selection: Selection, taken=()) -> dict:
+    """The metrics to compute on the columns that ``selection`` names (``evaluation_request``)."""
+    s = selection
+    return evaluation_request(
+        metrics,
+        probabilities=s.proba is not None,
+        predicted=s.pred is not None,
+        marked=s.marker is not None,
+        taken=taken,
+    )
 
 
 def evaluate_frame(df: pd.DataFrame, selection: Selection, metrics=None) -> xr.Dataset:
@@ -70,7 +104,7 @@ def evaluate_frame_rows(df: pd.DataFrame, selection: Selection, metrics=None) ->
     """``evaluate_frame``'s Dataset and the validated rows it was computed from (for what else they give)."""
     s = selection
     taken = [*map(str, s.by), *([OBSERVED_DIM] if s.observed else [])]
-    request = evaluation_request(metrics, probabilities=s.proba is not None, predicted=s.pred is not None, taken=taken)
+    request = selection_request(metrics, s, taken)
     rows = frame_rows(df, s, unscored_groups=len(s.by) if s.pred is not None else None)
     return _evaluate_rows(rows, request), rows
 

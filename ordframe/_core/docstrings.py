@@ -90,6 +90,11 @@ proba : list or dict
 proba : list or dict, optional
     {proba_columns}""",
     "proba_columns": "The probability columns: a list in class order, or a dict label -> column.",
+    "marker": """\
+marker : {column}, optional
+    A continuous score per {row} that orders the samples (a latent score, the expected class of the
+    probabilities, a regressor's output before rounding), for the score metrics (``orc``, ``vus``, ...); the
+    default metrics then include every score metric. Without ``pred`` and ``proba``, only score metrics.""",
     "labels_array": """\
 labels : list, optional
     The classes in order, lowest first. Without it, the sorted numbers seen; text labels need ``labels=``.""",

@@ -47,6 +47,7 @@ from collections import ChainMap
 import numpy as np
 import xarray as xr
 
+from ordframe._bridge.evaluate import selection_request
 from ordframe._core.checks import check_level, directions, ranking
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, LEFT_OUT_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.drawing import Resampling, drawn_of
@@ -65,7 +66,6 @@ from ordframe._inference.multiplicity import ADJUSTMENTS, adjusted_pairs
 from ordframe._inference.values import as_dataset
 from ordframe._inputs.selection import Selection
 from ordframe._registry.interval_methods import INTERVAL_METHODS, methods
-from ordframe._registry.request import evaluation_request
 from ordframe._resampling.paired import frame_replicates
 
 #: The intervals of a paired difference: the calibrated one has no double bootstrap of differences.
@@ -390,9 +390,7 @@ def frame_compare(
         )
     replicates, estimate, jackknife, _ = frame_replicates(df, selection, draws, metrics, jackknife=method == "bca")
     model_dim = str(models[0])
-    request = evaluation_request(
-        metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
-    )
+    request = selection_request(metrics, selection)
     ranked = {name: metric.orientation.ranked for name, (metric, _) in request.items()}
     accelerations = {
         name: acceleration_of(

@@ -62,6 +62,7 @@ import numpy as np
 import xarray as xr
 
 from ordframe._bridge.apply import apply_confusion, check_cube, cube_classes
+from ordframe._bridge.evaluate import selection_request
 from ordframe._core.checks import check_count, check_level, rng_of
 from ordframe._core.dims import (
     BOOTSTRAP_DIM,
@@ -87,7 +88,6 @@ from ordframe._inputs.selection import Selection
 from ordframe._registry import manager as registry
 from ordframe._registry.interval_methods import INTERVAL_METHODS, METRIC_FIELDS, choices, methods
 from ordframe._registry.metric import Metric
-from ordframe._registry.request import evaluation_request
 from ordframe._resampling.cubes import jackknife
 from ordframe._resampling.paired import frame_replicates
 
@@ -301,9 +301,7 @@ def frame_ci(
     """
     level, min_valid = check_level(level), _check_share(min_valid)
     _check_method(method, "frame")
-    request = evaluation_request(
-        metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
-    )
+    request = selection_request(metrics, selection)
     chosen = {
         name: interval_method(metric, method, clusters=draws.cluster is not None, frame=True, name=name)
         for name, (metric, _) in request.items()
@@ -380,7 +378,7 @@ def interval_method(
         return entry.instead
     if frame or not entry.needs:
         return chosen
-    if metric.kind == "proba":
+    if metric.kind != "confusion":
         why = (
             f"its BCa needs the per-sample scores, which replicates do not hold: call it on the frame, "
             f'df.ordinal.ci(..., method="{chosen}")'
@@ -727,7 +725,7 @@ def _check_confusion_variables(replicates: xr.Dataset) -> None:
             kind = registry.get_metric(values.attrs["metric"]).kind
         except KeyError:  # no metric attr, or not a registered metric: the variable's own call says so
             continue
-        kinds[kind].append(str(name))
+        kinds.setdefault(kind, []).append(str(name))
     if kinds["proba"]:
         confusion = kinds["confusion"]
         some = (
@@ -946,7 +944,13 @@ def intersection_bounds(
 
 def _check_kind(metric: Metric, method: str) -> None:
     """A method whose entry names a ``Metric`` field (``share``: Jeffreys; ``per_class``: intersection) is for the
-    metrics that set it; the others are for any metric."""
+    metrics that set it; one that draws from the confusion cube is not for a score metric; the others are for any
+    metric."""
+    if metric.kind == "score" and "cube" in INTERVAL_METHODS[method].needs:
+        raise ValueError(
+            f"method={method!r} draws from the confusion cube, which holds no scores, and {metric.name!r} is a score "
+            "metric: use 'percentile', 'basic' or 'bca'"
+        )
     field = INTERVAL_METHODS[method].metric
     if field is not None and not getattr(metric, field):
         kind, setting, _ = METRIC_FIELDS[field]

@@ -487,6 +487,11 @@ def frame_skill(
     ((label, (chosen, params)),) = request.items()
     if chosen.best is not None:
         raise no_skill(label, chosen.best)
+    if chosen.kind == "score":
+        raise ValueError(
+            f"{chosen.name!r} is a score metric, whose chance value is fixed (0.5 for the ordinal c-index): a skill "
+            "score against a reference forecast does not apply; compare models with df.ordinal.compare(..., marker=)"
+        )
     proba, pred = selection.proba, selection.pred
     if chosen.kind == "proba" and proba is None:
         raise TypeError(f"{chosen.name!r} scores class probabilities: pass proba= (the probability columns)")

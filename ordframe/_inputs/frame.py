@@ -44,6 +44,7 @@ from ordframe._inputs.counting import (
     warn_predicted_only,
 )
 from ordframe._inputs.groups import GroupColumn, Groups, confirmed, group_column
+from ordframe._inputs.marker import MarkerTable, marker_table
 from ordframe._inputs.probability import check_proba, frame_classes
 from ordframe._inputs.selection import Selection
 from ordframe._inputs.vectors import Vectors
@@ -106,6 +107,7 @@ class FrameRows:
     dropped: int = 0  # rows dropped by dropna=True
     dropped_in: tuple = ()  # the columns where they had missing values
     _sampled_labels: dict | None = None  # the label columns, when the classes are a span read from samples of them
+    marker: np.ndarray | None = None  # the score of every row, float64 (``Selection.marker``)
 
     # read through ``_confirm``: what a reader sees was coded over exact spans
     classes = _Confirmed[pd.Index]()
@@ -219,6 +221,21 @@ class FrameRows:
             mean = total / weight
         return np.asarray(mean), weight
 
+    def labelled(self, values: np.ndarray, name: str) -> xr.DataArray:
+        """One value per group (``values`` of any shape with that many values) over the group dims."""
+        return self.groups.labelled(np.reshape(values, self.groups.sizes), rows=self._rows(None), name=name)
+
+    def marker_table(self) -> tuple[MarkerTable, pd.Index]:
+        """The weight of each class at each distinct marker value, per group (``marker_table``), over the classes
+        that a label has (``observed_classes``), and those classes."""
+        rows = self.observed_classes()
+        assert rows.marker is not None  # the rows of a score metric
+        rows.groups.check_size(1)
+        group = rows.groups.flat_index(len(rows.index))
+        n_groups = int(np.prod(rows.groups.sizes))
+        table = marker_table(group, rows.marker, rows.true.array(), len(rows.classes), n_groups, rows.weights)
+        return table, rows.classes
+
     def observed_classes(self) -> FrameRows:
         """These rows over the classes that a label has (integer labels are counted over their span), at least two.
 
@@ -292,6 +309,7 @@ class _Reading:
     groups: Groups = field(default_factory=lambda: Groups([]))
     weights: np.ndarray | None = None
     values: np.ndarray | None = None  # the probabilities, (rows, K)
+    marker: np.ndarray | None = None  # the scores of the score metrics
     codes: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
     unscored: np.ndarray | None = None
@@ -322,6 +340,7 @@ class _Reading:
             dropped=self.dropped,
             dropped_in=self.where,
             _sampled_labels=self.columns if self.sampled and self.prune else None,
+            marker=self.marker,
         )
 
 
@@ -349,6 +368,8 @@ def _read_names(r: _Reading) -> None:
         r.known, r.proba_columns = frame_classes(r.df, s.true, s.proba, s.labels)
         for c in r.proba_columns:
             check_column(r.df, c, "proba")
+    if s.marker is not None:
+        check_column(r.df, s.marker, "marker")
     for name in s.by:
         check_column(r.df, name, "by")
 
@@ -364,7 +385,9 @@ def _read_weights(r: _Reading) -> None:
 
 
 def _read_proba(r: _Reading) -> None:
-    r.values = None if r.proba_columns is None else _proba_values(r.df, r.proba_columns)
+    r.values = None if r.proba_columns is None else _real_values(r.df, r.proba_columns, "probability", "probabilities")
+    marker = r.selection.marker
+    r.marker = None if marker is None else _real_values(r.df, [marker], "marker", "scores")[:, 0]
 
 
 def _find_missing(r: _Reading) -> None:
@@ -375,6 +398,8 @@ def _find_missing(r: _Reading) -> None:
         r.codes = {key: _codes(column, r.known) for key, column in r.columns.items()}
     r.missing = {c.name: c.missing for c in r.columns.values() if c.missing is not None}
     r.missing.update((g.name, g.missing) for g in r.groups.columns if g.missing is not None)
+    if r.marker is not None and np.isnan(r.marker).any():
+        r.missing[r.selection.marker] = np.isnan(r.marker)
     if r.values is None:
         return
     if r.unscored_groups is not None:
@@ -407,6 +432,7 @@ def _drop_missing(r: _Reading) -> None:
         r.index = r.index[keep]
         r.weights = None if r.weights is None else r.weights[keep]
         r.values = None if r.values is None else r.values[keep]
+        r.marker = None if r.marker is None else r.marker[keep]
         r.unscored = None if r.unscored is None else r.unscored[keep]
     r.groups = Groups(r.groups.columns, observed=r.selection.observed)
 
@@ -506,8 +532,9 @@ def _codes(column, classes: pd.Index) -> Codes:
     return Codes(column.values, offset) if offset is not None else Codes(encode(column, classes))
 
 
-def _proba_values(df: pd.DataFrame | Vectors, columns: list) -> np.ndarray:
-    """The probability columns as one float64 ``(rows, K)`` array; non-numeric columns are an error."""
+def _real_values(df: pd.DataFrame | Vectors, columns: list, role: str, plural: str) -> np.ndarray:
+    """The ``role`` columns (probability, marker) as one float64 ``(rows, columns)`` array; non-numeric columns
+    are an error that says the ``plural`` (probabilities, scores) must be real numbers."""
     values = np.empty((len(df), len(columns)))
     for i, c in enumerate(columns):
         series = df[c]
@@ -517,9 +544,7 @@ def _proba_values(df: pd.DataFrame | Vectors, columns: list) -> np.ndarray:
         if not (pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_complex_dtype(series.dtype)):
             odd = series[series.notna() & pd.to_numeric(series, errors="coerce").isna()]
             found = f": {show_counts(odd.value_counts(sort=False))}" if len(odd) else ""
-            raise TypeError(
-                f"probability column {c!r} has dtype {series.dtype}{found}; probabilities must be real numbers"
-            )
+            raise TypeError(f"{role} column {c!r} has dtype {series.dtype}{found}; {plural} must be real numbers")
         values[:, i] = series.to_numpy(dtype=np.float64, na_value=np.nan)
     return values
 

@@ -25,7 +25,9 @@ class Selection:
     by ``by_names``; ``by_keyword`` is the keyword that named them, for the
     messages: ``"model"`` where they are the models compared); ``labels`` the
     class order; ``weights`` a column, Series or array; ``dropna``,
-    ``renormalize`` and ``observed`` as every method documents them.
+    ``renormalize`` and ``observed`` as every method documents them;
+    ``marker`` the column of a continuous score that orders the samples (for
+    the score metrics).
     """
 
     true: Hashable
@@ -38,6 +40,7 @@ class Selection:
     renormalize: bool = False
     observed: bool = False
     by_keyword: str = "by"
+    marker: Hashable | None = None
 
     def __post_init__(self) -> None:
         for name in ("dropna", "renormalize", "observed"):

@@ -34,7 +34,7 @@ from ordframe._inputs.classes import declared_order
 from ordframe._inputs.polars_frame import column_names, is_polars, pandas_frame, pandas_series
 from ordframe._inputs.probability import DICT_OF_COLUMNS, PASS_LABELS, PROBA_KEYS, PROBA_LISTS
 
-TRUE, PRED, WEIGHTS = "y_true", "y_pred", "sample_weight"
+TRUE, PRED, WEIGHTS, SCORE = "y_true", "y_pred", "sample_weight", "y_score"
 
 
 def proba_column(k: int) -> str:
@@ -69,15 +69,17 @@ class Vectors:
 
 
 def vector_columns(
-    y_true, y_pred=None, *, y_proba=None, sample_weight=None, groups=None, labels=None
+    y_true, y_pred=None, *, y_proba=None, y_score=None, sample_weight=None, groups=None, labels=None
 ) -> tuple[Vectors, list[str] | dict]:
-    """The given vectors as the columns ``y_true``, ``y_pred``, ``sample_weight``, and ``y_proba``'s columns,
+    """The given vectors as the columns ``y_true``, ``y_pred``, ``y_score``, ``sample_weight``, and ``y_proba``'s columns,
     returned second as the front end's ``proba=``: ``y_proba[:, k]`` in order, or, for a DataFrame whose column
     names are the classes (of ``labels``, else of ``y_true``: ``column_classes``), ``{label: "y_proba[name]"}``.
     ``groups`` maps more column names to one value per sample, or to one value for all."""
     columns: dict[Hashable, np.ndarray | pd.Series] = {TRUE: _vector(y_true, TRUE)}
     if y_pred is not None:
         columns[PRED] = _vector(y_pred, PRED)
+    if y_score is not None:
+        columns[SCORE] = _vector(y_score, SCORE)
     proba: list[str] | dict = []
     if y_proba is not None:
         table = _table(y_proba)

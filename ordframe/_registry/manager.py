@@ -32,6 +32,7 @@ BUILTIN_MODULES = (
     "ordframe.metrics.cost",
     "ordframe.metrics.oc",
     "ordframe.metrics.proba",
+    "ordframe.metrics.score",
 )
 
 

@@ -24,14 +24,15 @@ from ordframe._core import options
 from ordframe._core.checks import Orientation, best_at
 from ordframe._registry.interval_methods import INTERVAL_METHODS, METRIC_FIELDS
 
-KINDS = ("confusion", "proba")
+KINDS = ("confusion", "proba", "score")
 #: The inputs a kernel of each kind takes positionally; its parameters come after them.
-INPUTS = {"confusion": ("counts",), "proba": ("proba", "true")}
+INPUTS = {"confusion": ("counts",), "proba": ("proba", "true"), "score": ("counts", "starts")}
 #: Names of the accessor methods' own arguments: no metric parameter may be called so.
 RESERVED_PARAMETERS = frozenset(
-    {"true", "pred", "proba", "by", "labels", "weights", "dropna", "renormalize", "observed", "dim", "class_dim"}
+    {"true", "pred", "proba", "marker", "by", "labels", "weights", "dropna", "renormalize", "observed", "dim"}
+    | {"class_dim"}
     | {"metrics", "metric", "score", "n", "fractions"}
-    | {"y_true", "y_pred", "y_proba", "sample_weight"}  # the functions' (``ordframe.oc(y_true, y_pred)``)
+    | {"y_true", "y_pred", "y_proba", "y_score", "sample_weight"}  # the functions' (``ordframe.oc(y_true, y_pred)``)
 )
 #: Names of the ``.ordinal`` accessor methods, present or planned, and of ordframe's own functions and
 #: submodules (every metric is also a function ``ordframe.<name>``): no metric may be called so.
@@ -98,6 +99,13 @@ class Metric:
     * ``kind="proba"``: ``func(proba, true, **params)`` with ``proba`` of shape
       ``(..., K)`` and ``true`` the int64 class index of shape ``(...)`` returns a
       per-sample score of shape ``(...)``; ordframe averages it over samples.
+    * ``kind="score"``: ``func(counts, starts, **params)``, for a metric of how a
+      continuous score orders the classes: the rows ``starts[g]:starts[g + 1]``
+      of ``counts`` ``(..., R, K)`` float64 are group ``g``'s distinct score
+      values, ascending, and ``counts[..., r, k]`` the (weighted) samples of
+      class ``k`` at the value of row ``r``; ``starts`` is int64 ``(G + 1,)``.
+      It returns ``(..., G)``, one value per group (bootstrap replicates are
+      the leading axes).
 
     ``defaults`` (the parameters and their default values) is read from the
     kernel's signature when not given: the parameters with defaults after the
@@ -116,8 +124,9 @@ class Metric:
     name : str
         A public Python identifier, not one of ``RESERVED_NAMES``; it becomes an accessor method and a
         function ``ordframe.<name>``.
-    kind : {"confusion", "proba"}
-        What the kernel takes: a confusion cube's counts, or probabilities and true classes.
+    kind : {"confusion", "proba", "score"}
+        What the kernel takes: a confusion cube's counts, probabilities and true classes, or the classes' counts
+        at each distinct value of a continuous score.
     func : callable
         The numpy kernel.
     higher_is_better : bool, optional
@@ -178,7 +187,7 @@ class Metric:
     RESERVED_PARAMETERS: ClassVar[frozenset] = RESERVED_PARAMETERS
 
     name: str
-    kind: Literal["confusion", "proba"]
+    kind: Literal["confusion", "proba", "score"]
     func: Callable[..., Any]
     higher_is_better: bool | None = None
     bounds: tuple[float, float] = (float("-inf"), float("inf"))

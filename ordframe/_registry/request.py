@@ -131,11 +131,16 @@ def _literal(raw: str, key: str, where: str):
     )
 
 
-def default_metrics(*, probabilities: bool) -> list[str]:
-    """Every registered confusion metric, and every probability metric when there are probabilities."""
+def default_metrics(*, probabilities: bool, predicted: bool = True, marked: bool = False) -> list[str]:
+    """Every registered confusion metric when there are predictions (labels or probabilities), every probability
+    metric when there are probabilities, and every score metric when there is a marker."""
     from ordframe._registry.manager import metric_names  # imported when used: the command's parser stays light
 
-    return metric_names("confusion") + (metric_names("proba") if probabilities else [])
+    return (
+        (metric_names("confusion") if predicted or probabilities else [])
+        + (metric_names("proba") if probabilities else [])
+        + (metric_names("score") if marked else [])
+    )
 
 
 def metric_request(
@@ -199,23 +204,40 @@ def metric_request(
     return request
 
 
-def evaluation_request(metrics, *, probabilities: bool, predicted: bool, taken=()) -> dict:
-    """The metrics to compute (default: every confusion metric, and every proba one if there are probabilities).
+def evaluation_request(metrics, *, probabilities: bool, predicted: bool, marked: bool = False, taken=()) -> dict:
+    """The metrics to compute (default: every confusion metric, every proba one if there are probabilities, every
+    score one if there is a marker).
 
-    ``predicted``: predicted labels are given; ``probabilities``: class probabilities are.
+    ``predicted``: predicted labels are given; ``probabilities``: class probabilities are; ``marked``: a marker
+    (a continuous score per sample) is.
     """
-    if not predicted and not probabilities:
-        raise TypeError("evaluate needs predicted labels (pred=) or class probabilities (proba=)")
+    if not predicted and not probabilities and not marked:
+        raise TypeError(
+            "evaluate needs predicted labels (pred=), class probabilities (proba=) or a continuous score (marker=)"
+        )
     if metrics is None or (isinstance(metrics, str) and metrics == EVERY_METRIC):
-        metrics = default_metrics(probabilities=probabilities)
+        metrics = default_metrics(probabilities=probabilities, predicted=predicted, marked=marked)
     request = metric_request(metrics, kind=None)
-    if not probabilities:
-        wrong = [out for out, (m, _) in request.items() if m.kind == "proba"]
-        if wrong:
-            raise ValueError(
-                f"{wrong} need class probabilities: pass the probability columns (proba=) or, for a "
-                "DataArray, class_dim= naming its class dim"
-            )
+    needs = {  # what each kind of metric needs, whether it is given, and where
+        "proba": (
+            probabilities,
+            "class probabilities: pass the probability columns (proba=) or, for a DataArray, class_dim= naming its "
+            "class dim",
+        ),
+        "score": (
+            marked,
+            "a continuous score that orders the samples: pass its column as marker= (for probabilities, their "
+            "expected class, proba @ arange(K), is one)",
+        ),
+        "confusion": (
+            predicted or probabilities,
+            "predicted labels (pred=) or class probabilities (proba=); a marker= gives the score metrics only",
+        ),
+    }
+    for kind, (given, what) in needs.items():
+        wrong = [out for out, (m, _) in request.items() if m.kind == kind]
+        if wrong and not given:
+            raise ValueError(f"{wrong} need {what}")
     clash = [out for out in request if out in taken]
     if clash:
         raise ValueError(

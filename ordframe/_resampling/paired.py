@@ -46,8 +46,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled
-from ordframe._bridge.evaluate import evaluate_frame_rows
+from ordframe._bridge.apply import apply_confusion, as_output, confusion_counts, labelled, prepare, score_kernel
+from ordframe._bridge.evaluate import evaluate_frame_rows, selection_request
 from ordframe._bridge.scores import frame_scores
 from ordframe._core.arguments import about
 from ordframe._core.checks import by_names, is_column_name, new_dim, one_column, rng_of
@@ -58,8 +58,9 @@ from ordframe._core.options import check_allocation
 from ordframe._core.progress import chunks
 from ordframe._inputs.frame import FrameRows, check_column, frame_rows
 from ordframe._inputs.groups import Groups, occurring
+from ordframe._inputs.marker import MarkerTable, marker_table
 from ordframe._inputs.selection import Selection
-from ordframe._registry.request import evaluation_request
+from ordframe._registry.metric import Metric
 
 if TYPE_CHECKING:
     from scipy import sparse
@@ -103,7 +104,9 @@ class PairedSamples:
 
     def draws(self) -> Draws:
         """The units a replicate draws: the samples, or with ``cluster=`` the clusters of samples."""
-        predictions = self.rows.predicted().array()[self.table]
+        rows = self.rows
+        marked_only = rows.pred is None and rows.proba is None  # a marker alone: patterns of the true classes
+        predictions = (rows.true if marked_only else rows.predicted()).array()[self.table]
         k = len(self.rows.classes)
         if self.cluster is None:
             return sample_draws(self.stratum, self.truth, predictions, k, self.n_strata)
@@ -472,7 +475,7 @@ def paired_replicates(
     _check_replicate_dim(replicate_dim, selection, draws)
     taken = [*map(str, selection.by), *map(str, draws.strata), replicate_dim]
     s, n_resamples = selection, draws.n_resamples
-    request = evaluation_request(metrics, probabilities=s.proba is not None, predicted=s.pred is not None, taken=taken)
+    request = selection_request(metrics, s, taken)
     if all(m.kind == "confusion" for m, _ in request.values()) and not pool:  # cubes alone: draw the patterns
         cube = frame_bootstrap(df, selection, draws, replicate_dim)
         checked = confusion_counts(cube)  # validated once for every metric
@@ -493,20 +496,31 @@ def paired_replicates(
         for out, (m, p) in request.items()
         if m.kind == "proba"
     }
+    markers = {out: (m, p) for out, (m, p) in request.items() if m.kind == "score"}
+    if markers:  # scored per model (and stratum unless pooled): a replicate weights the rows of one table
+        table, unit_cells = _marker_cells(paired, units.n_units, pool=pool)
+        kernels = {out: score_kernel(m, prepare(m, p, k, rows.classes)) for out, (m, p) in markers.items()}
+        ranked = {out: np.empty((n_resamples, len(table.starts) - 1)) for out in markers}
     counts = _replicate_counts(n_resamples, places, k)
     totals = {out: np.empty((n_resamples, places)) for out in scores}
     rng = rng_of(draws.seed)
     share = rng.spawn(1)[0]  # the second stage's stream: the first stage's draws stay those of the labels alone
     chunk = max(1, CHUNK_CELLS // max(len(paired.truth) * paired.n_models, 1))
+    if markers:  # a replicate's table (R, K), and a kernel's arrays over it, K of them at most
+        chunk = max(1, min(chunk, CHUNK_CELLS // (table.counts.size * k)))
     for start, stop, drawn in _draws(
         units.stratum, units.weight, units.n_strata, n_resamples, rng, draws.progress, most=chunk
     ):
         counts[start:stop] = (units.cells.T @ drawn.T).T
-        if not scores:
+        if not scores and not markers:
             continue
         picked = _shared_out(drawn, units.weight, first, members, share, units.n_units)
         for out, sums in scores.items():
             totals[out][start:stop] = (picked @ sums).toarray()
+        if markers:
+            drawn_counts = (picked @ unit_cells).toarray().reshape(stop - start, *table.counts.shape)
+            for out, kernel in kernels.items():
+                ranked[out][start:stop] = kernel(drawn_counts, table.starts)
     counts = counts.reshape(n_resamples, places, k, k)
     if pool:
         paired = paired.pooled(len(draws.strata))
@@ -520,6 +534,11 @@ def paired_replicates(
     for out, (metric, params) in request.items():
         if metric.kind == "confusion":
             variables[out] = apply_confusion(metric, cube, params, counts_checked)
+        elif metric.kind == "score":
+            variables[out] = labelled(
+                paired.labelled(ranked[out], replicate_dim), metric, metric.params(params), rows.classes
+            )
+            variables[out].attrs.update(cube.attrs)
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = paired.labelled(totals[out] / drawn_rows, replicate_dim)
@@ -560,6 +579,13 @@ def paired_jackknife(paired: PairedSamples, request: dict, layers: int) -> dict[
         if metric.kind == "confusion":
             out[name] = (apply_confusion(metric, left, params, left_counts), weight)
             continue
+        if metric.kind == "score":
+            left_one = _marker_jackknife(metric, params, paired, draws.n_units)
+            values = labelled(
+                pooled.labelled(left_one, LEFT_OUT_DIM), metric, metric.params(params), paired.rows.classes
+            )
+            out[name] = (values, xr.ones_like(xr.DataArray(left_one[:, 0], dims=LEFT_OUT_DIM)))
+            continue
         scores = frame_scores(metric, paired.rows, params)[paired.table]
         per_model = (_unit_sums(scores, paired, draws.n_units, places) @ to_model).toarray()
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -592,11 +618,45 @@ def frame_replicates(
     left_out = {}
     if jackknife:
         paired = paired_samples(df, selection, draws)
-        request = evaluation_request(
-            metrics, probabilities=selection.proba is not None, predicted=selection.pred is not None
-        )
+        request = selection_request(metrics, selection)
         left_out = paired_jackknife(paired, request, len(draws.strata))
     return FrameReplicates(replicates, estimate, left_out, rows.cube(warned=True) if cube else None)
+
+
+def _marker_cells(paired: PairedSamples, n_units: int, *, pool: bool) -> tuple[MarkerTable, sparse.csr_matrix]:
+    """The marker table of every model's rows (per stratum and model, or per model with ``pool``) and each unit's
+    cells in it: ``(units, R * K)``, how many of the unit's rows each (value, class) has."""
+    from scipy import sparse  # imported when needed: it takes a third of `import ordframe`
+
+    rows, models = paired.rows, paired.n_models
+    place = np.arange(models) if pool else paired.stratum[:, None] * models + np.arange(models)
+    row = paired.table.ravel()
+    n_places = models if pool else paired.n_strata * models
+    assert rows.marker is not None  # the rows of a score metric
+    group = np.broadcast_to(place, paired.table.shape).ravel()
+    table = marker_table(group, rows.marker[row], rows.true.array()[row], len(rows.classes), n_places)
+    unit = np.arange(len(paired.truth)) if paired.cluster is None else paired.cluster
+    cells = sparse.csr_matrix(
+        (np.ones(row.size), (np.repeat(unit, models), table.cell)), shape=(n_units, table.counts.size)
+    )
+    return table, cells
+
+
+def _marker_jackknife(metric: Metric, params, paired: PairedSamples, n_units: int) -> np.ndarray:
+    """The score metric of every model's rows, the strata pooled, with one unit left out: ``(units, models)``.
+
+    Each value is the kernel on the table less the unit's cells: the metric is computed once per unit, in
+    chunks of units whose tables fit ``CHUNK_CELLS``.
+    """
+    table, cells = _marker_cells(paired, n_units, pool=True)
+    k = table.counts.shape[1]
+    kernel = score_kernel(metric, prepare(metric, params, k, paired.rows.classes))
+    values = np.empty((n_units, paired.n_models))
+    step = max(1, CHUNK_CELLS // (table.counts.size * k))
+    for start in range(0, n_units, step):
+        left = table.counts - cells[start : start + step].toarray().reshape(-1, *table.counts.shape)
+        values[start : start + step] = kernel(left, table.starts)
+    return values
 
 
 def _unit_sums(scores: np.ndarray, paired: PairedSamples, n_units: int, places: int) -> sparse.csr_matrix:
