@@ -20,7 +20,7 @@ import ordframe
 from ordframe._inputs.marker import marker_table
 from ordframe.metrics.score import marker_kendall_tau_b, marker_somers_d, orc, pairwise_c, vus
 
-FEW = settings(max_examples=25, deadline=None)
+FEW = settings(max_examples=20, deadline=None)
 
 
 def table_of(y, s, k, group=None, weights=None, n_groups=1):
@@ -186,6 +186,8 @@ def test_frames_filtered_sorted_reindexed_and_dropna_give_the_values_of_their_ro
         result = variant.ordinal.orc("y", "s", by="model")
         assert result.sel(model="a") == pytest.approx(expected["a"], abs=1e-12)
         assert result.sel(model="b") == pytest.approx(expected["b"], abs=1e-12)
+    polars = pytest.importorskip("polars").from_pandas(df)
+    assert polars.ordinal.orc("y", "s", by="model").sel(model="a") == pytest.approx(expected["a"], abs=1e-12)
     holed = df.assign(s=df.s.where(df.index % 5 != 0))
     with pytest.raises(ValueError, match="'s'.*10"):
         holed.ordinal.orc("y", "s")
