@@ -42,7 +42,7 @@ RESERVED_NAMES = frozenset(
     | {"bootstrap_cube", "ci", "corrected_ci", "corrected_ttest", "datasets", "format_report", "friedman"}
     | {"george_cost", "george_rank", "get_metric", "hookimpl", "jackknife", "list_metrics", "oc_path"}
     | {"register", "report_cube", "set_options", "simulate", "sklearn", "unregister", "uoc_path"}
-    | {"bayesian_correlated_ttest", "bayesian_signed_rank", "wilcoxon"}
+    | {"bayesian_correlated_ttest", "bayesian_signed_rank", "wilcoxon", "methods_text", "results_table"}
 )
 
 
