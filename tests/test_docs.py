@@ -322,3 +322,24 @@ def test_a_figure_too_large_for_a_browser_fails_the_build(caplog):
     assert [r.getMessage() for r in caplog.records] == [
         "calibration.md: a figure of 1.4 MB of SVG; draw dense marks as an image (rasterized=True) or fewer of them"
     ]
+
+
+def test_the_training_templates_compile():
+    """The templates no test can run (a PyTorch loop, a Keras callback, torch.distributed) are Python at least."""
+    blocks = [b.group(2) for b in BLOCK.finditer((DOCS / "streaming.md").read_text()) if b.group(1) == "python"]
+    assert len(blocks) >= 3
+    for block in blocks:
+        compile(block, "streaming.md", "exec")
+
+
+def test_the_pytorch_template_trains_then_validates_without_gradients():
+    import ast
+
+    (loop,) = [
+        b.group(2) for b in BLOCK.finditer((DOCS / "streaming.md").read_text()) if "import torch\n" in b.group(2)
+    ]
+    (epochs,) = [node for node in ast.parse(loop).body if isinstance(node, ast.For)]
+    steps = ast.unparse(epochs)
+    order = [steps.find(step) for step in ("model.train()", ".backward()", "model.eval()", "with torch.no_grad()")]
+    assert -1 not in order and order == sorted(order), steps
+    assert "acc.update(" in steps.split("with torch.no_grad()")[1]
