@@ -504,3 +504,68 @@ def test_reliability_from_predictions_matches_a_frame_named_by_the_classes(proba
     )
     with pytest.raises(ValueError, match=r"^y_proba has 2 columns but labels= gives 3 classes"):
         ReliabilityDisplay.from_predictions(text, proba[:, :2], labels=LABELS)
+
+
+def test_a_title_goes_above_the_confusion_display_s_own(labels):
+    true, pred = labels
+    plain = ConfusionDisplay.from_predictions(true, pred, labels=LABELS).ax_.get_title()
+    titled = ConfusionDisplay.from_predictions(true, pred, labels=LABELS, title="ridge, test set").ax_.get_title()
+    assert titled == f"ridge, test set\n{plain}"
+
+
+def test_the_path_runs_under_the_counts(labels):
+    """The line joins cell centres, where the counts are written: it must not cross out their digits."""
+    true, pred = labels
+    display = ConfusionDisplay.from_predictions(true, pred, labels=LABELS)
+    assert display.im_.get_zorder() < display.path_.get_zorder() < min(t.get_zorder() for t in display.text_.ravel())
+
+
+@pytest.fixture
+def few_curves(probabilities):
+    true, proba, _ = probabilities
+    return true[:40], proba[:40], accessor_curves(true[:40], proba[:40], n_resamples=5, seed=0)
+
+
+def panel_grid(axes):
+    """(row, column) of each panel, from the panels' positions."""
+    boxes = [ax.get_position() for ax in axes]
+    rows = sorted({round(-b.y0, 3) for b in boxes})
+    columns = sorted({round(b.x0, 3) for b in boxes})
+    return [(rows.index(round(-b.y0, 3)), columns.index(round(b.x0, 3))) for b in boxes]
+
+
+@pytest.mark.parametrize(("layout", "places"), [(None, [(0, 0), (0, 1)]), ((2, 1), [(0, 0), (1, 0)])])
+def test_the_reliability_panels_take_a_layout(few_curves, layout, places):
+    curves = few_curves[2]
+    display = ReliabilityDisplay(curves).plot(layout=layout, title="logistic")
+    assert panel_grid(display.ax_) == places
+    assert display.figure_.get_suptitle() == "logistic\nReliability per threshold (90% consistency bands)"
+    assert panel_grid(ordframe.plot.reliability(curves, layout=layout).axes) == places
+
+
+def test_the_reliability_display_s_class_methods_pass_the_layout_and_title_on(few_curves):
+    true, proba, _ = few_curves
+    display = ReliabilityDisplay.from_predictions(true, proba, n_resamples=5, seed=0, layout=(2, 1), title="a")
+    assert panel_grid(display.ax_) == [(0, 0), (1, 0)]
+    assert display.figure_.get_suptitle().startswith("a\nReliability")
+
+
+@pytest.mark.parametrize(
+    ("layout", "match"),
+    [
+        ((1, 1), r"layout=\(1, 1\) has 1 place\(s\) for the 2 panels; .* e.g. \(2, 1\) or \(1, 2\)"),
+        ((0, 3), r"layout=\(0, 3\) has 0 place"),
+        ((2,), r"layout must be \(rows, columns\), two ints, got \(2,\)"),
+        ((1.0, 2), r"two ints, got \(1.0, 2\)"),
+        ("2x1", r"two ints, got '2x1'"),
+    ],
+)
+def test_a_layout_without_room_for_the_panels_is_an_error(few_curves, layout, match):
+    with pytest.raises(ValueError, match=match):
+        ReliabilityDisplay(few_curves[2]).plot(layout=layout)
+
+
+def test_a_layout_and_axes_to_draw_in_are_an_error(few_curves):
+    _, axes = plt.subplots(1, 2)
+    with pytest.raises(ValueError, match="give layout= for a new figure or axes= to draw in, not both"):
+        ReliabilityDisplay(few_curves[2]).plot(ax=axes, layout=(1, 2))

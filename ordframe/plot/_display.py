@@ -69,7 +69,7 @@ display_labels : sequence of str, optional
 **plot_kwargs
     The drawing options of [`plot`][ordframe.plot.ConfusionDisplay.plot]: ``ax``, ``normalize``, ``path``,
     ``beta``, ``include_values``, ``values_format``, ``cmap``, ``colorbar``, ``xticks_rotation``, ``im_kw``,
-    ``text_kw``."""
+    ``text_kw``, ``title``."""
 """The parameters of the class methods that count the matrix: its weights, missing labels and drawing."""
 
 
@@ -156,6 +156,7 @@ class ConfusionDisplay:
         xticks_rotation: float | str | None = None,
         im_kw: dict | None = None,
         text_kw: dict | None = None,
+        title: str | None = None,
     ) -> ConfusionDisplay:
         """Draw the matrix, its counts and the optimal path; returns the display itself.
 
@@ -181,6 +182,8 @@ class ConfusionDisplay:
             Rotation of the predicted-class names (default: slanted when they are long).
         im_kw, text_kw : dict, optional
             Keyword arguments of matplotlib's ``imshow`` and ``text``.
+        title : str, optional
+            A first line of the axes' title, above the index's value.
 
         Returns
         -------
@@ -207,12 +210,12 @@ class ConfusionDisplay:
             path_name=path or "oc",
         )
         ax.set_ylabel("true class")
-        title = []
+        heading = [] if title is None else [title]
         if paths is not None:
-            title += [paths.title(0), f"the line joins the cells of the optimal {paths.index.upper()} path"]
+            heading += [paths.title(0), f"the line joins the cells of the optimal {paths.index.upper()} path"]
         if self.fold_matrices is not None:
-            title.append(f"pooled over {self.fold_matrices.sizes[FOLD_DIM]} test folds")
-        ax.set_title("\n".join(title), fontsize=10)
+            heading.append(f"pooled over {self.fold_matrices.sizes[FOLD_DIM]} test folds")
+        ax.set_title("\n".join(heading), fontsize=10)
         if colorbar:
             ax.figure.colorbar(drawn.image, ax=ax, label=bar_label, shrink=0.8)
         self.figure_ = ax.figure.canvas.figure  # the whole figure, also when ax is in a subfigure

@@ -26,16 +26,20 @@ def pyplot():
     return plt
 
 
-def new_axes(n: int, axes, *, width: float = 4.0, height: float = 3.6) -> tuple[Figure, list[Axes]]:
+def new_axes(
+    n: int, axes, *, width: float = 4.0, height: float = 3.6, layout: tuple[int, int] | None = None
+) -> tuple[Figure, list[Axes]]:
     """``n`` axes: the ones given (one Axes or a sequence of ``n``), or a new figure of up to 4 per row.
 
-    The rows of a new figure are as even as they can be (5 panels: 3 + 2, not 4 + 1), and it has matplotlib's
-    constrained layout, so labels, legends and colour bars fit inside it.
+    The rows of a new figure are as even as they can be (5 panels: 3 + 2, not 4 + 1), or ``layout`` (rows,
+    columns) places them, and it has matplotlib's constrained layout, so labels, legends and colour bars fit
+    inside it.
     """
     plt = pyplot()
+    if layout is not None and axes is not None:
+        raise ValueError("give layout= for a new figure or axes= to draw in, not both")
     if axes is None:
-        nrows = -(-n // 4)
-        ncols = -(-n // nrows)
+        nrows, ncols = _grid(n) if layout is None else _checked_layout(n, layout)
         fig, grid = plt.subplots(
             nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False, layout="constrained"
         )
@@ -48,6 +52,26 @@ def new_axes(n: int, axes, *, width: float = 4.0, height: float = 3.6) -> tuple[
         raise ValueError(f"this plot has {n} panel(s) but {len(given)} axes were given; pass {n} axes or none")
     fig = given[0].get_figure()
     return fig, given
+
+
+def _grid(n: int) -> tuple[int, int]:
+    """Rows and columns of ``n`` panels, up to 4 per row, the rows as even as they can be."""
+    nrows = -(-n // 4)
+    return nrows, -(-n // nrows)
+
+
+def _checked_layout(n: int, layout) -> tuple[int, int]:
+    """``layout`` as (rows, columns) of positive ints with room for ``n`` panels, or a ValueError that says so."""
+    shape = tuple(layout) if isinstance(layout, (tuple, list)) else ()
+    if len(shape) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape):
+        raise ValueError(f"layout must be (rows, columns), two ints, got {layout!r}")
+    rows, columns = (int(v) for v in shape)
+    if rows < 1 or columns < 1 or rows * columns < n:
+        raise ValueError(
+            f"layout={layout!r} has {max(rows, 0) * max(columns, 0)} place(s) for the {n} panels; give rows and "
+            f"columns >= 1 whose product is at least {n}, e.g. ({n}, 1) or (1, {n})"
+        )
+    return rows, columns
 
 
 def legend_outside(ax: Axes, handles=None, labels=None, **kwargs):

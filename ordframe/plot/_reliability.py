@@ -32,8 +32,14 @@ _SHORT = {
 }
 
 
-@fill_doc
-def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
+_LAYOUT = """\
+layout : (int, int), optional
+    The rows and columns of the panels in a new figure (default: up to 4 panels per row), e.g. ``(K - 1, 1)``
+    for one column that a narrow screen shows at full width; not with axes given."""
+
+
+@fill_doc(layout=_LAYOUT)
+def reliability(curves: xr.Dataset, *, axes=None, layout: tuple[int, int] | None = None) -> Figure:
     """Reliability diagrams of ``df.ordinal.reliability(...)`` / ``proba.ordinal.reliability(...)``, one panel per threshold.
 
     In the panel of threshold ``k``, x is the forecast ``P(Y <= k)`` and y its recalibrated value: the isotonic
@@ -49,6 +55,7 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
     curves : xarray.Dataset
         With variables ``forecast``, ``observed``, ``lower``, ``upper`` (dims ``threshold``, ``point``) and ``brier``.
     {axes}
+    {layout}
 
     {figure}
 
@@ -60,7 +67,7 @@ def reliability(curves: xr.Dataset, *, axes=None) -> Figure:
     >>> len(fig.axes)
     2
     """
-    return _draw(curves, axes).figure
+    return _draw(curves, axes, layout).figure
 
 
 def _check_curves(curves) -> None:
@@ -77,7 +84,7 @@ class _Drawn(NamedTuple):
     lines: np.ndarray  # (threshold, curve) Line2D
 
 
-def _draw(curves: xr.Dataset, axes, title_end: str = "") -> _Drawn:
+def _draw(curves: xr.Dataset, axes, layout=None, title_end: str = "", title: str | None = None) -> _Drawn:
     """Draw the diagrams; the figure, its panels and the curve of every threshold and group."""
     _check_curves(curves)
     forecast = curves["forecast"]
@@ -85,7 +92,7 @@ def _draw(curves: xr.Dataset, axes, title_end: str = "") -> _Drawn:
     stacked = {name: line_labels(curves[name].transpose(..., THRESHOLD_DIM, POINT_DIM), others)[0] for name in _CURVE}
     brier, labels = line_labels(curves["brier"].transpose(..., THRESHOLD_DIM, COMPONENT_DIM), others)
     thresholds = curves[THRESHOLD_DIM].values
-    fig, panels = new_axes(len(thresholds), axes, width=4.2, height=4.2)
+    fig, panels = new_axes(len(thresholds), axes, width=4.2, height=4.2, layout=layout)
     styles = line_styles([forecast.sizes[d] for d in others])
     steps = curves.attrs.get("method", "corp") == "corp"
     drawn: list[list[Line2D]] = []
@@ -124,8 +131,11 @@ def _draw(curves: xr.Dataset, axes, title_end: str = "") -> _Drawn:
         if len(labels) > 1 and k == len(thresholds) - 1:
             legend_outside(ax, lines, labels, fontsize=8, handlelength=3.0)
     level = curves.attrs.get("level")
+    heading = [] if title is None else [title]
     if level is not None:
-        fig.suptitle(f"Reliability per threshold ({level:.0%} consistency bands){title_end}", fontsize=11)
+        heading.append(f"Reliability per threshold ({level:.0%} consistency bands){title_end}")
+    if heading:
+        fig.suptitle("\n".join(heading), fontsize=11)
     panel_array = np.empty(len(panels), dtype=object)  # filled, not made from the list: Axes are not sequences
     panel_array[:] = panels
     line_array = np.empty((len(panels), len(labels)), dtype=object)
@@ -175,8 +185,14 @@ labels : list, optional
 {sample_weight}
 {dropna}
 {bands}
-{ax_thresholds}""",
+{ax_thresholds}
+{layout}
+{title}""",
     "ax_thresholds": _AX_THRESHOLDS,
+    "layout": _LAYOUT,
+    "title": """\
+title : str, optional
+    A first line above the figure's heading (the bands' level, the folds pooled).""",
 }
 """The parameters of the class methods: the classes, weights, missing labels, bands and axes."""
 
@@ -237,20 +253,24 @@ class ReliabilityDisplay:
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.curves.sizes[THRESHOLD_DIM]} thresholds>"
 
-    @fill_doc(ax_thresholds=_AX_THRESHOLDS)
-    def plot(self, *, ax: Any = None) -> ReliabilityDisplay:
+    @fill_doc(**_TEXTS)
+    def plot(
+        self, *, ax: Any = None, layout: tuple[int, int] | None = None, title: str | None = None
+    ) -> ReliabilityDisplay:
         """Draw the panels; returns the display itself.
 
         Parameters
         ----------
         {ax_thresholds}
+        {layout}
+        {title}
 
         Returns
         -------
         ReliabilityDisplay
         """
         pooled = "" if self.n_folds is None else f", pooled over {self.n_folds} test folds"
-        self.figure_, self.ax_, self.lines_ = _draw(self.curves, ax, pooled)
+        self.figure_, self.ax_, self.lines_ = _draw(self.curves, ax, layout, pooled, title)
         return self
 
     @classmethod
@@ -268,6 +288,8 @@ class ReliabilityDisplay:
         level: float = 0.9,
         seed: Any = None,
         ax: Any = None,
+        layout: tuple[int, int] | None = None,
+        title: str | None = None,
     ) -> ReliabilityDisplay:
         """Compute and draw the reliability diagrams of true labels and class probabilities.
 
@@ -295,7 +317,7 @@ class ReliabilityDisplay:
         """
         samples = prediction_samples(y_true, y_proba, labels=labels, sample_weight=sample_weight, dropna=dropna)
         curves = reliability_curves(samples, method=method, n_resamples=n_resamples, level=level, seed=seed)
-        return cls(curves).plot(ax=ax)
+        return cls(curves).plot(ax=ax, layout=layout, title=title)
 
     @classmethod
     @fill_doc(**_TEXTS)
@@ -313,6 +335,8 @@ class ReliabilityDisplay:
         level: float = 0.9,
         seed: Any = None,
         ax: Any = None,
+        layout: tuple[int, int] | None = None,
+        title: str | None = None,
     ) -> ReliabilityDisplay:
         """Draw the reliability diagrams of a fitted classifier's ``predict_proba(X)`` against ``y``.
 
@@ -343,6 +367,8 @@ class ReliabilityDisplay:
             level=level,
             seed=seed,
             ax=ax,
+            layout=layout,
+            title=title,
         )
 
     @classmethod
@@ -361,6 +387,8 @@ class ReliabilityDisplay:
         level: float = 0.9,
         seed: Any = None,
         ax: Any = None,
+        layout: tuple[int, int] | None = None,
+        title: str | None = None,
     ) -> ReliabilityDisplay:
         """Draw the reliability diagrams of a cross-validation, its test folds pooled.
 
@@ -390,4 +418,4 @@ class ReliabilityDisplay:
         samples = prediction_samples(true, proba, labels=labels, sample_weight=weights, dropna=dropna)
         display = cls(reliability_curves(samples, method=method, n_resamples=n_resamples, level=level, seed=seed))
         display.n_folds = len(tests)
-        return display.plot(ax=ax)
+        return display.plot(ax=ax, layout=layout, title=title)
