@@ -589,3 +589,12 @@ def test_posterior_simplex_of_the_signed_rank_test():
         oplot.posterior(ordframe.bayesian_signed_rank(values, n_resamples=50, seed=0), model="c", versus="a")
     with pytest.raises(TypeError, match="bayesian_correlated_ttest"):
         oplot.posterior(friedman(values), model="c", versus="a")
+
+
+@pytest.mark.parametrize("n", [2, 4, 10])
+def test_a_few_curves_differ_in_line_style_too(n):
+    """Told apart without their colours (colour blindness, a grey print): neighbours never share a style."""
+    from ordframe.plot._styles import line_styles, marker_styles
+
+    for styles, key in ((line_styles([n]), "linestyle"), (marker_styles(n), "marker")):
+        assert all(a[key] != b[key] for a, b in zip(styles, styles[1:])), key

@@ -5,9 +5,10 @@ pairs, so that the first ten are the familiar ones) times four dash patterns
 (or markers) give 80 distinct pairs. Curves along two dims (say 12 models x 3
 scores) take their colour from one dim and their dash pattern from the other,
 so that a model keeps its colour and a score its pattern (up to 20 x 4);
-otherwise curve i takes colour i mod 10 (i mod 20 past 40 curves) and the
-next pattern after each round of colours. Past 80 curves, styles repeat,
-with a warning.
+otherwise curve i takes colour i mod 10 (i mod 20 past 40 curves) and
+pattern (i + i div 10) mod 4 (20 past 40), so that neighbours differ in both
+and a figure reads without its colours. Past 80 curves, styles repeat, with
+a warning.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ def _palette(n: int) -> tuple[str, ...]:
 
 
 def _cycled(n: int, patterns: tuple[str, ...], key: str) -> list[dict[str, Any]]:
-    """Thing i: colour i mod C and pattern i div C, C the fewest colours that tell the ``n`` things apart."""
+    """Thing i: colour i mod C and pattern (i + i div C) mod P, C the fewest colours that tell the ``n`` things apart.
+
+    The things of one colour, i = a C + b, have patterns (b + a) mod P for a < P: all different.
+    """
     colours = _palette(-(-n // len(patterns)))
     if n > len(colours) * len(patterns):
         warnings.warn(
@@ -40,7 +44,8 @@ def _cycled(n: int, patterns: tuple[str, ...], key: str) -> list[dict[str, Any]]
             UserWarning,
             stacklevel=3,
         )
-    return [{"color": colours[i % len(colours)], key: patterns[(i // len(colours)) % len(patterns)]} for i in range(n)]
+    c, p = len(colours), len(patterns)
+    return [{"color": colours[i % c], key: patterns[(i + i // c) % p]} for i in range(n)]
 
 
 def line_styles(sizes: Sequence[int]) -> list[dict[str, Any]]:
