@@ -80,6 +80,12 @@ def legend_outside(ax: Axes, handles=None, labels=None, **kwargs):
     return ax.legend(*args, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
 
 
+def legend_below(fig: Figure, handles, labels, **kwargs):
+    """A legend under all of a constrained figure's panels, in up to 3 columns: a one-column figure keeps its width
+    for the panels."""
+    return fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3), **kwargs)
+
+
 def legend_height(entries: int, fontsize: float = 8.0) -> float:
     """Inches that a one-column legend of ``entries`` lines of ``fontsize`` points needs, margins included."""
     return entries * fontsize * 1.7 / 72 + 0.6

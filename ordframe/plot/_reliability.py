@@ -13,7 +13,7 @@ from ordframe._core.dims import COMPONENT_DIM, POINT_DIM, THRESHOLD_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._diagnostics.calibration import reliability as reliability_curves
 from ordframe._inputs.estimators import cv_folds, predict_proba
-from ordframe.plot._figures import legend_outside, new_axes
+from ordframe.plot._figures import legend_below, legend_outside, new_axes
 from ordframe.plot._predictions import cv_predictions, prediction_samples
 from ordframe.plot._stacks import label_text, line_labels
 from ordframe.plot._styles import line_styles
@@ -35,7 +35,8 @@ _SHORT = {
 _LAYOUT = """\
 layout : (int, int), optional
     The rows and columns of the panels in a new figure (default: up to 4 panels per row), e.g. ``(K - 1, 1)``
-    for one column that a narrow screen shows at full width; not with axes given."""
+    for one column that a narrow screen shows at full width (its legend then goes below the panels); not with
+    axes given."""
 
 
 @fill_doc(layout=_LAYOUT)
@@ -129,7 +130,10 @@ def _draw(curves: xr.Dataset, axes, layout=None, title_end: str = "", title: str
         ax.set_title(f"threshold {label_text(threshold)}: event Y ≤ {label_text(threshold)}", fontsize=10)
         ax.grid(alpha=0.25)
         if len(labels) > 1 and k == len(thresholds) - 1:
-            legend_outside(ax, lines, labels, fontsize=8, handlelength=3.0)
+            if layout is not None and layout[1] == 1:
+                legend_below(fig, lines, labels, fontsize=8, handlelength=3.0)
+            else:
+                legend_outside(ax, lines, labels, fontsize=8, handlelength=3.0)
     level = curves.attrs.get("level")
     heading = [] if title is None else [title]
     if level is not None:
