@@ -343,3 +343,16 @@ def test_the_pytorch_template_trains_then_validates_without_gradients():
     order = [steps.find(step) for step in ("model.train()", ".backward()", "model.eval()", "with torch.no_grad()")]
     assert -1 not in order and order == sorted(order), steps
     assert "acc.update(" in steps.split("with torch.no_grad()")[1]
+
+
+def test_the_install_section_names_every_dependency_and_extra():
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((DOCS.parent / "pyproject.toml").read_text())["project"]
+    text = (DOCS / "index.md").read_text().split("## Install", 1)[1].split("\n## ", 1)[0]
+    named = re.search(r"it depends on ([^.]+)\.", text.replace("\n", " ")).group(1)
+    listed = [name.strip() for name in re.split(r",| and ", named) if name.strip()]
+    assert listed == [re.match(r"[\w-]+", requirement).group() for requirement in project["dependencies"]]
+    assert f"Python {project['requires-python'].removeprefix('>=')} or newer" in text
+    (block,) = re.findall(r"```text\n(.*?)```", text, re.S)
+    assert sorted(re.findall(r'"\.\[(\w+)\]"', block)) == sorted(project["optional-dependencies"])
+    assert max(len(line) for line in block.splitlines()) <= 80  # the whole comment in view on a desktop
