@@ -284,13 +284,18 @@ def test_the_frame_accessor_reference_lists_every_method():
     assert sorted(methods - listed) == []
 
 
-def test_the_reference_shows_a_constant_default_by_its_value():
-    """docs_hooks/constants.py: ``model_dim=MODEL_DIM`` becomes ``model_dim="model"``, in the table and the signature."""
+def _hook(name: str):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("constants_hook", DOCS.parent / "docs_hooks" / "constants.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_hook", DOCS.parent / "docs_hooks" / f"{name}.py")
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
+    return hook
+
+
+def test_the_reference_shows_a_constant_default_by_its_value():
+    """docs_hooks/constants.py: ``model_dim=MODEL_DIM`` becomes ``model_dim="model"``, in the table and the signature."""
+    hook = _hook("constants")
     page = (
         '<span class="n">model_dim</span><span class="o">=</span><span class="n">MODEL_DIM</span>'
         '<td><code><span title="ordframe._core.dims.MODEL_DIM">MODEL_DIM</span></code></td>'
@@ -304,12 +309,9 @@ def test_the_reference_shows_a_constant_default_by_its_value():
 
 def test_a_figure_too_large_for_a_browser_fails_the_build(caplog):
     """docs_hooks/figures.py: an inline SVG of thousands of shapes kept a page from opening; the strict build stops it."""
-    import importlib.util
     import types
 
-    spec = importlib.util.spec_from_file_location("figures_hook", DOCS.parent / "docs_hooks" / "figures.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
+    hook = _hook("figures")
     page = types.SimpleNamespace(file=types.SimpleNamespace(src_uri="calibration.md"))
     described = "<dc:description>curves</dc:description>"
     small = f"<svg>{described}<path d='M 0 0'/></svg>"
@@ -356,3 +358,20 @@ def test_the_install_section_names_every_dependency_and_extra():
     (block,) = re.findall(r"```text\n(.*?)```", text, re.S)
     assert sorted(re.findall(r'"\.\[(\w+)\]"', block)) == sorted(project["optional-dependencies"])
     assert max(len(line) for line in block.splitlines()) <= 80  # the whole comment in view on a desktop
+
+
+def test_the_404_page_links_relatively():
+    """docs_hooks/not_found.py: root-absolute links (no site_url) would point at the file system's root."""
+    assert "docs_hooks/not_found.py" in (DOCS.parent / "mkdocs.yml").read_text()
+    page = (
+        '<link href="/assets/main.css"><a href="/index.html">x</a><script src="/javascripts/copy-pycon.js"></script>'
+        '<a href="https://example.org/a">y</a><img src="//cdn.example.org/i.png">'
+        '<script id="__config" type="application/json">{"base": "/", "features": []}</script>'
+    )
+    out = _hook("not_found").on_post_template(page, "404.html", None)
+    assert out == (
+        '<link href="assets/main.css"><a href="index.html">x</a><script src="javascripts/copy-pycon.js"></script>'
+        '<a href="https://example.org/a">y</a><img src="//cdn.example.org/i.png">'
+        '<script id="__config" type="application/json">{"base": ".", "features": []}</script>'
+    )
+    assert _hook("not_found").on_post_template(page, "sitemap.xml", None) == page
