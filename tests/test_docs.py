@@ -375,3 +375,11 @@ def test_the_404_page_links_relatively():
         '<script id="__config" type="application/json">{"base": ".", "features": []}</script>'
     )
     assert _hook("not_found").on_post_template(page, "sitemap.xml", None) == page
+
+
+def test_option_names_in_a_first_column_do_not_break():
+    """docs/stylesheets/extra.css: "--pred COL" stays on one line in the command's options table."""
+    css = (DOCS / "stylesheets" / "extra.css").read_text()
+    rule = re.search(r"^([^{}/]*td:first-child code) \{([^}]*)\}", css, re.M)
+    assert rule and "white-space: nowrap;" in rule.group(2)
+    assert re.search(r"^\| `--[a-z]", (DOCS / "cli.md").read_text(), re.M)  # a table of options, names first
