@@ -383,3 +383,36 @@ def test_option_names_in_a_first_column_do_not_break():
     rule = re.search(r"^([^{}/]*td:first-child code) \{([^}]*)\}", css, re.M)
     assert rule and "white-space: nowrap;" in rule.group(2)
     assert re.search(r"^\| `--[a-z]", (DOCS / "cli.md").read_text(), re.M)  # a table of options, names first
+
+
+def _built_text(page: Path) -> str:
+    """The page's Markdown with its ```python exec="on" blocks replaced by what they print (as markdown-exec does)."""
+    import contextlib
+    import io
+
+    sessions: dict[str, dict] = {}
+
+    def run(match: re.Match) -> str:
+        options, body = match.groups()
+        session = re.search(r'session="([^"]+)"', options)
+        globs = sessions.setdefault(session.group(1), {}) if session else {}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(body, str(page), "exec"), globs)
+        return out.getvalue()
+
+    return re.sub(r'^```python (exec="on"[^\n]*)\n(.*?)^```', run, page.read_text(), flags=re.S | re.M)
+
+
+@pytest.mark.slow  # builds the page's figure
+def test_a_classifier_name_means_one_classifier_on_the_oc_page():
+    """The OC page's tables of classifiers from two papers: no name in both, and no pandas HTML table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    text = _built_text(DOCS / "metrics" / "oc.md")
+    assert "<table" not in text  # Markdown tables, styled as every other table of the site
+    tables = re.findall(r"^\| classifier \|.*\n\|[-|]+\|\n((?:\|.*\n)+)", text, re.M)
+    names = [{row.split("|")[1].strip() for row in rows.splitlines()} for rows in tables]
+    assert len(names) == 2 and {"A", "B", "C", "D"} <= names[0], names
+    assert names[0].isdisjoint(names[1]), names
