@@ -571,10 +571,8 @@ def test_a_layout_and_axes_to_draw_in_are_an_error(few_curves):
         ReliabilityDisplay(few_curves[2]).plot(ax=axes, layout=(1, 2))
 
 
-def test_one_column_of_panels_has_its_legend_below_them(probabilities):
-    true, proba, _ = probabilities
-    frame = pd.DataFrame(proba[:60], columns=["p0", "p1", "p2"]).assign(y=true[:60], model=np.repeat(["a", "b"], 30))
-    curves = frame.ordinal.reliability("y", ["p0", "p1", "p2"], by="model", n_resamples=5, seed=0)
+def test_one_column_of_panels_has_its_legend_below_them(few_curves):
+    curves = xr.concat([few_curves[2]] * 2, dim=pd.Index(["a", "b"], name="model"))
     display = ReliabilityDisplay(curves).plot(layout=(2, 1))
     display.figure_.draw_without_rendering()
     (legend,) = display.figure_.legends
