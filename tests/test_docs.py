@@ -20,11 +20,12 @@ MODULE = re.compile(r"# (\w+)\.py\n")
 
 
 class PrintedChecker(doctest.OutputChecker):
-    """Output as printed, but for trailing spaces (the page's Markdown strips those pandas pads its index names with)."""
+    """Output as printed, but for spaces at the ends of lines (the page's Markdown strips those pandas pads its index
+    names with) and empty lines at the end (a ``print`` of text that ends in a newline)."""
 
     def check_output(self, want: str, got: str, optionflags: int) -> bool:
         def strip(text: str) -> str:
-            return "\n".join(line.rstrip() for line in text.splitlines())
+            return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n") + "\n"
 
         return super().check_output(strip(want), strip(got), optionflags)
 
