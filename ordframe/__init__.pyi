@@ -8,6 +8,7 @@ from ._accessors.accumulator import Accumulator as Accumulator
 from ._core.messages import DroppedRowsWarning as DroppedRowsWarning
 from ._core.messages import LabelWarning as LabelWarning
 from ._core.options import set_options as set_options
+from ._diagnostics.decisions import decide as decide
 from ._diagnostics.oc_paths import oc_path as oc_path
 from ._diagnostics.oc_paths import uoc_path as uoc_path
 from ._diagnostics.report import format_report as format_report

@@ -17,6 +17,7 @@ from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.calibration import calibration, frame_samples, reliability
+from ordframe._diagnostics.decisions import frame_decide
 from ordframe._diagnostics.retention import Retention, frame_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inference.compare import frame_compare
@@ -853,6 +854,52 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         """
         selection = Selection(true, pred, by=model, labels=labels, dropna=dropna, by_keyword="model")
         return frame_paired_tests(self._df, selection, Resampling(sample=sample, strata=strata), tests)
+
+    @fill_doc(**_WORDS)
+    def decide(
+        self, proba: ProbaColumns, *, loss: str | Any, labels: ClassLabels | None = None, renormalize: bool = False
+    ) -> pd.Series:
+        """The label of every row that minimises the expected ``loss`` under its probabilities (the Bayes decision).
+
+        [`ordframe.decide`][ordframe.decide] on the probability columns: assign the result as a column of
+        predictions (``df["median"] = df.ordinal.decide(...)``) and score it like any other. Predicting class
+        ``j`` costs ``sum_t p_t C[t, j]`` in expectation; the most probable class minimises only the 0-1 loss.
+        See [Decisions that fit the metric](../decisions.md).
+
+        Parameters
+        ----------
+        {proba}
+        loss : {"zero_one", "absolute", "squared"} or cost matrix
+            The mode (accuracy), a median (MAE), the class nearest the mean on class index distances (MSE), or a
+            K x K cost matrix, rows = true class, columns = predicted (a DataFrame or a DataArray with dims
+            ``true`` and ``pred`` labelled with the classes, put in class order). OC, QWK and the other
+            set-level indices are refused: no per-sample decision minimises them.
+        {labels}
+            Here the class of each column of a list ``proba``, which needs it (a dict ``proba`` names them).
+        {renormalize}
+
+        Returns
+        -------
+        pandas.Series
+            One label per row, indexed like the frame, named after ``loss`` (``"decision"`` for a matrix). Ties
+            in expected loss (to within rounding) go to the lowest class.
+
+        Raises
+        ------
+        ValueError
+            For missing or invalid probabilities (with the first rows), a list ``proba`` without ``labels``, an
+            unknown or set-level loss, or a cost matrix whose labels are not the classes.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"y": [0, 2, 1], "p0": [0.4, 0.5, 0.1], "p1": [0.1, 0.0, 0.8], "p2": [0.5, 0.5, 0.1]})
+        >>> proba = {0: "p0", 1: "p1", 2: "p2"}
+        >>> df["mode"] = df.ordinal.decide(proba, loss="zero_one")
+        >>> df["median"] = df.ordinal.decide(proba, loss="absolute")
+        >>> df[["mode", "median"]].values.tolist()
+        [[2, 1], [0, 0], [1, 1]]
+        """
+        return frame_decide(self._df, proba, loss, labels, renormalize)
 
     def _confusion_method(self, metric: Metric):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):

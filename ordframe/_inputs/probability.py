@@ -73,11 +73,14 @@ def array_classes(proba: xr.DataArray, labels=None, class_dim=CLASS_DIM) -> pd.I
 
 
 def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index, list]:
-    """The ordered classes and the probability column of each, from ``proba`` (a list or a dict label -> column)."""
+    """The ordered classes and the probability column of each, from ``proba`` (a list or a dict label -> column).
+
+    Without a ``true`` column (None), the classes are ``labels`` or the dict's keys.
+    """
     if isinstance(proba, Mapping):
-        true_labels = labels_of(true, df[true])
-        if labels is not None or (true_labels.kind == "category" and true_labels.ordered):
-            classes = class_order([true_labels], labels)
+        given = [] if true is None else [labels_of(true, df[true])]
+        if labels is not None or any(c.kind == "category" and c.ordered for c in given):
+            classes = class_order(given, labels)
         else:  # the classes are the keys: numeric ones sort, others need labels=
             classes = class_order([labels_of(PROBA_KEYS, pd.Series(list(proba)))])
         absent = [c for c in classes if c not in proba]
@@ -109,7 +112,8 @@ def frame_classes(df: pd.DataFrame, true, proba, labels=None) -> tuple[pd.Index,
             proba,
             repeated=repeated,
         )
-    classes = class_order([labels_of(true, df[true])], labels)  # labels=, ordered categories, or sorted numbers
+    given = [] if true is None else [labels_of(true, df[true])]
+    classes = class_order(given, labels)  # labels=, ordered categories, or sorted numbers
     if len(classes) != len(columns):
         source = "{labels}" if labels is not None else "column {true!r}"
         raise about(
