@@ -14,6 +14,7 @@ from ._diagnostics.oc_paths import uoc_path as uoc_path
 from ._diagnostics.report import format_report as format_report
 from ._diagnostics.report import report_cube as report_cube
 from ._diagnostics.worst import worst as worst
+from ._inference.agreement import krippendorff_alpha as krippendorff_alpha
 from ._inference.bayesian import bayesian_correlated_ttest as bayesian_correlated_ttest
 from ._inference.bayesian import bayesian_signed_rank as bayesian_signed_rank
 from ._inference.compare import compare as compare

@@ -20,6 +20,7 @@ from ordframe._diagnostics.calibration import calibration, frame_samples, reliab
 from ordframe._diagnostics.decisions import frame_decide
 from ordframe._diagnostics.retention import Retention, frame_aursc
 from ordframe._diagnostics.worst import worst
+from ordframe._inference.agreement import frame_alpha, resampling
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import frame_ci
 from ordframe._inference.paired_tests import frame_paired_tests
@@ -900,6 +901,87 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         [[2, 1], [0, 0], [1, 1]]
         """
         return frame_decide(self._df, proba, loss, labels, renormalize)
+
+    @fill_doc(**_WORDS)
+    def krippendorff_alpha(
+        self,
+        item: Column,
+        rater: Column,
+        rating: Column,
+        *,
+        by: By = None,
+        labels: ClassLabels | None = None,
+        level_of_measurement: str = "ordinal",
+        dropna: bool = False,
+        n_resamples: int | None = None,
+        seed: Any = None,
+        level: float = 0.95,
+        progress: bool | None = None,
+    ) -> xr.Dataset:
+        """Krippendorff's alpha: how far the raters agree beyond chance, from one row per rating.
+
+        With ``n_uc`` the ratings of class ``c`` that item ``u`` received and ``m_u`` its ratings, the items
+        rated at least twice give the coincidence matrix ``o_ck = sum_u (n_uc n_uk - [c = k] n_uc) / (m_u - 1)``,
+        with margins ``n_c`` and ``n = sum_c n_c`` pairable ratings, and (Krippendorff 2004, ch. 11; 2011)
+
+        ``alpha = 1 - D_o / D_e = 1 - (n - 1) sum_ck o_ck delta_ck^2 / sum_ck n_c n_k delta_ck^2``:
+
+        1 for perfect agreement, 0 for agreement at chance, negative below it. Any number of raters, each item
+        rated by any of them: a rating that is absent is missing. Weighted kappa
+        ([`kappa`][ordframe.metrics.classic.kappa], [`qwk`][ordframe.metrics.classic.qwk]) compares two raters
+        rating every item; see [Agreement between raters](../agreement.md).
+
+        Parameters
+        ----------
+        item : column name
+            The item (unit) rated.
+        rater : column name
+            The rater (coder, annotator, or a model); a rater rates an item once.
+        rating : column name
+            The rating, a class label.
+        {by}
+            With ``n_resamples``, the same items are drawn for every group (paired).
+        {labels}
+        level_of_measurement : {"ordinal", "interval", "nominal"}
+            ``delta^2`` of classes ``c`` and ``k``: ordinal, ``(sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``, the
+            distance of their mid-ranks among the pairable ratings (the class order, not the label values);
+            interval, ``(c - k)^2`` on class indices; nominal, 1 for different classes.
+        {dropna_rows}
+        n_resamples : int, optional
+            Draw the items with replacement this many times, over their distinct patterns, for a percentile
+            ``interval`` (see [`ordframe.ci`][ordframe.ci]).
+        {seed_replicates}
+            With ``n_resamples`` only.
+        level : float
+            The confidence level of the interval.
+        {progress}
+
+        Returns
+        -------
+        xarray.Dataset
+            ``alpha`` and ``n_pairable`` (the ratings of items rated at least twice) with dims ``by``; with
+            ``n_resamples``, ``interval`` (dims ``("bound", *by)``, the draws recorded in its attrs). NaN where
+            alpha is undefined (fewer than 2 pairable ratings, or a single class among them), with a
+            ``RuntimeWarning`` that says why.
+
+        Raises
+        ------
+        ValueError, TypeError
+            For a rater who rates an item twice (in a ``by`` group), an unknown ``level_of_measurement``,
+            ``seed`` without ``n_resamples``, and as in [`confusion`][confusion].
+
+        Examples
+        --------
+        >>> df = pd.DataFrame(
+        ...     {"item": [1, 1, 1, 2, 2, 3, 3, 3, 4, 4], "rater": list("abcababcac"), "grade": [1, 1, 2, 3, 3, 2, 2, 2, 1, 1]}
+        ... )
+        >>> ds = df.ordinal.krippendorff_alpha("item", "rater", "grade")
+        >>> float(ds["alpha"]), int(ds["n_pairable"])
+        (0.8, 10)
+        """
+        selection = Selection(rating, by=by, labels=labels, dropna=dropna)
+        draws = resampling(n_resamples, seed, progress)
+        return frame_alpha(self._df, selection, item, rater, level_of_measurement, draws, level)
 
     def _confusion_method(self, metric: Metric):
         def method(true, pred, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
