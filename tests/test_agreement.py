@@ -194,3 +194,14 @@ def test_an_absent_column_is_named_by_its_argument():
     _, long = ratings(0)
     with pytest.raises(KeyError, match="rater column 'coder' is not in the DataFrame"):
         long.ordinal.krippendorff_alpha("item", "coder", "rating")
+
+
+def test_a_filtered_frame_counts_only_its_rows():
+    data, long = ratings(6)
+    kept = long[(long["rater"] != 0) & (long["item"] % 3 > 0)]
+    data = data.copy()
+    data[0] = np.nan
+    data[:, np.arange(data.shape[1]) % 3 == 0] = np.nan
+    want = krippendorff.alpha(reliability_data=data, value_domain=range(5), level_of_measurement="ordinal")
+    got = kept.ordinal.krippendorff_alpha("item", "rater", "rating", labels=range(5))
+    assert abs(float(got["alpha"]) - want) < 1e-12
