@@ -113,10 +113,12 @@ def frame_alpha(
     n_rows, k = len(rows.index), len(rows.classes)
     group = groups.flat_index(n_rows)
     item_code, rater_code = (np.asarray(c.codes, dtype=np.int64) - c.offset for c in columns[-2:])
-    _check_once(group, item_code, rater_code, columns[-2].coord, columns[-1].coord, item, rater)
     n_items = len(columns[-2].coord)
     units, unit_of = np.unique(group * n_items + item_code, return_inverse=True)
-    counts = np.bincount(unit_of.reshape(-1) * k + rows.true.array(), minlength=len(units) * k).reshape(-1, k)
+    unit_of = unit_of.reshape(-1)
+    key = unit_of * len(columns[-1].coord) + rater_code  # (group, item, rater)
+    _check_once(key, item_code, rater_code, columns[-2].coord, columns[-1].coord, item, rater)
+    counts = np.bincount(unit_of * k + rows.true.array(), minlength=len(units) * k).reshape(-1, k)
     m = counts.sum(axis=1)
     pairable = m >= 2
     units, counts, m = units[pairable], counts[pairable], m[pairable]
@@ -142,15 +144,16 @@ def frame_alpha(
     return xr.Dataset(variables, attrs=attrs)
 
 
-def _check_once(group, item_code, rater_code, items: pd.Index, raters: pd.Index, item, rater) -> None:
-    """An error for a rater who rates an item more than once (in one group)."""
-    keys = np.stack([group, item_code, rater_code])
-    _, first, seen = np.unique(keys, axis=1, return_index=True, return_counts=True)
-    again = first[seen > 1]
+def _check_once(key, item_code, rater_code, items: pd.Index, raters: pd.Index, item, rater) -> None:
+    """An error for a rater who rates an item more than once (in one group): ``key`` codes (group, item, rater)."""
+    ordered = np.sort(key)
+    again = ordered[1:][ordered[1:] == ordered[:-1]]
     if len(again):
-        shown = show([(items[item_code[i]], raters[rater_code[i]]) for i in again])
+        repeats = np.unique(again)
+        first = np.flatnonzero(np.isin(key, repeats))
+        shown = show(dict.fromkeys((items[item_code[i]], raters[rater_code[i]]) for i in first))
         raise ValueError(
-            f"{len(again)} (item, rater) pair(s) have more than one rating (columns {item!r}, {rater!r}): {shown}; "
+            f"{len(repeats)} (item, rater) pair(s) have more than one rating (columns {item!r}, {rater!r}): {shown}; "
             "a rater rates an item once: drop the repeats, or name the column that tells them apart in by="
         )
 
