@@ -302,6 +302,9 @@ def test_labelled_cost_matrices_are_aligned_by_label():
     assert cube.ordinal.d(cost=swapped) == cube.ordinal.d(cost=[[0, 10], [1, 0]])
     with pytest.raises(ValueError, match="no row or column for the classes"):
         cube.ordinal.expected_cost(cost=frame.rename(index={"a": "z"}))
+    wider = pd.DataFrame(np.ones((3, 3)) - np.eye(3), index=["a", "b", "c"], columns=["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"1 labels that are not classes: \['c'\]"):  # not silently dropped
+        cube.ordinal.expected_cost(cost=wider)
     with pytest.raises(ValueError, match=">= 0"):
         cube.ordinal.expected_cost(cost=[[0, -1], [1, 0]])
 

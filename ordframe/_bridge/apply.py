@@ -185,6 +185,13 @@ def _align_param(name: str, value, classes: pd.Index | None, metric: Metric):
             f"metric {metric.name!r}: the {name} matrix has no row or column for the classes {absent}; "
             f"label its rows and columns with the classes {list(classes)}"
         )
+    extra = sorted({c for d in CUBE_DIMS for c in value.indexes[d] if c not in classes}, key=str)
+    if extra:
+        raise ValueError(
+            f"metric {metric.name!r}: the {name} matrix has rows or columns for {len(extra)} labels that are not "
+            f"classes: {extra}; the classes are {list(classes)}: pass labels= with every class, or drop those "
+            f"rows and columns"
+        )
     return value.sel({TRUE: classes, PRED: classes}).values
 
 
