@@ -1,5 +1,6 @@
 """Class order (docs/architecture.md, "Class order"): the four rules, the missing-label rule and their errors."""
 
+import math
 import sys
 import warnings
 
@@ -190,16 +191,24 @@ def arrow_strings(kind, values):
     return pd.Series(values, dtype=kind if kind == "str" else pd.ArrowDtype(kind()))
 
 
+def coder(monkeypatch, compiled: bool) -> None:
+    """The compiled string coder at every size (skipped without numba), or pyarrow's lookup at every size."""
+    from ordframe._core import compiling, options
+
+    if compiled and not options.COMPILED:
+        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    monkeypatch.setattr(compiling, "SPENT", {})
+    monkeypatch.setattr(compiling, "COMPILED_SECONDS", 0 if compiled else math.inf)
+
+
 @pytest.mark.parametrize("kind", ["str", "string", "large_string", "chunked and sliced"])
 @pytest.mark.parametrize("compiled", [False, True])
 def test_arrow_strings_are_coded_as_their_python_objects(kind, compiled, monkeypatch):
-    """Arrow strings are looked up in their buffers (compiled from ``COMPILED_ROWS`` rows on, else by pyarrow):
-    the codes, missing values and unknown values of a lookup of the Python strings."""
+    """Arrow strings are looked up in their buffers (compiled once pyarrow's lookups have paid for it, else by
+    pyarrow): the codes, missing values and unknown values of a lookup of the Python strings."""
     from ordframe._inputs import classes
 
-    if compiled and not classes.COMPILED:
-        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
-    monkeypatch.setattr(classes, "COMPILED_ROWS", 1 if compiled else 10**9)
+    coder(monkeypatch, compiled)
     kind = getattr(pytest.importorskip("pyarrow"), kind, kind)
     values = list(np.random.default_rng(1).choice(TEXTS + STRANGERS, 300))
     values[7] = values[150] = None
@@ -213,6 +222,24 @@ def test_arrow_strings_are_coded_as_their_python_objects(kind, compiled, monkeyp
     np.testing.assert_array_equal(np.where(missing, -1, codes), np.where(missing, -1, expected))
 
 
+def test_pyarrow_looks_strings_up_until_what_it_would_take_has_paid_for_the_compiled_coder(monkeypatch):
+    """pyarrow's lookup is charged what a column would take it (``STRING_SECONDS`` per row); once that reaches
+    ``COMPILED_SECONDS`` the compiled coder runs, from then on at every size, with the same codes."""
+    from ordframe._core import compiling, options
+    from ordframe._inputs import classes
+
+    pa = pytest.importorskip("pyarrow")
+    monkeypatch.setattr(compiling, "SPENT", {})
+    monkeypatch.setattr(compiling, "COMPILED_SECONDS", 1.0)
+    monkeypatch.setattr(classes, "STRING_SECONDS", 1e-3)
+    order = pd.Index(TEXTS)
+    series = arrow_strings(pa.string, list(np.random.default_rng(2).choice(TEXTS, 300)))
+    expected = order.get_indexer(pd.Index(series.astype(object), dtype=object))
+    for spent in (0.3, 0.6, 0.9, math.inf if options.COMPILED else 1.2):
+        np.testing.assert_array_equal(classes._arrow_string_codes(labels_of("y", series), order, np.int8), expected)
+        assert compiling.SPENT[classes._code_strings] == pytest.approx(spent)
+
+
 def test_strings_the_compiled_lookup_cannot_tell_apart_are_looked_up_by_pyarrow():
     """Two classes of one length whose first and last 8 bytes agree have one key: no perfect hash."""
     from ordframe._inputs import classes
@@ -224,12 +251,9 @@ def test_strings_the_compiled_lookup_cannot_tell_apart_are_looked_up_by_pyarrow(
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_errors_about_arrow_strings_are_those_of_python_strings(compiled, monkeypatch):
-    from ordframe._inputs import classes
 
-    if compiled and not classes.COMPILED:
-        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    coder(monkeypatch, compiled)
     pa = pytest.importorskip("pyarrow")
-    monkeypatch.setattr(classes, "COMPILED_ROWS", 1 if compiled else 10**9)
     messages = []
     for dtype in (object, pd.ArrowDtype(pa.string())):
         for p in (["lo", "mid", None, "top"], ["lo", "hi", None, "hi"]):

@@ -14,12 +14,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from ordframe._core import compiling, options
 from ordframe._inputs import classes, counting
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
 
 #: The counts that check every code (spans then read from samples): numpy's (without numba) and the compiled one.
-CHECKED = ["checked numpy", "compiled"] if counting.COMPILED else ["checked numpy"]
+CHECKED = ["checked numpy", "compiled"] if options.COMPILED else ["checked numpy"]
 
 
 @contextlib.contextmanager
@@ -27,16 +28,14 @@ def mode(name: str, sample_rows: int = 2):
     """``numpy``: numpy's count at every size, no span sampled; ``checked numpy`` / ``compiled``: numpy's count that
     checks each block's codes / the compiled count, at every size, and spans read from samples of ``sample_rows``
     rows at each end and between (often wrong on purpose)."""
-    saved = counting.COMPILED, counting.COMPILED_ROWS, classes.SAMPLE_ROWS
-    if name == "numpy":
-        counting.COMPILED = False
-    else:
-        counting.COMPILED = counting.COMPILED and name == "compiled"
-        counting.COMPILED_ROWS, classes.SAMPLE_ROWS = 1, sample_rows
+    saved = compiling.COMPILED_SECONDS, compiling.SPENT, counting.CHECKED_ROWS, classes.SAMPLE_ROWS
+    compiling.COMPILED_SECONDS, compiling.SPENT = (0 if name == "compiled" else math.inf), {}
+    if name != "numpy":
+        counting.CHECKED_ROWS, classes.SAMPLE_ROWS = 1, sample_rows
     try:
         yield
     finally:
-        counting.COMPILED, counting.COMPILED_ROWS, classes.SAMPLE_ROWS = saved
+        compiling.COMPILED_SECONDS, compiling.SPENT, counting.CHECKED_ROWS, classes.SAMPLE_ROWS = saved
 
 
 def naive(codes, sizes, offsets, weights):
@@ -189,11 +188,80 @@ def test_a_count_confirms_sampled_spans_that_hold(name):
     np.testing.assert_array_equal(counts, naive_cube(frame, True)[0])
 
 
+@pytest.fixture
+def fresh_process(monkeypatch):
+    """No count has run yet (as in a new process), and the compiled count takes over after 1 s of numpy's, a row
+    of which is reckoned at 1 ms beforehand."""
+    monkeypatch.setattr(compiling, "SPENT", {})
+    monkeypatch.setattr(compiling, "COMPILED_SECONDS", 1.0)
+    monkeypatch.setattr(counting, "NUMPY_SECONDS_PER_ROW", 1e-3)
+    return compiling.SPENT
+
+
+def rows(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    return [rng.integers(0, 4, n), rng.integers(0, 5, n), rng.integers(0, 5, n)], [4, 5, 5]
+
+
+def test_numpy_counts_until_its_time_would_have_paid_for_the_compiled_count(fresh_process):
+    """Small inputs get numpy's count, timed; once its time, with what an input would take it, reaches
+    ``COMPILED_SECONDS`` (an input that large at once, or the time of several calls) the compiled count runs, from
+    then on at every size. Every count equals a naive one."""
+    if not options.COMPILED:
+        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    key = counting._count_compiled
+    for _ in range(3):
+        codes, sizes = rows(300)
+        assert not compiling.compiles(key, 300 * counting.NUMPY_SECONDS_PER_ROW)
+        np.testing.assert_array_equal(counting.count_cells(codes, sizes), naive(codes, sizes, [0, 0, 0], None))
+    spent = fresh_process[key]
+    assert 0 < spent < 0.25  # the calls' own time, not their rows' reckoning
+    fresh_process[key] = 0.995  # as after many calls on small inputs
+    codes, sizes = rows(10, seed=1)
+    weights = np.linspace(0, 2, 10)
+    np.testing.assert_array_equal(
+        counting.count_cells(codes, sizes, weights=weights), naive(codes, sizes, [0, 0, 0], weights)
+    )
+    assert fresh_process[key] == math.inf  # taken over, from now on at every size
+    codes, sizes = rows(1)
+    np.testing.assert_array_equal(counting.count_cells(codes, sizes), naive(codes, sizes, [0, 0, 0], None))
+    assert compiling.compiles(key, 0)
+
+
+def test_a_large_input_is_counted_compiled_at_once_and_checks_stay_by_rows(fresh_process, monkeypatch):
+    """An input whose reckoning alone reaches the budget runs the compiled count first; whether codes are checked
+    (spans then read from samples) stays a matter of rows."""
+    if not options.COMPILED:
+        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    codes, sizes = rows(1000)
+    np.testing.assert_array_equal(counting.count_cells(codes, sizes), naive(codes, sizes, [0, 0, 0], None))
+    assert fresh_process[counting._count_compiled] == math.inf
+    assert not counting.checks_codes(1000) and counting.checks_codes(counting.CHECKED_ROWS)
+
+
+def test_without_numba_numpy_counts_at_every_size(fresh_process, monkeypatch):
+    """A process whose compiled kernels are off (no numba, or ``ORDFRAME_NUMBA=0``) never switches."""
+    monkeypatch.setattr(options, "COMPILED", False)
+    for n in (10, 2000):
+        codes, sizes = rows(n)
+        np.testing.assert_array_equal(counting.count_cells(codes, sizes), naive(codes, sizes, [0, 0, 0], None))
+        assert not compiling.compiles(counting._count_compiled, math.inf)
+    assert 0 < fresh_process[counting._count_compiled] < math.inf
+
+
 @pytest.mark.parametrize("value", ["0", "1"])
 @pytest.mark.slow
 def test_ordframe_numba_0_turns_the_compiled_count_off(value):
-    """``ORDFRAME_NUMBA=0`` in a fresh interpreter: numpy's count; otherwise the compiled one where numba is."""
-    code = "from ordframe._inputs import counting; print(counting.COMPILED)"
+    """``ORDFRAME_NUMBA=0`` in a fresh interpreter: numpy's count at every size; otherwise the compiled one where
+    numba is, once it has paid."""
+    code = (
+        "import numpy as np\n"
+        "from ordframe._core import compiling\n"
+        "from ordframe._inputs import counting\n"
+        "compiling.steady_state()\n"
+        "counting.count_cells([np.zeros(3, np.int64)], [1])\n"
+        "print(compiling.SPENT[counting._count_compiled] == float('inf'))\n"
+    )
     env = {**os.environ, "ORDFRAME_NUMBA": value}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == str(value == "1" and importlib.util.find_spec("numba") is not None)

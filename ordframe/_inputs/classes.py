@@ -25,11 +25,10 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ordframe._core import compiling
 from ordframe._core.arguments import Rows, about
 from ordframe._core.checks import as_sequence
 from ordframe._core.messages import MAX_SHOWN, show, show_counts
-from ordframe._core.options import COMPILED
-from ordframe._inputs.counting import COMPILED_ROWS
 
 # Integer labels whose values span at most this many integers are counted and
 # coded through a table over the span; wider ones are hashed.
@@ -42,6 +41,9 @@ LAZY = "lazy"  # object labels whose missing values have not been looked for yet
 BLOCK_ROWS = 1 << 16
 # A range read from a sample (``sampled_range``) reads this many rows at each end and this many between.
 SAMPLE_ROWS = 1 << 12
+# pyarrow's lookup of arrow strings per row (``benchmarks/bench_first_call.py --threshold``): what a column would
+# take it (``_arrow_string_codes``).
+STRING_SECONDS = 1e-8
 _NUMERIC_INFERRED = {"integer", "floating", "mixed-integer-float", "boolean", "decimal"}
 
 
@@ -405,8 +407,8 @@ def _arrow_string_codes(column: Labels, classes: pd.Index, dtype) -> np.ndarray 
     """Codes of arrow-backed strings, -1 where missing or not a class; ``None`` for other pandas arrays.
 
     Each string is looked up among the classes' bytes, with no Python object per row and no hash table of
-    the rows: compiled over arrow's buffers (``_code_strings``) for inputs of at least ``COMPILED_ROWS``
-    rows, else by pyarrow's ``index_in``.
+    the rows: by pyarrow's ``index_in`` until its time would have paid for compiling ``_code_strings`` (the rule
+    of ski rental, ``_core/compiling.py``), then compiled over arrow's buffers.
     """
     if not isinstance(column.values, pd.arrays.ArrowExtensionArray):
         return None
@@ -417,7 +419,8 @@ def _arrow_string_codes(column: Labels, classes: pd.Index, dtype) -> np.ndarray 
     if not (pa.types.is_string(chunked.type) or pa.types.is_large_string(chunked.type)):
         return None
     texts = tuple((code, label.encode()) for code, label in enumerate(classes) if isinstance(label, str))
-    lookup = _string_lookup(texts) if COMPILED and len(column) >= COMPILED_ROWS else None
+    predicted = len(column) * STRING_SECONDS  # pyarrow's lookup is charged what it would take, not timed
+    lookup = _string_lookup(texts) if compiling.takes_over(_code_strings, predicted, charged=True) else None
     if lookup is None:
         found = pc.index_in(chunked, value_set=pa.array([classes[code] for code, _ in texts], pa.string()))
         table = np.array([code for code, _ in texts] + [-1], dtype)  # position among the text classes -> code

@@ -4,18 +4,20 @@ Every front end that builds confusion cubes, per-group totals or retention
 curves counts its coded rows with ``count_cells``, which reads each row's
 codes once, block by block in the CPU cache.
 
-With the optional ``numba`` extra, inputs of at least ``COMPILED_ROWS`` rows
-are counted by two compiled steps per block: combine the codes into a cell
-index two columns at a time, checking that each code falls on its axis, then
-add the rows to their cells. Without numba (or with ``ORDFRAME_NUMBA=0``),
-numpy's count combines the codes and bincounts them; on inputs that large it
-checks each block's lowest and highest code while the block is in the CPU
-cache. Because every code is then checked, spans read from a sample of the
-rows (``classes.sampled_range``) are confirmed by the count itself
+With the optional ``numba`` extra, rows are counted by two compiled steps per
+block once numpy's count has taken as much time in the process as the compiled
+one's first call costs (the rule of ski rental, ``_core/compiling.py``): combine
+the codes into a cell index two columns at a time, checking that each code
+falls on its axis, then add the rows to their cells. Until then, and without
+numba (or with ``ORDFRAME_NUMBA=0``), numpy's count combines the codes and
+bincounts them. Inputs of at least ``CHECKED_ROWS`` rows have every code
+checked by either count (numpy's checks each block's lowest and highest code
+while the block is in the CPU cache), so spans read from a sample of the rows
+(``classes.sampled_range``) are confirmed by the count itself
 (``checks_codes``): each column is read once. Both give a naive count's
-values (the tests check them). numba is imported, and
-the steps compiled (cached on disk), on the first count that uses them,
-never at ``import ordframe``.
+values (the tests check them). numba is imported, and the steps compiled
+(cached on disk), on the first count that uses them, never at ``import
+ordframe``.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from ordframe._core import compiling
 from ordframe._core.arguments import about
 from ordframe._core.messages import LabelWarning, show, warn
-from ordframe._core.options import COMPILED
 
 # A group that would expect at least this many true samples of a class it lacks is warned about.
 MIN_EXPECTED = 5
@@ -36,9 +38,11 @@ MIN_EXPECTED = 5
 # Rows are combined in blocks that stay in the CPU cache (numpy's steps take larger ones: each step is a call).
 BLOCK_ROWS = 1 << 17
 COMPILED_BLOCK_ROWS = 1 << 15
-# The compiled steps count inputs of at least this many rows: below, numpy's count takes a few milliseconds,
-# less than importing numba does once. From this many rows on, either count checks every code.
-COMPILED_ROWS = 1 << 20
+# From this many rows on, either count checks every code (below, numpy's count trusts them).
+CHECKED_ROWS = 1 << 20
+# numpy's count per row (a group and two label columns; ``benchmarks/bench_first_call.py --threshold``): what
+# an input would take it, beforehand.
+NUMPY_SECONDS_PER_ROW = 3e-9
 
 
 class OutsideAxis(LookupError):
@@ -55,15 +59,16 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
     """
     sizes = [int(s) for s in sizes]
     offsets = [int(o) for o in offsets] if offsets else [0] * len(sizes)
-    check = checks_codes(len(codes[0]))
-    if check and COMPILED:
+    rows = len(codes[0])
+    if compiling.takes_over(_count_compiled, rows * NUMPY_SECONDS_PER_ROW):
         return _count_compiled(codes, sizes, offsets, weights)
-    return _count_numpy(codes, sizes, offsets, weights, check)
+    return compiling.timed(_count_compiled, _count_numpy, codes, sizes, offsets, weights, checks_codes(rows))
 
 
 def checks_codes(rows: int) -> bool:
-    """Whether ``count_cells`` of ``rows`` rows checks every code (on fewer rows, numpy's count trusts them)."""
-    return rows >= COMPILED_ROWS
+    """Whether ``count_cells`` of ``rows`` rows checks every code (on fewer rows, numpy's count trusts them; the
+    compiled count checks them all)."""
+    return rows >= CHECKED_ROWS
 
 
 def _count_compiled(codes, sizes: list[int], offsets: list[int], weights) -> np.ndarray:

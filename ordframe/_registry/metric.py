@@ -12,7 +12,6 @@ import inspect
 import keyword
 import math
 import numbers
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -20,7 +19,7 @@ from typing import Any, ClassVar, Literal, cast
 
 import numpy as np
 
-from ordframe._core import options
+from ordframe._core import compiling, options
 from ordframe._core.checks import Orientation, best_at
 from ordframe._registry.interval_methods import INTERVAL_METHODS, METRIC_FIELDS
 
@@ -47,14 +46,9 @@ RESERVED_NAMES = frozenset(
 )
 
 
-#: The time a metric's numpy kernel may take in a process before its compiled twin takes over (``Metric.kernel``):
-#: what the twin's first call costs with numba's cache warm (numba's import and the load), and the numpy kernels'
-#: median cost per count (matrices x K^2), which tells beforehand what a stack would cost them;
-#: ``benchmarks/bench_first_call.py`` measures both.
-COMPILED_SECONDS = 0.4
+#: The numpy kernels' median cost per count (matrices x K^2), which tells beforehand what a stack would cost them
+#: (``Metric.kernel``; ``benchmarks/bench_first_call.py --threshold`` measures it).
 NUMPY_SECONDS_PER_CELL = 6e-9
-# The time each compiled twin's numpy kernel has taken in this process (infinite once the twin took over).
-_NUMPY_SECONDS: dict[Callable[..., Any], float] = {}
 
 
 @dataclass(frozen=True)
@@ -247,29 +241,21 @@ class Metric:
     def compiles(self, cells: int) -> bool:
         """Whether ``kernel(cells)`` would run the compiled twin on a stack of ``cells`` counts (matrices x K^2).
 
-        It does when there is one, the compiled kernels are on, and the time this process's calls of the numpy
-        kernel have taken, with what this stack would take it (``NUMPY_SECONDS_PER_CELL``), reaches
-        ``COMPILED_SECONDS``; then on every later call too.
+        It does when there is one and the rule of ``_core/compiling.py`` says so for the twin: the time this
+        process's calls of the numpy kernel have taken, with what this stack would take it
+        (``NUMPY_SECONDS_PER_CELL``), reaches ``COMPILED_SECONDS``; then on every later call too.
         """
-        if self.compiled is None or not options.COMPILED:
-            return False
-        return _NUMPY_SECONDS.get(self.compiled, 0.0) + cells * NUMPY_SECONDS_PER_CELL >= COMPILED_SECONDS
+        return self.compiled is not None and compiling.compiles(self.compiled, cells * NUMPY_SECONDS_PER_CELL)
 
     def kernel(self, cells: int) -> Callable[..., Any]:
-        """The kernel to run on a stack of ``cells`` counts: ``compiled`` where it ``compiles``, else ``func``.
-
-        A twin's first call in a process costs numba's import and the twin's compilation (or its load from
-        numba's cache on disk), which the numpy kernel's work on small stacks never repays: the numpy kernel
-        runs, timed, until the time it has taken would have paid for that (the rule of ski rental). Its time,
-        not its counts: a small call costs the numpy kernel a fixed part besides its counts.
-        """
+        """The kernel to run on a stack of ``cells`` counts: ``compiled`` where it ``compiles``, else ``func``,
+        timed (the rule of ski rental, ``_core/compiling.py``)."""
         twin = self.compiled
         if twin is None or not options.COMPILED:
             return self.func
-        if self.compiles(cells):
-            _NUMPY_SECONDS[twin] = math.inf  # from now on, at every size
+        if compiling.takes_over(twin, cells * NUMPY_SECONDS_PER_CELL):
             return twin
-        return functools.partial(_rented, self.func, twin)
+        return functools.partial(compiling.timed, twin, self.func)
 
     @property
     def direction(self) -> str:
@@ -452,12 +438,3 @@ def _same(a, b) -> bool:
         return bool(a == b)
     except (TypeError, ValueError):
         return False
-
-
-def _rented(func: Callable[..., Any], twin: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``func(*args, **kwargs)``, a numpy kernel; its time is added to what it has taken for ``twin``."""
-    start = time.perf_counter()
-    try:
-        return func(*args, **kwargs)
-    finally:
-        _NUMPY_SECONDS[twin] = _NUMPY_SECONDS.get(twin, 0.0) + time.perf_counter() - start
