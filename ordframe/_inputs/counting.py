@@ -40,9 +40,9 @@ BLOCK_ROWS = 1 << 17
 COMPILED_BLOCK_ROWS = 1 << 15
 # From this many rows on, either count checks every code (below, numpy's count trusts them).
 CHECKED_ROWS = 1 << 20
-# numpy's count per row (a group and two label columns; ``benchmarks/bench_first_call.py --threshold``): what
+# numpy's count per row (two group and two label columns; ``benchmarks/bench_first_call.py --threshold``): what
 # an input would take it, beforehand.
-NUMPY_SECONDS_PER_ROW = 3e-9
+NUMPY_SECONDS_PER_ROW = 2e-9
 
 
 class OutsideAxis(LookupError):
