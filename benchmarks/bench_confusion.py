@@ -54,6 +54,9 @@ from machine_info import machine
 from sklearn.metrics import confusion_matrix
 
 import ordframe  # noqa: F401  (registers the .ordinal accessor)
+from ordframe._core import compiling
+
+compiling.steady_state()  # every compiled routine at every size, as once a process's numpy work paid for it
 
 try:  # a peer for context only; its row is left out without it
     import xskillscore

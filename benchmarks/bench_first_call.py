@@ -11,10 +11,13 @@ Each is the minimum over ``--repeat`` rounds of the child's CPU time (user + sys
 included); every round runs every case once, the baseline first. ``--baseline DIR`` also runs the
 metrics on the ``ordframe/`` in DIR (e.g. ``git archive main ordframe | tar -x -C DIR``) in the same rounds.
 
-``--threshold`` measures what ``Metric.kernel``'s rule (``COMPILED_SECONDS``, ``NUMPY_SECONDS_PER_CELL``) rests
-on: per family of compiled twins, the twin's first call in a fresh process with numba's cache warm (numba's
-import and the load, less a second call), and, in this process, the numpy kernel and the twin per count on 10^5
-stacked 5 x 5 matrices; the counts of numpy work that would pay for that first call (the break-even).
+``--threshold`` measures what the rule of ``_core/compiling.py`` rests on (``COMPILED_SECONDS``, and each
+routine's cost per unit: ``NUMPY_SECONDS_PER_CELL``, ``NUMPY_SECONDS_PER_ROW``, ``STRING_SECONDS``): per family of
+compiled twins, the twin's first call in a fresh process with numba's cache warm (numba's import and the load,
+less a second call), and, in this process, the numpy kernel and the twin per count on 10^5 stacked 5 x 5
+matrices; the same for the count of rows (numpy's and the compiled one per row, on ``ROWS`` rows of a group, a
+fold and two label columns, as ``bench_small``'s cube) and for the coder of arrow strings (pyarrow's lookup and
+the compiled coder per row); the work that would pay for each first call (the break-even).
 
 Every first call's value must equal this process's value of the same call to 1e-12, or the script fails.
 
@@ -37,7 +40,8 @@ import time
 import numpy as np
 from machine_info import emit, machine
 
-from ordframe._core import options
+from ordframe._core import compiling, options
+from ordframe._inputs import classes, counting
 from ordframe._registry import metric as declaration
 from ordframe._registry.manager import BUILTIN_MODULES, get_metric, list_metrics
 
@@ -65,6 +69,26 @@ start = time.process_time(); twin(counts); first = time.process_time() - start
 start = time.process_time(); twin(counts); again = time.process_time() - start
 print(json.dumps(first - again))
 """
+
+# The count's and the coder's first compiled call, less a second one (numba imported inside the clock, as for a
+# twin: whichever compiled routine runs first in a process pays for it).
+ROUTINE_FIRST = """
+import json, sys, time
+import numpy as np, pandas as pd, pyarrow as pa, pyarrow.compute
+from ordframe._core import compiling
+from ordframe._inputs import classes, counting
+compiling.steady_state()
+if sys.argv[1] == "count":
+    codes = [np.zeros(8, np.int64)] * 4
+    call = lambda: counting.count_cells(codes, [1, 1, 1, 1])
+else:
+    column = classes.labels_of("y", pd.Series(["lo", "hi"] * 4, dtype=pd.ArrowDtype(pa.string())))
+    call = lambda: classes._arrow_string_codes(column, pd.Index(["lo", "hi"]), np.int8)
+start = time.process_time(); call(); first = time.process_time() - start
+start = time.process_time(); call(); again = time.process_time() - start
+print(json.dumps(first - again))
+"""
+ROWS = 100_000
 
 
 def builtin() -> list[str]:
@@ -97,6 +121,49 @@ def expected(name: str) -> float:
     return json.loads(scope["value"])
 
 
+def best_time(run, repeat: int) -> float:
+    """The least CPU time of ``repeat`` calls of ``run`` (after one not timed)."""
+    run()
+    best = math.inf
+    for _ in range(repeat):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def routines(repeat: int) -> list[tuple[str, float, float, float]]:
+    """The count and the string coder: the first compiled call with a warm cache (s), the numpy (pyarrow)
+    formulation and the compiled one per row (ns)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    rng = np.random.default_rng(0)
+    codes = [rng.integers(0, n, ROWS) for n in (4, 25, 5, 5)]
+    texts = pd.Series(rng.choice(["lo", "low", "mid", "high", "very high"], ROWS), dtype=pd.ArrowDtype(pa.string()))
+    column = classes.labels_of("y", texts)
+    order = pd.Index(["lo", "low", "mid", "high", "very high"])
+    calls = {
+        "count (`NUMPY_SECONDS_PER_ROW`)": lambda: counting.count_cells(codes, [4, 25, 5, 5]),
+        "string coder (`STRING_SECONDS`)": lambda: classes._arrow_string_codes(column, order, np.int8),
+    }
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+    rows = []
+    for (name, call), which in zip(calls.items(), ("count", "coder")):
+        child(["-c", ROUTINE_FIRST, which], env)  # numba's cache filled
+        first = min(json.loads(child(["-c", ROUTINE_FIRST, which], env)[1]) for _ in range(repeat))
+        per = []
+        for seconds in (math.inf, 0):  # numpy's formulation (a budget never reached), then the compiled one
+            saved = compiling.COMPILED_SECONDS, compiling.SPENT
+            compiling.COMPILED_SECONDS, compiling.SPENT = seconds, {}
+            try:
+                per.append(best_time(call, repeat) / ROWS * 1e9)
+            finally:
+                compiling.COMPILED_SECONDS, compiling.SPENT = saved
+        rows.append((name, first, per[0], per[1]))
+    return rows
+
+
 def threshold(repeat: int) -> list[tuple[str, float, float, float]]:
     """Per family: the twin's first call with a warm cache (s), the numpy kernel and the twin per count (ns)."""
     from ordframe._bridge.apply import confusion_kernel, prepare
@@ -113,18 +180,12 @@ def threshold(repeat: int) -> list[tuple[str, float, float, float]]:
         params = prepare(metric, {}, 5)
         per = []
         for seconds in (math.inf, 0):  # the numpy kernel (a threshold never reached), then the twin
-            saved, declaration.COMPILED_SECONDS = declaration.COMPILED_SECONDS, seconds
+            saved, compiling.COMPILED_SECONDS = compiling.COMPILED_SECONDS, seconds
             try:
                 run = confusion_kernel(metric, params, checked=True, cells=counts.size)
             finally:
-                declaration.COMPILED_SECONDS = saved
-            run(counts)
-            best = math.inf
-            for _ in range(repeat):
-                start = time.process_time()
-                run(counts)
-                best = min(best, time.process_time() - start)
-            per.append(best / counts.size * 1e9)
+                compiling.COMPILED_SECONDS = saved
+            per.append(best_time(lambda run=run: run(counts), repeat) / counts.size * 1e9)
         rows.append((name, first, per[0], per[1]))
     return rows
 
@@ -156,6 +217,7 @@ def main() -> None:
         print(f"bench_first_call smoke: {names} in fresh processes equal this process's values")
         return
     rows = threshold(repeat) if args.threshold else []
+    others = routines(repeat) if args.threshold else []
     kernels = ("numba " + __import__("numba").__version__) if options.COMPILED else "numpy only"
     loads = " / ".join(", ".join(f"{x:.2f}" for x in avg) for avg in (load, os.getloadavg()))
     extra = [("kernels", kernels), ("load average before / after", loads)]
@@ -179,7 +241,7 @@ def main() -> None:
     if rows:
         lines += [
             "",
-            "## What the rule of the compiled twins rests on (`COMPILED_SECONDS`, `NUMPY_SECONDS_PER_CELL`)",
+            "## What the rule of the compiled routines rests on (`COMPILED_SECONDS`, the costs per unit)",
             "",
             "Per compiled kernel: its twin's first call in a fresh process with numba's cache warm (numba's import "
             "and the load of the kernel, less a second call; CPU s), and per count, on 10^5 stacked 5 x 5 int64 "
@@ -196,11 +258,25 @@ def main() -> None:
         lines += [
             "",
             f"Medians: first call {np.median([r[1] for r in rows]):.2f} s (`COMPILED_SECONDS` = "
-            f"{declaration.COMPILED_SECONDS} s), numpy {np.median([r[2] for r in rows]):.1f} ns per count "
+            f"{compiling.COMPILED_SECONDS} s), numpy {np.median([r[2] for r in rows]):.1f} ns per count "
             f"(`NUMPY_SECONDS_PER_CELL` = {declaration.NUMPY_SECONDS_PER_CELL * 1e9:.0f} ns), break-even "
             f"{np.median(even):.2e} counts. A numpy kernel's calls are timed, so its fixed cost per call counts "
             "too: the twin takes over once that time reaches `COMPILED_SECONDS`.",
+            "",
+            f"The count of rows and the coder of arrow strings, on {ROWS:,} rows (the count: a model, a fold and two "
+            "label columns, int64; the coder: five labels of 2-9 bytes): the first compiled call in a fresh process "
+            "with numba's cache warm (numba's import included), and per row numpy's count (pyarrow's `index_in` for "
+            "the coder) and the compiled one; the break-even in rows. "
+            f"Set: `NUMPY_SECONDS_PER_ROW` = {counting.NUMPY_SECONDS_PER_ROW * 1e9:.0f} ns, `STRING_SECONDS` = "
+            f"{classes.STRING_SECONDS * 1e9:.0f} ns.",
+            "",
+            "| routine (its cost per row) | first call, warm cache (s) | numpy (ns per row) | compiled (ns per row) | "
+            "break-even (rows) |",
+            "|---|---|---|---|---|",
         ]
+        for name, first, numpy_ns, compiled_ns in others:
+            rows_even = first / ((numpy_ns - compiled_ns) * 1e-9)
+            lines.append(f"| {name} | {first:.2f} | {numpy_ns:.1f} | {compiled_ns:.1f} | {rows_even:.2e} |")
     report = "\n".join(lines) + "\n"
     emit(report, args.out)
 

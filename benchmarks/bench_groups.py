@@ -44,7 +44,10 @@ import pandas as pd
 from machine_info import machine
 
 import ordframe  # noqa: F401  (registers the accessors)
+from ordframe._core import compiling
 from ordframe._inputs.groups import Groups, group_column
+
+compiling.steady_state()  # every compiled routine at every size, as once a process's numpy work paid for it
 
 K = 5
 TARGET = 6

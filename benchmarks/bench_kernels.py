@@ -48,11 +48,10 @@ import xarray as xr
 from machine_info import emit, machine
 
 import ordframe
-from ordframe._registry import metric as declaration
+from ordframe._core import compiling
 
+compiling.steady_state()  # every compiled routine at every size, as once a process's numpy work paid for it
 CELLS = 2_500_000  # 10^5 matrices of 5 x 5
-# The steady state: each compiled twin at every size, as once a process's numpy work has paid for it.
-declaration.COMPILED_SECONDS = 0
 BUILTIN = (
     "ordframe.metrics.classic",
     "ordframe.metrics.rint",

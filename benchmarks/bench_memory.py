@@ -45,6 +45,10 @@ import tracemalloc
 import numpy as np
 from machine_info import machine
 
+from ordframe._core import compiling
+
+compiling.steady_state()  # every compiled routine at every size, as once a process's numpy work paid for it
+
 K = 5
 BLOCK = 1 << 20
 

@@ -28,7 +28,10 @@ import polars as pl
 from machine_info import machine
 
 import ordframe  # noqa: F401  (registers the namespace)
+from ordframe._core import compiling, options
 from ordframe._inputs import counting
+
+compiling.steady_state()  # every compiled routine at every size, as once a process's numpy work paid for it
 
 K, MODELS, FOLDS = 5, 4, 25
 TARGET, STRING_TARGET = 3, 6
@@ -82,7 +85,7 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="small sizes, one run: the checks only")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.rows, args.repeats = counting.COMPILED_ROWS, 1  # the compiled count and sampled spans run
+        args.rows, args.repeats = counting.CHECKED_ROWS, 1  # the compiled count and sampled spans run
     load = os.getloadavg()
     c = codes(args.rows, args.seed)
     cells = ((c["model"] * FOLDS + c["fold"]) * K + c["y"]) * K + c["yhat"]
@@ -96,15 +99,15 @@ def main(argv=None) -> int:
             columns = [frame.get_column(n).to_physical().to_numpy() for n in ("y", "yhat", "model", "fold")]
             reads[name], _ = cpu(lambda: [np.minimum.reduce(a) for a in columns], args.repeats)
         runs = [("DataFrame", frame, True), ("LazyFrame", frame.lazy(), True)]
-        runs += [("DataFrame, numpy's count (without numba: the fallback)", frame, False)] if counting.COMPILED else []
+        runs += [("DataFrame, numpy's count (without numba: the fallback)", frame, False)] if options.COMPILED else []
         for kind, source, compiled in runs:
-            counting.COMPILED = compiled
+            options.COMPILED = compiled
             try:
                 t, cube = cpu(
                     lambda: source.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=labels), args.repeats
                 )
             finally:
-                counting.COMPILED = runs[0][2]
+                options.COMPILED = runs[0][2]
             np.testing.assert_array_equal(cube.values, expected)
             rows.append((name, kind, t, STRING_TARGET if text else TARGET))
         t_peer, counts = cpu(lambda: frame.group_by(["model", "fold", "y", "yhat"]).len(), args.repeats)
@@ -114,7 +117,7 @@ def main(argv=None) -> int:
         print("bench_polars smoke: every cube (numba's count and numpy's) and polars' counts equal the bincount counts")
         return 0
     out = ["# Benchmark: polars confusion cubes (`frame.ordinal.confusion`)", ""]
-    count = f"compiled (numba {importlib.metadata.version('numba')})" if counting.COMPILED else "numpy only"
+    count = f"compiled (numba {importlib.metadata.version('numba')})" if options.COMPILED else "numpy only"
     extra = [("polars", pl.__version__), ("count", count)]
     out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine(extra)]
     out += [

@@ -16,7 +16,9 @@ Four sections, each timed per call in one run, interleaved round-robin:
   of the probability kernels that the accumulator keeps, called directly;
 * a confusion cube of ``CUBE_ROWS`` = 10^5 rows, K = 5, ``by=["model", "fold"]`` (4 models x 25 folds, int64
   columns), ``df.ordinal.confusion`` with ``labels=range(5)`` and with the classes inferred, against one
-  ``numpy.bincount`` of the same rows' precomputed int64 cell codes;
+  ``numpy.bincount`` of the same rows' precomputed int64 cell codes: in the steady state (the compiled count,
+  once a process's numpy counting has paid for it, ``_core/compiling.py``) and before the switch (numpy's
+  count, what a process's first calls run);
 * scikit-learn scorers on a fitted ``DecisionTreeClassifier(max_depth=4)`` and
   a fold of 200 samples: ``ordframe.sklearn.make_scorer`` against
   scikit-learn's ``neg_mean_absolute_error`` scorer.
@@ -39,6 +41,7 @@ checkout whose ``ordframe`` is not the one installed, run it with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -51,6 +54,8 @@ import pandas as pd
 from machine_info import machine
 
 import ordframe
+from ordframe._core import compiling
+from ordframe._inputs import counting
 from ordframe.sklearn import make_scorer
 
 K = 5
@@ -161,34 +166,76 @@ def accumulator_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]
     ]
 
 
-def cube_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
-    """``(section, name, call)`` of the confusion cube of ``CUBE_ROWS`` rows and of its bincount floor, checked."""
+def cube_frame(seed: int) -> pd.DataFrame:
+    """``CUBE_ROWS`` rows of int64 labels and groups."""
     rng = np.random.default_rng(seed + 1)  # groups drawn apart from the labels
     y, p, _ = labels(CUBE_ROWS, seed)
-    frame = pd.DataFrame(
+    return pd.DataFrame(
         {"model": rng.integers(0, MODELS, CUBE_ROWS), "fold": rng.integers(0, FOLDS, CUBE_ROWS), "y": y, "yhat": p}
     )
+
+
+@contextlib.contextmanager
+def budget(seconds: float):
+    """As in a process whose compiled routines take over after ``seconds`` of numpy work, none spent yet: 0, the
+    steady state (every compiled routine at every size); infinite, the calls before the switch."""
+    saved = compiling.COMPILED_SECONDS, compiling.SPENT
+    compiling.COMPILED_SECONDS, compiling.SPENT = seconds, {}
+    try:
+        yield
+    finally:
+        compiling.COMPILED_SECONDS, compiling.SPENT = saved
+
+
+def at_budget(seconds: float, call):
+    """``call``, run under ``budget(seconds)``."""
+
+    def run():
+        with budget(seconds):
+            return call()
+
+    return run
+
+
+def cube_calls(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        '`df.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=range(5))`': lambda: frame.ordinal.confusion(
+            "y", "yhat", by=["model", "fold"], labels=range(K)
+        ),
+        '`df.ordinal.confusion("y", "yhat", by=["model", "fold"])` (classes inferred)': lambda: frame.ordinal.confusion(
+            "y", "yhat", by=["model", "fold"]
+        ),
+    }
+
+
+def cube_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
+    """``(section, name, call)`` of the confusion cube of ``CUBE_ROWS`` rows and of its bincount floor, checked."""
+    frame = cube_frame(seed)
     section = f'confusion cube, {CUBE_ROWS:,} rows, K = {K}, `by=["model", "fold"]` ({MODELS * FOLDS} groups)'
     rows = [
-        (
-            section,
-            '`df.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=range(5))`',
-            lambda: frame.ordinal.confusion("y", "yhat", by=["model", "fold"], labels=range(K)),
-        ),
-        (
-            section,
-            '`df.ordinal.confusion("y", "yhat", by=["model", "fold"])` (classes inferred)',
-            lambda: frame.ordinal.confusion("y", "yhat", by=["model", "fold"]),
-        ),
+        (section, f"{name}, {state}", at_budget(seconds, call))
+        for state, seconds in (("steady state", 0.0), ("before the switch", np.inf))
+        for name, call in cube_calls(frame).items()
     ]
     if not baselines:
         return rows
-    cells = ((frame["model"].to_numpy() * FOLDS + frame["fold"].to_numpy()) * K + y) * K + p
+    cells = ((frame["model"].to_numpy() * FOLDS + frame["fold"].to_numpy()) * K + frame["y"].to_numpy()) * K
+    cells += frame["yhat"].to_numpy()
     size = MODELS * FOLDS * K * K
     floor = np.bincount(cells, minlength=size)
     for _, _, call in rows:
         assert (call().values.reshape(-1) == floor).all()
     return [(section, "numpy `bincount` of precomputed cell codes", lambda: np.bincount(cells, minlength=size)), *rows]
+
+
+def count_before_switch(seed: int, calls: int = 20) -> float:
+    """The seconds numpy's count takes of one cube call (the first of ``cube_calls``) before the switch, as the
+    rule times them (wall)."""
+    run = next(iter(cube_calls(cube_frame(seed)).values()))
+    with budget(np.inf):
+        for _ in range(calls):
+            run()
+        return compiling.SPENT[counting._count_compiled] / calls
 
 
 def scorer_rows(seed: int, baselines: bool) -> list[tuple[str, str, object]]:
@@ -265,7 +312,7 @@ TARGETS = {
 }
 
 
-def report(times, before, load, args) -> str:
+def report(times, before, load, args, count_seconds: float) -> str:
     out = ["# Benchmark: small calls", ""]
     out += ["| machine | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in machine()]
     out += [
@@ -305,6 +352,14 @@ def report(times, before, load, args) -> str:
                 b = before.get((section, name))
                 line += " |" * 2 if b is None else f" {b * 1e6:,.1f} | {b / ref:.2f} |"
             out.append(line)
+        if key == "confusion cube":
+            out += [
+                "",
+                f"Before the switch, numpy's count takes {count_seconds * 1e3:.2f} ms of each call (wall): a loop of "
+                f"such calls switches to the compiled count after about {compiling.COMPILED_SECONDS / count_seconds:,.0f} "
+                f"calls (`COMPILED_SECONDS` = {compiling.COMPILED_SECONDS} s of counting), and from then on runs the "
+                "steady state.",
+            ]
     out += [
         "",
         "Reproduce with `python benchmarks/bench_small.py > benchmarks/results_small.md` (`--baseline DIR`, "
@@ -327,11 +382,12 @@ def main(argv=None) -> int:
         return 0
     load = os.getloadavg()[0]
     times = measure(args.seed, 1 if args.smoke else args.repeats, args.smoke, baselines=True)
+    count_seconds = count_before_switch(args.seed, 1 if args.smoke else 20)
     if args.smoke:
         print("bench_small smoke: every small call equals its baseline's value")
         return 0
     before = baseline_times(args.baseline, args) if args.baseline else {}
-    print(report(times, before, load, args))
+    print(report(times, before, load, args, count_seconds))
     return 0
 
 
