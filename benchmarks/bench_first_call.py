@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 
 import numpy as np
 from machine_info import emit, machine
@@ -121,15 +122,10 @@ def expected(name: str) -> float:
     return json.loads(scope["value"])
 
 
-def best_time(run, repeat: int) -> float:
-    """The least CPU time of ``repeat`` calls of ``run`` (after one not timed)."""
+def least_cpu(run, repeat: int) -> float:
+    """The least CPU time of ``repeat`` calls of ``run``, after one not timed."""
     run()
-    best = math.inf
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
+    return min(timeit.repeat(run, timer=time.process_time, repeat=repeat, number=1))
 
 
 def routines(repeat: int) -> list[tuple[str, float, float, float]]:
@@ -157,7 +153,7 @@ def routines(repeat: int) -> list[tuple[str, float, float, float]]:
             saved = compiling.COMPILED_SECONDS, compiling.SPENT
             compiling.COMPILED_SECONDS, compiling.SPENT = seconds, {}
             try:
-                per.append(best_time(call, repeat) / ROWS * 1e9)
+                per.append(least_cpu(call, repeat) / ROWS * 1e9)
             finally:
                 compiling.COMPILED_SECONDS, compiling.SPENT = saved
         rows.append((name, first, per[0], per[1]))
@@ -185,7 +181,7 @@ def threshold(repeat: int) -> list[tuple[str, float, float, float]]:
                 run = confusion_kernel(metric, params, checked=True, cells=counts.size)
             finally:
                 compiling.COMPILED_SECONDS = saved
-            per.append(best_time(lambda run=run: run(counts), repeat) / counts.size * 1e9)
+            per.append(least_cpu(lambda run=run: run(counts), repeat) / counts.size * 1e9)
         rows.append((name, first, per[0], per[1]))
     return rows
 
