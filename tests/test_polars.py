@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 import warnings
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -270,6 +271,126 @@ def test_strings_arrive_as_arrow_strings_and_as_python_ones_without_pyarrow(dtyp
     with monkeypatch.context() as patch:
         patch.setitem(sys.modules, "pyarrow", None)  # any import of pyarrow raises ImportError
         assert polars_frame.arrow_strings(frame["y"].cast(pl.String)) is None
+        assert polars_frame.declared_labels(fixed["y"], GRADES) is None
     monkeypatch.setattr(polars_frame, "arrow_strings", lambda series: None)
+    monkeypatch.setattr(polars_frame, "declared_labels", lambda series, labels: None)
     xr.testing.assert_identical(outcomes(), arrow)
     assert arrow.sum().item() == 3
+
+
+# Strings that share their first 4 or 8 bytes, their length or a prefix; empty, inline (<= 12 bytes) or not, non-ASCII.
+TEXTS = ["", "a", "lo", "low", "medium", "very_hig", "very_high", "abcdefghijkl", "abcdefghijklm", "strongly agree"]
+TEXTS += ["strongly disagree", "category_10_abcdefgh_1", "category_10_abcdefgh_2", "ünï", "ünïcode ünïcode"]
+STRANGERS = ["lo ", "very_hi", "abcdefghijkL", "strongly agreE", "category_10_abcdefgh_3", "ünïcode ünïcodE"]
+
+
+def string_column(values, layout):
+    """A polars String Series of ``values`` as one chunk, a slice, or several chunks (a slice of them)."""
+    series = pl.Series("y", values, dtype=pl.String)
+    if layout == "sliced":
+        return pl.Series("y", ["x", *values, "y"], dtype=pl.String).slice(1, len(values))
+    if layout == "chunked":
+        parts = [pl.Series("y", ["x", *values[:40]]), pl.Series("y", values[40:]), pl.Series("y", values[:0])]
+        return pl.concat(parts, rechunk=False).slice(1)
+    return series
+
+
+@pytest.fixture(params=["compiled", "pyarrow", "numpy only"])
+def coder(request, monkeypatch):
+    """The string lookup that runs: compiled over the buffers, pyarrow's (small inputs), or without numba."""
+    from ordframe._inputs import classes
+
+    if request.param == "compiled" and not classes.COMPILED:
+        pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    monkeypatch.setattr(classes, "COMPILED_ROWS", 1 if request.param == "compiled" else 10**9)
+    if request.param == "numpy only":
+        monkeypatch.setattr(classes, "COMPILED", False)
+    return request.param
+
+
+@pytest.mark.parametrize("layout", ["one chunk", "sliced", "chunked"])
+def test_string_labels_are_coded_from_polars_views_as_pandas_codes_them(layout, coder):
+    """A String label column with ``labels=`` is read from polars' string views as the ordered Categorical
+    of the classes: the codes of a lookup of the Python strings, and of pandas' path, missing values -1."""
+    from ordframe._inputs import classes
+    from ordframe._inputs.polars_frame import declared_labels, pandas_series
+
+    values = list(np.random.default_rng(2).choice(TEXTS, 90))
+    values[5] = values[60] = None
+    series = string_column(values, layout)
+    assert series.n_chunks() == (2 if layout == "chunked" else 1)
+    order = [*TEXTS, 1]
+    declared = declared_labels(series, order)
+    assert declared.dtype == pd.CategoricalDtype(order, ordered=True) and declared.name == "y"
+    expected = pd.Index(order).get_indexer(pd.Index(values, dtype=object))
+    np.testing.assert_array_equal(declared.cat.codes, expected)
+    pandas_path = classes.encode(classes.labels_of("y", pandas_series(series)), pd.Index(order))
+    np.testing.assert_array_equal(declared.cat.codes, pandas_path)
+    assert declared_labels(series, order[:-2]) is None  # a value outside the classes: the front end names it
+    assert declared_labels(series, ["a", "a"]) is None  # labels= refused by the front end
+
+
+def test_string_labels_outside_the_classes_and_missing_are_the_pandas_errors(coder):
+    from ordframe._inputs.polars_frame import pandas_frame
+
+    values = ["low", "very_high", None, "strongly agreE", "strongly agreE", "ünïcode ünïcodE"]
+    frame = pl.DataFrame({"y": values, "yhat": ["low"] * 6})
+    df = frame.to_pandas()
+    for dropna in (False, True):
+        kwargs = {"labels": ["low", "very_high", "strongly agree"], "dropna": dropna}
+        check_same(
+            outcome(partial(frame.ordinal.mae, **kwargs), "y", "yhat"),
+            outcome(partial(df.ordinal.mae, **kwargs), "y", "yhat"),
+        )
+    error = outcome(lambda: frame.ordinal.mae("y", "yhat", labels=["low", "very_high", "strongly agree"], dropna=True))
+    assert "column 'y' has 3 value(s) outside the classes" in error[1] and "'strongly agreE' (2 rows)" in error[1]
+    fixed = frame.with_columns(pl.col("y").replace({"strongly agreE": "low", "ünïcode ünïcodE": "low"}))
+    assert pandas_frame(fixed, ["y"], ["low", "very_high"], {"y"})["y"].dtype == "category"  # read from the views
+    with pytest.warns(ordframe.DroppedRowsWarning):
+        cube = fixed.ordinal.confusion("y", "yhat", labels=["low", "very_high"], dropna=True)
+    with pytest.warns(ordframe.DroppedRowsWarning):
+        xr.testing.assert_identical(
+            cube, fixed.to_pandas().ordinal.confusion("y", "yhat", labels=["low", "very_high"], dropna=True)
+        )
+    assert cube.sel(true="low", pred="low").item() == 4 and cube.sum().item() == 5
+
+
+def test_a_label_column_named_by_another_argument_stays_strings(coder):
+    """Only columns named by ``true`` or ``pred`` alone become the classes' Categorical: a ``by`` column keeps
+    its strings (and its groups)."""
+    from ordframe._inputs.polars_frame import label_columns
+
+    assert label_columns({"true": "y", "pred": "p", "by": ["p"], "labels": ["y"]}, {"y", "p"}) == {"y"}
+    assert label_columns({"true": "y", "pred": pl.Series(["a"]), "sample": "y"}, {"y", "p"}) == set()
+    frame = pl.DataFrame({"y": ["b", "a", "b"], "p": ["a", "a", "b"]})
+    expected = frame.to_pandas().ordinal.confusion("y", "p", by="p", labels=["b", "a"])
+    xr.testing.assert_identical(frame.ordinal.confusion("y", "p", by="p", labels=["b", "a"]), expected)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.text(st.characters(codec="utf-8"), max_size=20), min_size=3, max_size=6, unique=True),
+    st.lists(st.integers(0, 7), min_size=1, max_size=60),
+    st.sampled_from(["one chunk", "sliced", "chunked"]),
+)
+def test_random_strings_are_coded_from_views_as_python_strings_are(texts, picks, layout):
+    """Any strings, classes or not (picks past the classes are missing values or strangers)."""
+    from ordframe._inputs import classes
+    from ordframe._inputs.polars_frame import declared_labels
+
+    classes_texts = texts[:-1]
+    values = [texts[p] if p < len(texts) else None for p in picks]
+    series = string_column(values, layout)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows, classes.COMPILED_ROWS = classes.COMPILED_ROWS, 1
+        try:
+            declared = declared_labels(series, classes_texts)
+        finally:
+            classes.COMPILED_ROWS = rows
+    expected = pd.Index(classes_texts).get_indexer(pd.Index(values, dtype=object))
+    missing = np.array([v is None for v in values])
+    if ((expected < 0) & ~missing).any():
+        assert declared is None
+    else:
+        np.testing.assert_array_equal(declared.cat.codes, np.where(missing, -1, expected))

@@ -16,7 +16,14 @@ from typing import Any
 
 from ordframe._accessors.base import _OrdinalAccessor
 from ordframe._accessors.pandas import OrdinalFrameAccessor
-from ordframe._inputs.polars_frame import column_names, is_polars, named_columns, pandas_frame, pandas_series
+from ordframe._inputs.polars_frame import (
+    column_names,
+    is_polars,
+    label_columns,
+    named_columns,
+    pandas_frame,
+    pandas_series,
+)
 
 _ABSENT = re.compile(r"(column .* is not in the DataFrame; its columns are) \[.*\]$")
 
@@ -57,12 +64,21 @@ class OrdinalPolarsAccessor(_OrdinalAccessor):
 
     def _through_pandas(self, name: str, method):
         defaults = [p.default for p in inspect.signature(method).parameters.values() if p.default is not p.empty]
+        accessor = OrdinalFrameAccessor(None)  # type: ignore[arg-type]  # read for its signatures (without self)
+        signature = inspect.signature(getattr(accessor, name))
 
         @functools.wraps(method)
         def call(*args, **kwargs):
             columns = column_names(self._frame)
             named = named_columns([*args, *kwargs.values(), *defaults], set(columns))  # model="model" by default too
-            df = pandas_frame(self._frame, named)
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError:  # the method says what is wrong
+                arguments = {}
+            else:
+                bound.apply_defaults()
+                arguments = bound.arguments
+            df = pandas_frame(self._frame, named, arguments.get("labels"), label_columns(arguments, set(columns)))
             args = tuple(pandas_series(a, f"argument {i + 1}") if is_polars(a) else a for i, a in enumerate(args))
             kwargs = {k: pandas_series(v, f"{k}=") if is_polars(v) else v for k, v in kwargs.items()}
             try:

@@ -354,11 +354,20 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
     A value that is neither missing nor one of ``classes`` is an error listing
     the offending values and their counts.
     """
+    codes, unknown = codes_of(column, classes)
+    if unknown is not None:
+        raise unknown_error(column, unknown, classes)
+    return codes
+
+
+def codes_of(column: Labels, classes: pd.Index) -> tuple[np.ndarray, np.ndarray | None]:
+    """``encode``'s codes, -1 also where a value is neither missing nor a class, and where that is (``None``
+    if nowhere)."""
     dtype = code_dtype(len(classes))
     if not len(classes):  # a part of a frame with no rows left: no label can have a code
         codes = np.full(len(column), -1, dtype)
     elif column.kind == "category" and column.categories is not None and column.categories.equals(classes):
-        return column.values  # every category is a class: only missing values (-1) lack a code
+        return column.values, None  # every category is a class: only missing values (-1) lack a code
     elif column.kind == "category" and column.categories is not None:
         table = np.append(classes.get_indexer(column.categories), -1).astype(dtype)  # code -1 -> last entry
         codes = table[column.values]
@@ -398,17 +407,16 @@ def encode(column: Labels, classes: pd.Index) -> np.ndarray:
         unknown &= ~column.missing
         if column.kind != "category":
             codes = np.where(column.missing, -1, codes).astype(dtype, copy=False)
-    if unknown.any():
-        raise unknown_error(column, unknown, classes)
-    return codes
+    return codes, unknown if unknown.any() else None
 
 
 def _arrow_string_codes(column: Labels, classes: pd.Index, dtype) -> np.ndarray | None:
     """Codes of arrow-backed strings, -1 where missing or not a class; ``None`` for other pandas arrays.
 
     Each string is looked up among the classes' bytes, with no Python object per row and no hash table of
-    the rows: by pyarrow's ``index_in`` until its time would have paid for compiling ``_code_strings`` (the rule
-    of ski rental, ``_core/compiling.py``), then compiled over arrow's buffers.
+    the rows: by pyarrow's ``index_in`` until its time would have paid for compiling the coder (the rule of ski
+    rental, ``_core/compiling.py``), then compiled over arrow's buffers (``_code_strings``, or ``_code_views`` for
+    string views).
     """
     if not isinstance(column.values, pd.arrays.ArrowExtensionArray):
         return None
@@ -416,29 +424,52 @@ def _arrow_string_codes(column: Labels, classes: pd.Index, dtype) -> np.ndarray 
     import pyarrow.compute as pc
 
     chunked = column.values.__arrow_array__()
-    if not (pa.types.is_string(chunked.type) or pa.types.is_large_string(chunked.type)):
+    if not (
+        pa.types.is_string(chunked.type)
+        or pa.types.is_large_string(chunked.type)
+        or pa.types.is_string_view(chunked.type)
+    ):
         return None
     texts = tuple((code, label.encode()) for code, label in enumerate(classes) if isinstance(label, str))
     predicted = len(column) * STRING_SECONDS  # pyarrow's lookup is charged what it would take, not timed
     lookup = _string_lookup(texts) if compiling.takes_over(_code_strings, predicted, charged=True) else None
     if lookup is None:
-        found = pc.index_in(chunked, value_set=pa.array([classes[code] for code, _ in texts], pa.string()))
+        strings = chunked.cast(pa.large_string()) if pa.types.is_string_view(chunked.type) else chunked  # no kernel
+        found = pc.index_in(strings, value_set=pa.array([classes[code] for code, _ in texts], pa.string()))
         table = np.array([code for code, _ in texts] + [-1], dtype)  # position among the text classes -> code
         codes = table[pc.fill_null(found, -1).to_numpy()]
     else:
         codes = np.empty(len(column), dtype)
         start = 0
         for chunk in chunked.chunks:
-            _, offsets, data = chunk.buffers()
-            width = np.int32 if pa.types.is_string(chunk.type) else np.int64
-            bounds = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
-            data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
-            words = np.ndarray((max(0, len(data) - 7),), np.uint64, data, strides=(1,))
-            _compiled_coder()(bounds, data, words, *lookup, codes[start : start + len(chunk)])
+            views = pa.types.is_string_view(chunk.type)
+            coder = _compiled_coders()[views]
+            coder(
+                *(_view_buffers(chunk) if views else _string_buffers(chunk)), *lookup, codes[start : start + len(chunk)]
+            )
             start += len(chunk)
     if isinstance(column._missing, str):
         column._missing = _mask(chunked.is_null().to_numpy(zero_copy_only=False)) if chunked.null_count else None
     return codes
+
+
+def _string_buffers(chunk) -> tuple:
+    """What ``_code_strings`` reads of an arrow string array: offsets, bytes, and the bytes as uint64 at every byte."""
+    import pyarrow as pa
+
+    _, offsets, data = chunk.buffers()
+    width = np.int32 if pa.types.is_string(chunk.type) else np.int64
+    bounds = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    data = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return bounds, data, np.ndarray((max(0, len(data) - 7),), np.uint64, data, strides=(1,))
+
+
+def _view_buffers(chunk) -> tuple:
+    """What ``_code_views`` reads of an arrow string view array: its records, where its data buffers are and
+    their sizes."""
+    _, records, *buffers = chunk.buffers()
+    views = np.frombuffer(records, np.uint64).reshape(-1, 2)[chunk.offset : chunk.offset + len(chunk)]
+    return views, np.array([b.address for b in buffers], np.uint64), np.array([b.size for b in buffers], np.int64)
 
 
 # A perfect hash of the classes' bytes: its slots are tried for this many multipliers per table size.
@@ -498,44 +529,107 @@ def _load(data, at, count):
     return value
 
 
+# The masks of a uint64's lowest 0 to 8 bytes.
+_LOW_BYTES = np.array([(1 << (8 * count)) - 1 for count in range(9)], np.uint64)
+
+
+def _find_short(head_key, n, head, length, position, multiplier, shift):
+    """``_find`` for a string of at most 8 bytes (``head_key``): the tail of its key is 0, as that of every class
+    this short, so its length tells them apart."""
+    slot = np.int64(((head_key + np.uint64(n)) * multiplier) >> shift)
+    return position[slot] if (head[slot] == head_key) & (length[slot] == n) else -1
+
+
+def _find(head_key, tail_key, n, data, at, head, tail, length, position, starts, flat, multiplier, shift):
+    """The code of the string of ``n`` bytes with key ``(head_key, tail_key, n)`` (``_string_key``), -1 if no
+    class has it: its slot in the classes' perfect hash holds the same key and, for strings longer than 16
+    bytes, the same bytes between (the string's are ``data[at + 8 : at + n - 8]``)."""
+    slot = np.int64((((head_key ^ (tail_key * np.uint64(_GOLDEN))) + np.uint64(n)) * multiplier) >> shift)
+    same = (head[slot] == head_key) & (tail[slot] == tail_key) & (length[slot] == n)
+    first = starts[slot]
+    for j in range(8, n - 8 if same else 8):
+        same &= data[at + j] == flat[first + j]
+    return position[slot] if same else -1
+
+
+def _code_bytes(data, at, n, head, tail, length, position, starts, flat, multiplier, shift):
+    """The code of the string ``data[at : at + n]`` among the classes (``_find``)."""
+    h = _load(data, at, min(n, 8))
+    t = _load(data, at + max(8, n - 8), min(max(n - 8, 0), 8))
+    return _find(h, t, n, data, at, head, tail, length, position, starts, flat, multiplier, shift)
+
+
 def _code_strings(bounds, data, words, head, tail, length, position, starts, flat, multiplier, shift, out):
     """The code of each string (``data[bounds[i]:bounds[i + 1]]``) among the classes, -1 if none.
 
-    Its key (``_string_key``) picks one slot of the classes' perfect hash; the key, and for strings longer
-    than 16 bytes the bytes between, must equal the class's there. ``words[j]`` is the 8 bytes of ``data``
-    from byte j (a uint64 view with a stride of one byte): a string of at most 8 bytes is one load.
+    ``words[j]`` is the 8 bytes of ``data`` from byte j (a uint64 view with a stride of one byte): a string of
+    at most 8 bytes is one load.
     """
     end = bounds[0]
     for i in range(len(out)):
         at, end = end, bounds[i + 1]
         n = end - at
-        if n <= 8 and at < len(words):  # the key's tail is 0, as that of every class this short
-            h = words[at]
-            if n < 8:
-                h &= (np.uint64(1) << np.uint64(8 * n)) - np.uint64(1)
-            slot = np.int64(((h + np.uint64(n)) * multiplier) >> shift)
-            same = (head[slot] == h) & (length[slot] == n)
+        if n <= 8 and at < len(words):
+            out[i] = _find_short(words[at] & _LOW_BYTES[n], n, head, length, position, multiplier, shift)
         else:
-            h = _load(data, at, min(n, 8))
-            t = _load(data, at + max(8, n - 8), min(max(n - 8, 0), 8))
-            slot = np.int64((((h ^ (t * np.uint64(_GOLDEN))) + np.uint64(n)) * multiplier) >> shift)
-            same = (head[slot] == h) & (tail[slot] == t) & (length[slot] == n)
-            first = starts[slot]
-            for j in range(8, n - 8 if same else 8):
-                same &= data[at + j] == flat[first + j]
-        out[i] = position[slot] if same else -1
+            out[i] = _code_bytes(data, at, n, head, tail, length, position, starts, flat, multiplier, shift)
+
+
+def _code_views(records, addresses, sizes, head, tail, length, position, starts, flat, multiplier, shift, out):
+    """The code of each string view among the classes, -1 if none.
+
+    A view is a 16-byte record (two little-endian uint64): the string's length in its first 4 bytes, then the
+    string itself if it has at most 12 bytes, else its first 4 bytes, the index of its data buffer (at
+    ``addresses``, of ``sizes`` bytes) and its offset there. A record pointing outside the buffers (that of a
+    missing value, which arrow leaves undefined) gets -1.
+    """
+    for i in range(len(out)):
+        low, high = records[i, 0], records[i, 1]
+        n = np.int64(low & np.uint64(0xFFFFFFFF))
+        h = (low >> np.uint64(32)) | (high << np.uint64(32))  # the record's bytes 4-11: the string's first 8
+        if n <= 8:
+            out[i] = _find_short(h & _LOW_BYTES[n], n, head, length, position, multiplier, shift)
+        elif n <= 12:  # the string's bytes 8-11 are the record's last 4; none between the key's
+            t = (high >> np.uint64(32)) & _LOW_BYTES[n - 8]
+            out[i] = _find(h, t, n, flat, 0, head, tail, length, position, starts, flat, multiplier, shift)
+        else:
+            buffer, at = np.int64(high & np.uint64(0xFFFFFFFF)), np.int64(high >> np.uint64(32))
+            if buffer < len(addresses) and at + n <= sizes[buffer]:
+                data = _memory(addresses[buffer], at + n)
+                out[i] = _code_bytes(data, at, n, head, tail, length, position, starts, flat, multiplier, shift)
+            else:
+                out[i] = -1
+
+
+def _memory(address, size):
+    """The ``size`` bytes of memory from ``address`` as a uint8 array, without a copy."""
+    import ctypes
+
+    return np.ctypeslib.as_array((ctypes.c_uint8 * int(size)).from_address(int(address)))
 
 
 @functools.cache
-def _compiled_coder():
-    """``_code_strings`` compiled by numba (nopython, cached on disk)."""
+def _compiled_coders():
+    """``_code_strings`` and ``_code_views`` compiled by numba (nopython, cached on disk)."""
     import numba
+    from numba.core import cgutils, types
 
-    global _load
+    @numba.extending.intrinsic
+    def pointer(typingctx, address):
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+        return types.voidptr(address), codegen
+
+    def memory(address, size):
+        return numba.carray(pointer(address), size, np.uint8)
+
+    global _load, _find_short, _find, _code_bytes, _memory
     jit = numba.njit(cache=True, nogil=True)
     if not isinstance(_load, numba.core.dispatcher.Dispatcher):
-        _load = numba.njit(cache=True, nogil=True, inline="always")(_load)
-    return jit(_code_strings)
+        inline = numba.njit(cache=True, nogil=True, inline="always")
+        _load, _find_short, _find, _code_bytes, _memory = map(inline, (_load, _find_short, _find, _code_bytes, memory))
+    return jit(_code_strings), jit(_code_views)
 
 
 def _integer_table(classes: pd.Index, dtype) -> tuple[int, np.ndarray] | None:

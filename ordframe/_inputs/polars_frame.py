@@ -1,5 +1,6 @@
 """polars columns as pandas ones for the DataFrame front end: numbers without copying, an ``Enum`` as an
-ordered Categorical (its order kept), without pyarrow; strings as arrow strings where pyarrow is installed.
+ordered Categorical (its order kept), without pyarrow; strings as arrow strings where pyarrow is installed,
+label strings with ``labels=`` as the ordered Categorical of those classes, coded from polars' string views.
 
 Only the columns an evaluation names are taken; a ``LazyFrame`` is collected
 once, for those columns.
@@ -11,6 +12,10 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 import pandas as pd
+
+from ordframe._inputs.classes import LAZY, Labels, codes_of, declared_order
+
+LABEL_ARGUMENTS = ("true", "pred")  # the parameters that name label columns
 
 
 def is_polars(value) -> bool:
@@ -75,9 +80,10 @@ def column_names(frame) -> list[str]:
     return frame.collect_schema().names() if hasattr(frame, "collect_schema") else list(frame.columns)
 
 
-def pandas_frame(frame, names: Iterable[Hashable]) -> pd.DataFrame:
+def pandas_frame(frame, names: Iterable[Hashable], labels=None, label_columns: Iterable[Hashable] = ()) -> pd.DataFrame:
     """The columns ``names`` (those that exist, in the frame's order) of a polars DataFrame or LazyFrame as a
-    pandas DataFrame with a default index: row ``i`` is polars' row ``i``."""
+    pandas DataFrame with a default index: row ``i`` is polars' row ``i``. With ``labels``, the string
+    columns among ``label_columns`` are read as their classes (``declared_labels``) where they can be."""
     wanted = set(names)
     kept = [c for c in column_names(frame) if c in wanted]
     selected = frame.select(kept)
@@ -85,10 +91,44 @@ def pandas_frame(frame, names: Iterable[Hashable]) -> pd.DataFrame:
         selected = selected.collect()
     if not kept:
         return pd.DataFrame(index=pd.RangeIndex(selected.height))
-    return pd.concat(
-        [pandas_series(selected.get_column(name), f"column {name!r}") for name in kept], axis=1
-    )  # no copy, unlike
-    # DataFrame(dict), which gathers columns of one dtype into one block
+    columns = []
+    for name in kept:
+        series = selected.get_column(name)
+        declared = declared_labels(series, labels) if labels is not None and name in label_columns else None
+        columns.append(pandas_series(series, f"column {name!r}") if declared is None else declared)
+    return pd.concat(columns, axis=1)  # no copy, unlike DataFrame(dict), which gathers a dtype's columns in a block
+
+
+def declared_labels(series, labels) -> pd.Series | None:
+    """A polars String (or Categorical) label column as the ordered Categorical of the classes ``labels``
+    declares, as if it were their ``Enum``: coded by the classes' perfect hash over polars' string views,
+    which are not copied into arrow's contiguous layout (``classes.codes_of``). ``None`` where a value is
+    not a class (the front end names them), where the front end refuses ``labels``, or without pyarrow."""
+    import polars as pl
+
+    if series.dtype not in (pl.String, pl.Categorical):
+        return None
+    try:
+        import pyarrow as pa
+    except ImportError:
+        return None
+    try:
+        classes = declared_order(labels)
+    except (TypeError, ValueError):
+        return None  # the front end says what is wrong with labels=
+    strings = pa.chunked_array(series.cast(pl.String))  # polars' chunks of string views, not copied
+    codes, unknown = codes_of(Labels(series.name, pd.arrays.ArrowExtensionArray(strings), "object", LAZY), classes)
+    if unknown is not None:
+        return None
+    categorical = pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(classes, ordered=True), validate=False)
+    return pd.Series(categorical, name=series.name, copy=False)
+
+
+def label_columns(arguments: dict, columns: set) -> set:
+    """The columns that a call's ``arguments`` (its parameters' names and values, defaults included) name as
+    ``true`` or ``pred`` and as nothing else (``labels`` names classes, not columns)."""
+    named = named_columns([arguments.get(name) for name in LABEL_ARGUMENTS], columns)
+    return named - named_columns([v for k, v in arguments.items() if k not in (*LABEL_ARGUMENTS, "labels")], columns)
 
 
 def named_columns(values, columns: set) -> set:
