@@ -9,7 +9,9 @@ time, minimum of ``--repeats``; every cube (and polars' counts) is checked
 equal to the bincount counts. Targets: ``frame.ordinal.confusion`` at most 3x
 the floor (6x for string labels, as for pandas' arrow strings). The count is compiled with
 the ``numba`` extra; each DataFrame is also timed with numpy's count (the
-fallback, as with ``ORDFRAME_NUMBA=0``), for the record.
+fallback, as with ``ORDFRAME_NUMBA=0``), for the record. For string labels, where the time of a label
+column goes: coded from polars' string views (as a call does), and the copy into arrow's contiguous strings
+that this replaced, with the coding of those.
 
     python benchmarks/bench_polars.py > benchmarks/results_polars.md
     python benchmarks/bench_polars.py --smoke      # tiny sizes, the checks only
@@ -24,12 +26,13 @@ import sys
 import time
 
 import numpy as np
+import pandas as pd
 import polars as pl
 from machine_info import machine
 
 import ordframe  # noqa: F401  (registers the namespace)
 from ordframe._core import compiling, options
-from ordframe._inputs import counting
+from ordframe._inputs import classes, counting, polars_frame
 
 compiling.steady_state()  # every compiled routine at every size, as once a process's numpy work paid for it
 
@@ -77,6 +80,25 @@ def cpu(func, repeats: int):
     return best, result
 
 
+def string_split(column: pl.Series, repeats: int) -> list[tuple[str, float]]:
+    """Where the time of one string label column goes: its coding from polars' views, and the copy and coding
+    of the arrow strings it replaced; each coding checked equal to the codes of the Python strings."""
+    import pyarrow as pa
+
+    expected = pd.Index(GRADES).get_indexer(column.to_numpy())
+    t_views, declared = cpu(lambda: polars_frame.declared_labels(column, GRADES), repeats)
+    np.testing.assert_array_equal(declared.cat.codes, expected)
+    t_copy, copied = cpu(lambda: column.to_arrow().cast(pa.large_string()), repeats)
+    strings = classes.labels_of("y", pd.Series(pd.arrays.ArrowExtensionArray(copied)))
+    t_lookup, codes = cpu(lambda: classes.encode(strings, pd.Index(GRADES)), repeats)
+    np.testing.assert_array_equal(codes, expected)
+    return [
+        ("coded from polars' string views, as a call does (`polars_frame.declared_labels`)", t_views),
+        ("the copy this avoids (the path before): polars' `to_arrow()` into arrow's contiguous strings", t_copy),
+        ("then those arrow strings coded, as pandas' arrow strings are (`classes.encode`)", t_lookup),
+    ]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=10**7)
@@ -110,6 +132,8 @@ def main(argv=None) -> int:
                 options.COMPILED = runs[0][2]
             np.testing.assert_array_equal(cube.values, expected)
             rows.append((name, kind, t, STRING_TARGET if text else TARGET))
+        if text:
+            split = string_split(frame.get_column("y"), args.repeats)
         t_peer, counts = cpu(lambda: frame.group_by(["model", "fold", "y", "yhat"]).len(), args.repeats)
         assert counts["len"].sum() == args.rows and len(counts) == np.count_nonzero(expected)
         rows.append((name, "polars `group_by([model, fold, y, yhat]).len()` (peer)", t_peer, None))
@@ -141,6 +165,15 @@ def main(argv=None) -> int:
         out.append(f"| {name} | {kind} | {t * 1e3:.1f} ms | **{ratio:.2f}**{verdict} |")
     out += [
         "",
+        f"String labels, where the time of one {args.rows:,}-row label column goes (minimum of {args.repeats} runs, "
+        "the codes checked):",
+        "",
+        "| step | time | / floor |",
+        "|---|---|---|",
+    ]
+    out += [f"| {step} | {t * 1e3:.1f} ms | {t / floor:.2f} |" for step, t in split]
+    out += [
+        "",
         "The columns a call names leave polars as numpy arrays without a copy (an `Enum` as its physical codes, "
         "read as pandas' signed codes) and are counted by ordframe's one front end; polars' own `group_by` (a hash "
         "aggregation) is given as the peer it would have been. The reference is what a counting of these rows "
@@ -152,9 +185,12 @@ def main(argv=None) -> int:
         "the rows, and the count checks every row's codes against them while it counts (a row outside makes the "
         "spans exact and the rows counted again): the compiled count (the `numba` extra) as it combines them, "
         "numpy's count (the fallback without numba) by each block's lowest and highest code while the block is in "
-        "the CPU cache. String labels leave polars as arrow strings (polars' string views copied into arrow's "
-        "contiguous layout, one column at a time) and are coded by the classes' perfect hash over arrow's buffers, "
-        "as pandas' arrow strings are.",
+        "the CPU cache. A String label column with `labels=` is read as the ordered Categorical of the classes, as "
+        "if it were their `Enum`: the compiled coder reads polars' string views where polars holds them (16 bytes "
+        "a row, a string of up to 12 bytes inside its view) and looks each up in the classes' perfect hash, the "
+        "lookup pandas' arrow strings take; polars' `to_arrow()` copied the views into arrow's contiguous strings "
+        "first, which pandas' own kernels need (pyarrow has none for views). A value outside the classes keeps the "
+        "column as arrow strings, so that the error names it as before.",
         "",
         "Reproduce with `python benchmarks/bench_polars.py > benchmarks/results_polars.md` (`--rows`, `--repeats`, "
         "`--seed`).",
