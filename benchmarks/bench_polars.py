@@ -86,7 +86,9 @@ def string_split(column: pl.Series, repeats: int) -> list[tuple[str, float]]:
     import pyarrow as pa
 
     expected = pd.Index(GRADES).get_indexer(column.to_numpy())
-    t_views, declared = cpu(lambda: polars_frame.declared_labels(column, GRADES), repeats)
+    t_views, declared = cpu(
+        lambda: polars_frame.declared_labels(column, pd.CategoricalDtype(GRADES, ordered=True)), repeats
+    )
     np.testing.assert_array_equal(declared.cat.codes, expected)
     t_copy, copied = cpu(lambda: column.to_arrow().cast(pa.large_string()), repeats)
     strings = classes.labels_of("y", pd.Series(pd.arrays.ArrowExtensionArray(copied)))

@@ -271,9 +271,9 @@ def test_strings_arrive_as_arrow_strings_and_as_python_ones_without_pyarrow(dtyp
     with monkeypatch.context() as patch:
         patch.setitem(sys.modules, "pyarrow", None)  # any import of pyarrow raises ImportError
         assert polars_frame.arrow_strings(frame["y"].cast(pl.String)) is None
-        assert polars_frame.declared_labels(fixed["y"], GRADES) is None
+        assert polars_frame.declared_labels(fixed["y"], pd.CategoricalDtype(GRADES, ordered=True)) is None
     monkeypatch.setattr(polars_frame, "arrow_strings", lambda series: None)
-    monkeypatch.setattr(polars_frame, "declared_labels", lambda series, labels: None)
+    monkeypatch.setattr(polars_frame, "declared_labels", lambda series, order: None)
     xr.testing.assert_identical(outcomes(), arrow)
     assert arrow.sum().item() == 3
 
@@ -319,15 +319,16 @@ def test_string_labels_are_coded_from_polars_views_as_pandas_codes_them(layout, 
     values[5] = values[60] = None
     series = string_column(values, layout)
     assert series.n_chunks() == (2 if layout == "chunked" else 1)
-    order = [*TEXTS, 1]
-    declared = declared_labels(series, order)
+    order = pd.Index([*TEXTS, 1])
+    declared = declared_labels(series, pd.CategoricalDtype(order, ordered=True))
     assert declared.dtype == pd.CategoricalDtype(order, ordered=True) and declared.name == "y"
-    expected = pd.Index(order).get_indexer(pd.Index(values, dtype=object))
+    expected = order.get_indexer(pd.Index(values, dtype=object))
     np.testing.assert_array_equal(declared.cat.codes, expected)
-    pandas_path = classes.encode(classes.labels_of("y", pandas_series(series)), pd.Index(order))
+    pandas_path = classes.encode(classes.labels_of("y", pandas_series(series)), order)
     np.testing.assert_array_equal(declared.cat.codes, pandas_path)
-    assert declared_labels(series, order[:-2]) is None  # a value outside the classes: the front end names it
-    assert declared_labels(series, ["a", "a"]) is None  # labels= refused by the front end
+    assert (
+        declared_labels(series, pd.CategoricalDtype(order[:-2], ordered=True)) is None
+    )  # a value outside the classes: the front end names it
 
 
 def test_string_labels_outside_the_classes_and_missing_are_the_pandas_errors(coder):
@@ -346,6 +347,8 @@ def test_string_labels_outside_the_classes_and_missing_are_the_pandas_errors(cod
     assert "column 'y' has 3 value(s) outside the classes" in error[1] and "'strongly agreE' (2 rows)" in error[1]
     fixed = frame.with_columns(pl.col("y").replace({"strongly agreE": "low", "ünïcode ünïcodE": "low"}))
     assert pandas_frame(fixed, ["y"], ["low", "very_high"], {"y"})["y"].dtype == "category"  # read from the views
+    assert pandas_frame(fixed, ["y"], ["low", "low"], {"y"})["y"].dtype != "category"  # labels= refused: said after
+    check_same(*(outcome(partial(f.ordinal.mae, labels=["low", "low"]), "y", "yhat") for f in (fixed, df)))
     with pytest.warns(ordframe.DroppedRowsWarning):
         cube = fixed.ordinal.confusion("y", "yhat", labels=["low", "very_high"], dropna=True)
     with pytest.warns(ordframe.DroppedRowsWarning):
@@ -385,7 +388,7 @@ def test_random_strings_are_coded_from_views_as_python_strings_are(texts, picks,
         warnings.simplefilter("ignore")
         rows, classes.COMPILED_ROWS = classes.COMPILED_ROWS, 1
         try:
-            declared = declared_labels(series, classes_texts)
+            declared = declared_labels(series, pd.CategoricalDtype(classes_texts, ordered=True))
         finally:
             classes.COMPILED_ROWS = rows
     expected = pd.Index(classes_texts).get_indexer(pd.Index(values, dtype=object))

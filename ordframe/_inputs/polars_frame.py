@@ -91,19 +91,29 @@ def pandas_frame(frame, names: Iterable[Hashable], labels=None, label_columns: I
         selected = selected.collect()
     if not kept:
         return pd.DataFrame(index=pd.RangeIndex(selected.height))
+    label_columns = wanted.intersection(label_columns)
+    order = _declared_order(labels) if labels is not None and label_columns else None
     columns = []
     for name in kept:
         series = selected.get_column(name)
-        declared = declared_labels(series, labels) if labels is not None and name in label_columns else None
+        declared = declared_labels(series, order) if order is not None and name in label_columns else None
         columns.append(pandas_series(series, f"column {name!r}") if declared is None else declared)
     return pd.concat(columns, axis=1)  # no copy, unlike DataFrame(dict), which gathers a dtype's columns in a block
 
 
-def declared_labels(series, labels) -> pd.Series | None:
-    """A polars String (or Categorical) label column as the ordered Categorical of the classes ``labels``
-    declares, as if it were their ``Enum``: coded by the classes' perfect hash over polars' string views,
+def _declared_order(labels) -> pd.CategoricalDtype | None:
+    """The classes ``labels`` declares, in order; ``None`` where the front end refuses them (and says why)."""
+    try:
+        return pd.CategoricalDtype(declared_order(labels), ordered=True)
+    except (TypeError, ValueError):
+        return None
+
+
+def declared_labels(series, order: pd.CategoricalDtype) -> pd.Series | None:
+    """A polars String (or Categorical) label column as an ordered Categorical of the classes ``labels=``
+    declares (``order``), as if it were their ``Enum``: coded by the classes' perfect hash over polars' string views,
     which are not copied into arrow's contiguous layout (``classes.codes_of``). ``None`` where a value is
-    not a class (the front end names them), where the front end refuses ``labels``, or without pyarrow."""
+    not a class (the front end names them) or without pyarrow."""
     import polars as pl
 
     if series.dtype not in (pl.String, pl.Categorical):
@@ -112,15 +122,12 @@ def declared_labels(series, labels) -> pd.Series | None:
         import pyarrow as pa
     except ImportError:
         return None
-    try:
-        classes = declared_order(labels)
-    except (TypeError, ValueError):
-        return None  # the front end says what is wrong with labels=
     strings = pa.chunked_array(series.cast(pl.String))  # polars' chunks of string views, not copied
-    codes, unknown = codes_of(Labels(series.name, pd.arrays.ArrowExtensionArray(strings), "object", LAZY), classes)
+    column = Labels(series.name, pd.arrays.ArrowExtensionArray(strings), "object", LAZY)
+    codes, unknown = codes_of(column, order.categories)
     if unknown is not None:
         return None
-    categorical = pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(classes, ordered=True), validate=False)
+    categorical = pd.Categorical.from_codes(codes, dtype=order, validate=False)
     return pd.Series(categorical, name=series.name, copy=False)
 
 
