@@ -397,3 +397,19 @@ def test_random_strings_are_coded_from_views_as_python_strings_are(texts, picks,
         assert declared is None
     else:
         np.testing.assert_array_equal(declared.cat.codes, np.where(missing, -1, expected))
+
+
+def test_the_view_of_a_missing_value_is_not_followed(coder):
+    """arrow leaves a missing value's view undefined: one pointing past the data buffers is not read."""
+    pa = pytest.importorskip("pyarrow")
+    from ordframe._inputs import classes
+
+    polars_views = pa.chunked_array(pl.Series(["strongly disagree", None, "low"]))
+    _, records, *data = polars_views.chunks[0].buffers()
+    views = np.frombuffer(records, np.uint64).reshape(-1, 2).copy()
+    views[1] = [40, (1 << 40) + 7]  # 40 bytes in buffer 7 at offset 256: neither exists
+    validity = pa.py_buffer(np.packbits([1, 0, 1], bitorder="little").tobytes())
+    array = pa.Array.from_buffers(pa.string_view(), 3, [validity, pa.py_buffer(views.tobytes()), *data], 1)
+    column = classes.Labels("y", pd.arrays.ArrowExtensionArray(pa.chunked_array([array])), "object", classes.LAZY)
+    codes, unknown = classes.codes_of(column, pd.Index(["low", "strongly disagree"]))
+    assert codes.tolist() == [1, -1, 0] and unknown is None and column.missing.tolist() == [False, True, False]
