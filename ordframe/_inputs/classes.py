@@ -478,21 +478,21 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 
 def _string_key(text: bytes) -> tuple[int, int, int]:
-    """``_code_strings``'s key of a string: its first 8 bytes, its last bytes after them (up to 8) as little-endian
-    integers, and its length."""
+    """The compiled lookup's key of a string (``_find``): its first 8 bytes, its last bytes after them (up to 8)
+    as little-endian integers, and its length."""
     return int.from_bytes(text[:8], "little"), int.from_bytes(text[max(8, len(text) - 8) :], "little"), len(text)
 
 
 def _slot(key: tuple[int, int, int], multiplier: int, shift: int) -> int:
-    """The slot of a key in a table of 2^(64 - ``shift``) slots: ``_code_strings``'s hash, in Python integers."""
+    """The slot of a key in a table of 2^(64 - ``shift``) slots: ``_find``'s hash, in Python integers."""
     head, tail, length = key
     return ((((head ^ (tail * _GOLDEN)) + length) % 2**64 * multiplier) % 2**64) >> shift
 
 
 @functools.cache
 def _string_lookup(texts: tuple[tuple[int, bytes], ...]):
-    """The tables of ``_code_strings`` for the text classes ``texts`` (code, bytes): a perfect hash of their keys;
-    ``None`` on a big-endian machine or where two keys are equal (then pyarrow's lookup runs)."""
+    """The tables of the compiled lookup (``_find``) for the text classes ``texts`` (code, bytes): a perfect hash
+    of their keys; ``None`` on a big-endian machine or where two keys are equal (then pyarrow's lookup runs)."""
     keys = [_string_key(t) for _, t in texts]
     if sys.byteorder != "little" or len(set(keys)) < len(keys):
         return None
@@ -508,7 +508,7 @@ def _string_lookup(texts: tuple[tuple[int, bytes], ...]):
 
 
 def _hash_tables(texts, keys, slots, bits, multiplier):
-    """``_code_strings``'s tables: per slot of the hash, its class's key, code and where its bytes start."""
+    """``_find``'s tables: per slot of the hash, its class's key, code and where its bytes start."""
     size = 1 << bits
     head, tail = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
     length, position = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
