@@ -1,5 +1,6 @@
 """The ``.ordinal`` namespace of polars DataFrames and LazyFrames gives what the pandas accessor gives."""
 
+import math
 import re
 import subprocess
 import sys
@@ -298,13 +299,14 @@ def string_column(values, layout):
 @pytest.fixture(params=["compiled", "pyarrow", "numpy only"])
 def coder(request, monkeypatch):
     """The string lookup that runs: compiled over the buffers, pyarrow's (small inputs), or without numba."""
-    from ordframe._inputs import classes
+    from ordframe._core import compiling, options
 
-    if request.param == "compiled" and not classes.COMPILED:
+    if request.param == "compiled" and not options.COMPILED:
         pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
-    monkeypatch.setattr(classes, "COMPILED_ROWS", 1 if request.param == "compiled" else 10**9)
+    monkeypatch.setattr(compiling, "SPENT", {})
+    monkeypatch.setattr(compiling, "COMPILED_SECONDS", 0 if request.param == "compiled" else math.inf)
     if request.param == "numpy only":
-        monkeypatch.setattr(classes, "COMPILED", False)
+        monkeypatch.setattr(options, "COMPILED", False)
     return request.param
 
 
@@ -378,7 +380,7 @@ def test_a_label_column_named_by_another_argument_stays_strings(coder):
 )
 def test_random_strings_are_coded_from_views_as_python_strings_are(texts, picks, layout):
     """Any strings, classes or not (picks past the classes are missing values or strangers)."""
-    from ordframe._inputs import classes
+    from ordframe._core import compiling
     from ordframe._inputs.polars_frame import declared_labels
 
     classes_texts = texts[:-1]
@@ -386,11 +388,12 @@ def test_random_strings_are_coded_from_views_as_python_strings_are(texts, picks,
     series = string_column(values, layout)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        rows, classes.COMPILED_ROWS = classes.COMPILED_ROWS, 1
+        budget, spent = compiling.COMPILED_SECONDS, compiling.SPENT
+        compiling.COMPILED_SECONDS, compiling.SPENT = 0, {}  # the compiled coder at every size
         try:
             declared = declared_labels(series, pd.CategoricalDtype(classes_texts, ordered=True))
         finally:
-            classes.COMPILED_ROWS = rows
+            compiling.COMPILED_SECONDS, compiling.SPENT = budget, spent
     expected = pd.Index(classes_texts).get_indexer(pd.Index(values, dtype=object))
     missing = np.array([v is None for v in values])
     if ((expected < 0) & ~missing).any():
