@@ -690,3 +690,33 @@ def test_library_messages_name_the_options_and_no_python_argument(capsys, tmp_pa
     assert returned == code and all(option in err for option in options), err
     assert not __import__("re").search(r"\b\w+=", err), err  # no Python argument (labels=, dropna=True)
     assert not __import__("re").search(r"Categorical|\bdict\b", err), err  # advice a file and its options cannot follow
+
+
+# --------------------------------------------------------------------------- presentation: tables, errors, help
+
+
+@pytest.fixture
+def folds(tmp_path):
+    """Two models' predictions of the same 60 samples, in three folds, shuffled and re-indexed as a user's file."""
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 60)
+    frame = pd.concat(
+        [
+            pd.DataFrame({"subject": range(60), "fold": np.arange(60) % 3, "model": model, "y": y, "yhat": pred})
+            for model, pred in (("lr", np.clip(y + rng.integers(-1, 2, 60), 0, 2)), ("rf", rng.integers(0, 3, 60)))
+        ]
+    )
+    frame = frame.sample(frac=1, random_state=0).reset_index(drop=True)
+    path = tmp_path / "folds.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_a_mistyped_column_gets_a_suggestion_like_a_mistyped_metric(capsys, folds):
+    path, _ = folds
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhta")
+    assert code == 2 and only_line(err).endswith(
+        "column 'yhta' is not in the file; its columns are: subject, fold, model, y, yhat; did you mean 'yhat'?\n"
+    )
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "zzz")
+    assert code == 2 and "did you mean" not in err  # nothing close: no suggestion

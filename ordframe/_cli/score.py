@@ -21,7 +21,7 @@ from ordframe._cli.wording import UsageError
 from ordframe._core.checks import rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
 from ordframe._core.drawing import Resampling
-from ordframe._core.messages import show
+from ordframe._core.messages import did_you_mean, show
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci, frame_ci
 from ordframe._inputs.selection import Selection
@@ -140,6 +140,7 @@ def _check_columns(df: pd.DataFrame, args) -> None:
         if column is not None and column not in df.columns:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
+                + did_you_mean(column, df.columns)
             )
 
 

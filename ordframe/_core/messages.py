@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import sys
 import warnings
 from pathlib import Path
@@ -42,6 +43,12 @@ def show_counts(counts) -> str:
     shown = ", ".join(f"{show([v])} ({c} row{'s' if c != 1 else ''})" for v, c in counts.head(MAX_SHOWN).items())
     more = f" and {len(counts) - MAX_SHOWN} more" if len(counts) > MAX_SHOWN else ""
     return shown + more
+
+
+def did_you_mean(name, candidates) -> str:
+    """``"; did you mean 'oc', 'uoc'?"``: the candidates closest to a mistyped ``name`` (``""`` if none is close)."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=3)
+    return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
 
 
 def first_rows(index, mask: np.ndarray) -> str:

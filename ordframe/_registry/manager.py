@@ -9,7 +9,6 @@ takes the current table once and so never sees a half-built or changing one.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import threading
@@ -20,7 +19,7 @@ from types import MappingProxyType
 import pandas as pd
 import pluggy
 
-from ordframe._core.messages import warn
+from ordframe._core.messages import did_you_mean, warn
 from ordframe._registry import hookspecs
 from ordframe._registry.metric import Metric
 
@@ -193,7 +192,7 @@ class _Registry:
                     plugin = self.manager.get_plugin(metrics[plugin][1])
                 else:
                     known = [n for n, _ in self.manager.list_name_plugin()] + list(metrics)
-                    raise ValueError(f"no plugin or metric named {plugin!r}{_suggest(plugin, known)}")
+                    raise ValueError(f"no plugin or metric named {plugin!r}{did_you_mean(plugin, known)}")
             elif not self.manager.is_registered(plugin):
                 raise ValueError(f"{plugin!r} is not a registered ordframe plugin")
             removed = self.manager.unregister(plugin)
@@ -291,7 +290,7 @@ def get_metric(name: str) -> Metric:
     """
     metrics = _registry.metrics
     if name not in metrics:
-        raise KeyError(f"no metric named {name!r}{_suggest(name, metrics)}")
+        raise KeyError(f"no metric named {name!r}{did_you_mean(name, metrics)}")
     return metrics[name][0]
 
 
@@ -347,8 +346,3 @@ def list_metrics() -> pd.DataFrame:
     ]
     columns = ["name", "kind", "direction", "bounds", "parameters", "plugin", "description", "reference", "status"]
     return pd.DataFrame(rows, columns=columns)
-
-
-def _suggest(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=3)
-    return f"; did you mean {', '.join(map(repr, close))}?" if close else ""
