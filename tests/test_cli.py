@@ -194,12 +194,15 @@ def test_the_output_format_follows_the_out_extension_and_write_errors_are_one_li
     assert code == 2 and "is a directory" in err
 
 
-def test_default_metrics_are_the_core_set_and_all_gives_every_one(capsys, predictions):
+def test_default_metrics_are_the_core_set_and_all_gives_every_score(capsys, predictions):
     path, _ = predictions
     _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json")
     assert list(json.loads(out)[0]) == list(ordframe.METRIC_SETS["core"])
     _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json", "--metrics", "all")
-    assert set(json.loads(out)[0]) == set(ordframe.list_metrics().query("kind == 'confusion'")["name"])
+    confusion = set(ordframe.list_metrics().query("kind == 'confusion'")["name"])
+    assert set(json.loads(out)[0]) == confusion - {"tc", "max_tc"}  # totals, not scores
+    _, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--format", "json", "--metrics", "tc")
+    assert list(json.loads(out)[0]) == ["tc"]  # named, a total is given
 
 
 @pytest.mark.parametrize(
@@ -720,3 +723,15 @@ def test_a_mistyped_column_gets_a_suggestion_like_a_mistyped_metric(capsys, fold
     )
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "zzz")
     assert code == 2 and "did you mean" not in err  # nothing close: no suggestion
+
+
+@pytest.mark.parametrize(
+    "given, shown",
+    [("oc[beta=0.25],mae", "--metrics 'oc[beta=0.25]' mae"), ("oc, mae", "--metrics oc mae")],
+)
+def test_a_comma_list_of_metrics_shows_the_space_separated_form(capsys, folds, given, shown):
+    path, _ = folds
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", given)
+    assert code == 2 and only_line(err).endswith(f"metrics are separated by spaces, not commas: give {shown}\n")
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "oc[beta=0.25, gamma=2]")
+    assert code == 0 and "error" not in err  # a comma inside brackets separates parameters

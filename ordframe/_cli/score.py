@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 import warnings
 from collections.abc import Iterator
@@ -25,8 +27,8 @@ from ordframe._core.messages import did_you_mean, show
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci, frame_ci
 from ordframe._inputs.selection import Selection
-from ordframe._registry.manager import get_metric, metric_names
-from ordframe._registry.request import METRIC_SETS, parse_metric
+from ordframe._registry.manager import get_metric
+from ordframe._registry.request import METRIC_SETS, MetricSpec, default_metrics, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
 from ordframe._resampling.paired import paired_replicates
 
@@ -70,9 +72,10 @@ def _is_boolean(column: pd.Series) -> bool:
     return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) == "boolean"
 
 
-def requested_metrics(args) -> dict[str, tuple[str, dict]] | None:
-    """``--metrics`` as ``{output name: (metric, params)}``: ``None`` for ``all``, the core set by default.
+def requested_metrics(args) -> dict[str, tuple[str, dict]]:
+    """``--metrics`` as ``{output name: (metric, params)}``: the core set by default, ``all`` every score.
 
+    ``all`` leaves out the totals that are not scores (``METRIC_SETS["totals"]``).
     ``oc[beta=0.25]`` gives parameters (its result is called so); ``@FILE``
     reads a value from a JSON or TOML file (``d[cost=@costs.json]``).
     """
@@ -83,16 +86,15 @@ def requested_metrics(args) -> dict[str, tuple[str, dict]] | None:
     if "all" in args.metrics:
         if len(args.metrics) > 1:
             raise UsageError(f"--metrics all means every metric: give it alone, or names only (got {args.metrics})")
-        return None
-    specs = [parse_metric(text, argument="--metrics", read=read_parameter) for text in args.metrics]
+        names = default_metrics(probabilities=bool(args.proba))
+        return {name: (name, {}) for name in names if name not in METRIC_SETS["totals"]}
+    specs = [_metric_spec(text) for text in args.metrics]
     repeated = _repeated([spec.label for spec in specs])
     if repeated:
         raise UsageError(
             f"--metrics names {', '.join(repeated)} more than once: name each metric once "
             "(or each variant, e.g. 'oc[beta=0.25]' 'oc[beta=0.75]')"
         )
-    for spec in specs:
-        get_metric(spec.name).params(spec.params)  # an unknown metric or parameter, said before the file is read
     if not args.proba:
         needs = [spec.label for spec in specs if get_metric(spec.name).kind == "proba"]
         if needs:
@@ -103,12 +105,28 @@ def requested_metrics(args) -> dict[str, tuple[str, dict]] | None:
     return {spec.label: (spec.name, spec.params) for spec in specs}
 
 
+def _metric_spec(text: str) -> MetricSpec:
+    """One ``--metrics`` word; a comma list given as one word is an error that shows the space-separated form."""
+    try:
+        spec = parse_metric(text, argument="--metrics", read=read_parameter)
+        get_metric(spec.name).params(spec.params)  # an unknown metric or parameter, said before the file is read
+        return spec
+    except (KeyError, ValueError, TypeError):
+        words = [word.strip() for word in re.split(r",(?![^\[]*\])", text)]  # the commas outside brackets
+        if len(words) < 2 or not all(words):
+            raise
+    raise UsageError(
+        f"--metrics {text!r}: the metrics are separated by spaces, not commas: give --metrics "
+        + " ".join(map(shlex.quote, words))
+    )
+
+
 def _repeated(names: list) -> list:
     """The names that occur more than once, in order of first occurrence."""
     return [n for i, n in enumerate(names) if names.count(n) > 1 and names.index(n) == i]
 
 
-def check_options(df: pd.DataFrame, args, metrics: dict | None) -> None:
+def check_options(df: pd.DataFrame, args, metrics: dict) -> None:
     """The options' own mistakes, said in their words before the library sees them."""
     _check_numbers(args)
     _check_columns(df, args)
@@ -144,11 +162,10 @@ def _check_columns(df: pd.DataFrame, args) -> None:
             )
 
 
-def _check_probability_columns(df: pd.DataFrame, args, metrics: dict | None) -> None:
+def _check_probability_columns(df: pd.DataFrame, args, metrics: dict) -> None:
     """--proba: numbers (not with a decimal comma), one per --labels class, and intervals it can have per group."""
-    if args.n_resamples and args.proba and args.by and not _paired(args) and args.ci not in ("auto", "percentile"):
-        names = metric_names(None) if metrics is None else [name for name, _ in metrics.values()]
-        proba = [name for name in names if get_metric(name).kind == "proba"]
+    if args.n_resamples and args.proba and args.by and not _paired(args) and _method(args) not in (None, "percentile"):
+        proba = [name for name, _ in metrics.values() if get_metric(name).kind == "proba"]
         if proba:
             raise UsageError(
                 f"--ci {args.ci}: the probability metrics ({', '.join(proba)}) get percentile intervals per --by "
@@ -172,7 +189,7 @@ def _check_probability_columns(df: pd.DataFrame, args, metrics: dict | None) -> 
         )
 
 
-def _check_by_columns(df: pd.DataFrame, args, metrics: dict | None) -> None:
+def _check_by_columns(df: pd.DataFrame, args, metrics: dict) -> None:
     """--by: one column with two models or more for --compare, and names that no dim or result column has."""
     if args.compare:
         if len(args.by or []) != 1:
@@ -190,7 +207,7 @@ def _check_by_columns(df: pd.DataFrame, args, metrics: dict | None) -> None:
                 "rename that column in the file"
             )
     if args.by:  # the result has one column per --by column and per metric: they need different names
-        outputs = metric_names(None if args.proba else "confusion") if metrics is None else list(metrics)
+        outputs = list(metrics)
         if args.n_resamples is not None:
             outputs = [f"{name}{end}" for name in outputs for end in ("", "_low", "_high")]
         clash = [column for column in args.by if column in outputs]
@@ -215,7 +232,7 @@ def _paired(args) -> bool:
     return bool(_paired_columns(args) or args.compare or (args.proba and not args.by))
 
 
-def score_result(df: pd.DataFrame, args, metrics: dict | None) -> xr.Dataset:
+def score_result(df: pd.DataFrame, args, metrics: dict) -> xr.Dataset:
     """One variable per metric (and ``_low``/``_high`` ones with a bootstrap), over the ``--by`` groups that occur."""
     check_options(df, args, metrics)
     labels = typed_labels(args.labels, df[args.true])
@@ -253,7 +270,7 @@ def _each_warning_once() -> Iterator[None]:
             warnings.warn(message, stacklevel=1)
 
 
-def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: Selection) -> xr.Dataset:
+def _group_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection) -> xr.Dataset:
     """Intervals of each --by group, its cube (or with --proba, its rows) resampled apart."""
     by = selection.by
     values, rows = evaluate_frame_rows(df, selection, metrics)
@@ -271,9 +288,7 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: Se
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
-def _group_replicates(
-    df: pd.DataFrame, selection: Selection, draws: Resampling, metrics: dict | None, cube
-) -> xr.Dataset:
+def _group_replicates(df: pd.DataFrame, selection: Selection, draws: Resampling, metrics: dict, cube) -> xr.Dataset:
     """Every metric on bootstrap replicates of each group's rows (``draws.strata``), drawn apart.
 
     A probability metric is a mean over rows, which a resampled cube does not have; the replicates take the
@@ -302,7 +317,7 @@ def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
     return xr.Dataset(variables)
 
 
-def _paired_intervals(df: pd.DataFrame, args, metrics: dict | None, selection: Selection) -> xr.Dataset:
+def _paired_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection) -> xr.Dataset:
     """Intervals (or with --compare, the comparison) from the paired bootstrap of the --by models."""
     draws = Resampling(args.n_resamples, args.seed, args.sample, args.strata, args.cluster)
     if args.compare:

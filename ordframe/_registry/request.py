@@ -23,10 +23,12 @@ METRIC_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "core": ("accuracy", "mae", "amae", "qwk", "kendall_tau_b", "rint", "oc", "uoc", "d"),
         "core_proba": ("rps", "brier", "log_score"),
         "report": ("accuracy", "mae", "amae", "ms", "gm", "qwk", "oc", "uoc", "rint"),
+        "totals": ("tc", "max_tc"),
     }
 )
 """Named sets of built-in metrics: ``core`` (the command line's default), ``core_proba``
-(added with probabilities) and ``report`` (the overall indices of a report)."""
+(added with probabilities), ``report`` (the overall indices of a report) and ``totals`` (George, Lu & Chang's
+total costs, the parts of ``d``: not scores, left out of the command line's ``--metrics all``)."""
 
 
 #: ``metrics="all"``: every metric (a name no metric may take).
