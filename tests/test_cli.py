@@ -735,3 +735,37 @@ def test_a_comma_list_of_metrics_shows_the_space_separated_form(capsys, folds, g
     assert code == 2 and only_line(err).endswith(f"metrics are separated by spaces, not commas: give {shown}\n")
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "oc[beta=0.25, gamma=2]")
     assert code == 0 and "error" not in err  # a comma inside brackets separates parameters
+
+
+def test_ci_without_a_bootstrap_is_an_error_like_cluster(capsys, folds):
+    path, _ = folds
+    argv = ["score", path, "--true", "y", "--pred", "yhat"]
+    for option in (["--ci", "bca"], ["--cluster", "subject"]):
+        code, out, err = run(capsys, *argv, *option)
+        assert (
+            code == 2
+            and out == ""
+            and only_line(err)
+            == (f"ordframe score: error: {option[0]}: these options apply to a bootstrap; give --n-resamples N too\n")
+        )
+
+
+def test_the_implicit_pairing_is_explained_where_it_fails(capsys, folds):
+    path, frame = folds
+    frame.assign(repeat=0).to_csv(path, index=False)
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--n-resamples", 20, "--format", "csv"]
+    code, _, err = run(capsys, *argv, "--by", "model", "fold", "--strata", "repeat")
+    assert (
+        code == 2 and "Without --sample, rows are paired by position: the i-th row of every --by group within " in err
+    )
+    assert only_line(err).endswith(
+        "Name the column that identifies a sample with --sample, or, if 'fold' splits the samples rather than "
+        "naming models, move it to --strata\n"
+    )
+    code, _, err = run(capsys, *argv, "--by", "model", "--strata", "fold", "--sample", "subject")
+    assert code == 0  # the fix the message gives
+    frame.assign(subject=np.where(frame["model"] == "lr", frame["subject"], 59 - frame["subject"])).to_csv(
+        path, index=False
+    )
+    code, _, err = run(capsys, *argv, "--by", "model", "--sample", "subject")
+    assert code == 2 and "(check the --sample column)" in only_line(err) and "by position" not in err

@@ -96,7 +96,6 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--ci",
         choices=["auto", *methods("frame")],
-        default="auto",
         help="the interval of --n-resamples: auto (each metric's own, chosen by coverage: calibrated for OC), "
         + ", ".join(f"{name} ({INTERVAL_METHODS[name].description})" for name in methods("frame"))
         + f"; default auto; with --compare, auto is percentile and only {', '.join(methods('differences'))} apply",

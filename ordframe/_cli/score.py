@@ -135,15 +135,21 @@ def check_options(df: pd.DataFrame, args, metrics: dict) -> None:
 
 
 def _check_numbers(args) -> None:
-    """--seed, --n-resamples and --level, and the bootstrap's options given without --n-resamples."""
+    """--seed, --n-resamples and --level, and the bootstrap's options (--ci too) given without --n-resamples."""
     if args.seed < 0:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.n_resamples is not None and args.n_resamples < 1:
         raise UsageError(f"--n-resamples must be a whole number of replicates >= 1, got {args.n_resamples}")
     if not 0 < args.level < 1:
         raise UsageError(f"--level must be a number between 0 and 1, e.g. 0.95, got {args.level}")
-    paired = {"--sample": args.sample, "--strata": args.strata, "--cluster": args.cluster, "--compare": args.compare}
-    given = [option for option, value in paired.items() if value]
+    bootstrap = {
+        "--sample": args.sample,
+        "--strata": args.strata,
+        "--cluster": args.cluster,
+        "--compare": args.compare,
+        "--ci": args.ci,
+    }
+    given = [option for option, value in bootstrap.items() if value]
     if given and args.n_resamples is None:
         raise UsageError(f"{' '.join(given)}: these options apply to a bootstrap; give --n-resamples N too")
 
@@ -303,8 +309,8 @@ def _group_replicates(df: pd.DataFrame, selection: Selection, draws: Resampling,
 
 
 def _method(args) -> str | None:
-    """``--ci`` as ``method=``: ``auto`` is each metric's own interval (None)."""
-    return None if args.ci == "auto" else args.ci
+    """``--ci`` as ``method=``: ``auto`` (or no ``--ci``) is each metric's own interval (None)."""
+    return None if args.ci in (None, "auto") else args.ci
 
 
 def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:

@@ -174,11 +174,7 @@ def paired_samples(
     if disagree.any():
         count = len(np.unique(sample_of[disagree]))
         raise about(
-            ValueError,
-            "{count} sample(s) have different true labels for different models; a paired "
-            "comparison needs one true label per sample (check the {sample} column)",
-            "sample",
-            count=count,
+            ValueError, _mismatch_template(what, models, layers, extra), "sample", count=count, others=show(models[1:])
         )
     n_strata = math.prod(len(c.coord) for c in columns[: len(layers)])
     stratum = stratum[table[:, 0]]
@@ -191,6 +187,28 @@ def paired_samples(
     if not extra and not clusters and resampled:
         _warn_unnamed_samples(df, models, {*named, *_named_columns(selection.true, selection.pred, selection.proba)})
     return PairedSamples(rows, groups, n_strata, n_models, stratum, truth, table)
+
+
+def _mismatch_template(what: str, models: list, layers: list, extra: list) -> str:
+    """The message of samples whose true labels differ between models: without sample ids, how rows were paired."""
+    message = (
+        "{count} sample(s) have different true labels for different models; a paired comparison needs one true "
+        "label per sample"
+    )
+    if extra:
+        return message + " (check the {sample} column)"
+    message += (
+        ". Without {sample}, rows are paired by position: the i-th row of every {" + what + "} group"
+        + (" within each {strata} group" if layers else "")
+        + " is one sample. Name the column that identifies a sample with {sample}"
+    )  # fmt: skip
+    if len(models) > 1:  # a fold among the models' columns: its groups hold different samples
+        one = len(models) == 2
+        message += (
+            f", or, if {{others}} {'splits' if one else 'split'} the samples rather than "
+            f"{'naming' if one else 'name'} models, move {'it' if one else 'them'} to {{strata}}"
+        )
+    return message
 
 
 def check_roles(df: pd.DataFrame, roles: dict) -> None:
