@@ -769,3 +769,15 @@ def test_the_implicit_pairing_is_explained_where_it_fails(capsys, folds):
     )
     code, _, err = run(capsys, *argv, "--by", "model", "--sample", "subject")
     assert code == 2 and "(check the --sample column)" in only_line(err) and "by position" not in err
+
+
+def test_every_command_has_a_description_for_its_help(capsys):
+    from ordframe._cli.main import parser
+
+    (commands,) = [action for action in parser()._actions if action.choices and action.dest == "command"]
+    assert {"score", "demo", "reproduce", "metrics"} <= set(commands.choices)
+    for name, command in commands.choices.items():
+        assert command.description, name
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    assert commands.choices["demo"].description.split(":")[0] in " ".join(capsys.readouterr().out.split())

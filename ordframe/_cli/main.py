@@ -143,7 +143,10 @@ def parser() -> argparse.ArgumentParser:
         "--out", metavar="FILE", help="write the result to FILE instead of standard output ('-': standard output)"
     )
     reproducer = commands.add_parser(
-        "reproduce", help="reproduce the published values of the papers ordframe implements"
+        "reproduce",
+        help="reproduce the published values of the papers ordframe implements",
+        description="Compute every built-in metric on the worked examples of the papers ordframe implements, beside "
+        "the published values, and simulate George, Lu & Chang's (2016) Table 3 (exit code 1 if a value differs).",
     )
     reproducer.add_argument(
         "--pairs",
@@ -152,13 +155,24 @@ def parser() -> argparse.ArgumentParser:
         help="pairs of matrices per cell of George et al.'s (2016) simulation, Table 3 (default 10000, as the paper)",
     )
     reproducer.add_argument("--seed", type=int, default=2016, help="seed of that simulation (default 2016)")
-    demo_parser = commands.add_parser("demo", help="three ordinal models on the bundled data sets, evaluated")
+    demo_parser = commands.add_parser(
+        "demo",
+        help="three ordinal models on the bundled data sets, evaluated",
+        description="Train three kinds of ordinal model on the bundled data sets (repeated train/test splits), "
+        "evaluate them, rank them over the data sets and compare them within each; print a summary and write the "
+        'results to a folder. Needs scikit-learn: pip install "ordframe[demo]".',
+    )
     demo_parser.add_argument("--reps", type=int, default=5, help="train/test splits per data set (default 5)")
     demo_parser.add_argument(
         "--out", default="ordframe-demo", help="folder for the results, checked before training (default ordframe-demo)"
     )
     demo_parser.add_argument("--quick", action="store_true", help="three data sets, three splits")
-    commands.add_parser("metrics", help="list the registered metrics and plugins")
+    commands.add_parser(
+        "metrics",
+        help="list the registered metrics and plugins",
+        description="List the registered metrics (name, kind, direction, description, parameters) and the plugins "
+        "that failed to load.",
+    )
     return main_parser
 
 
