@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -269,9 +270,15 @@ def test_version_module_entry_point_and_closed_pipe(predictions):
     assert "Traceback" not in piped.stderr
 
 
-def test_reproduce_prints_every_published_value_with_notes(capsys):
-    code, out, _ = run(capsys, "reproduce", "--pairs", "200")
-    assert code == 0
+def test_reproduce_prints_every_published_value_with_notes(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal, while standard output is not one
+    monkeypatch.setattr("ordframe._core.progress.AUTO_SECONDS", 0.0)  # every run counts as long
+    code, out, err = run(capsys, "reproduce", "--pairs", "200")
+    assert code == 0 and "ordframe reproduce: Table 3" in err  # progress of the simulation, on standard error
+    assert max(len(line) for line in out.splitlines()) <= 100
+    title = (Path(__file__).parents[1] / "docs" / "reproduction.md").read_text().splitlines()[0].removeprefix("# ")
+    assert f'page "{title}" explains' in " ".join(out.split()) and "docs/" not in out  # a page, not a source path
+    assert "skipped [1]" in out and "\n[1] misprint: " in out  # a note below its table, numbered
     assert "published values reproduced, 0 not" in out
     assert "skipped" in out
     assert "Table 3 (simulated: 200 pairs per cell, seed 2016)" in out

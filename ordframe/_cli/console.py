@@ -16,6 +16,8 @@ import unicodedata
 
 from ordframe._cli.wording import OutputError
 
+#: The width of the reports the commands print (``demo``, ``reproduce``).
+WIDTH = 100
 #: Stand-ins for characters that have no unaccented form.
 PLAIN = {
     "↑": "^",

@@ -33,6 +33,7 @@ import xarray as xr
 
 from ordframe import datasets
 from ordframe._bridge.evaluate import evaluate_frame
+from ordframe._cli.console import WIDTH
 from ordframe._cli.wording import UsageError
 from ordframe._core.progress import chunks
 from ordframe._inference.friedman import friedman
@@ -49,7 +50,6 @@ METRICS = {  # the indices printed, with what a newcomer needs to read them
     "rint": "agreement of the true and predicted order over pairs of samples (Pinto da Costa et al. 2008)",
 }
 TEST_SIZE = 0.3
-WIDTH = 100  # of the printed summary
 
 
 class FrankHall:
