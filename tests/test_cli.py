@@ -1,5 +1,6 @@
 """The ``ordframe`` command: score files in every format, errors in one line with exit code 2, reproduce."""
 
+import io
 import json
 import subprocess
 import sys
@@ -176,7 +177,7 @@ def test_integer_group_keys_are_in_every_format(capsys, predictions, fmt):
         got = pd.read_csv(__import__("io").StringIO(out)).set_index("fold")["mae"]
     else:
         lines = [line.strip("| ").replace(" | ", " ").split() for line in out.splitlines() if line.strip("|-")]
-        assert lines[0] == ["fold", "mae"]
+        assert lines[0] == ["fold", "mae", "↓"]
         got = pd.Series({int(a): float(b) for a, b in lines[1:]})
     assert code == 0 and got.to_dict() == pytest.approx(
         expected.round(4 if fmt in ("table", "markdown") else 12).to_dict()
@@ -433,7 +434,7 @@ def test_a_failing_plugin_kernel_is_one_line_and_exit_1(capsys, predictions, res
         "you want with --metrics (ordframe metrics lists them)\n"
     )
     code, out, _ = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "mae", "oc")
-    assert code == 0 and out.split()[:2] == ["mae", "oc"]
+    assert code == 0 and out.split()[:4] == ["mae", "↓", "oc", "↓"]
 
 
 @pytest.mark.parametrize("name", ["bound", "bootstrap"])
@@ -457,14 +458,14 @@ def test_boolean_labels(capsys, tmp_path):
         code, out, err = run(
             capsys, "score", path, "--true", "y", "--pred", "yhat", "--labels", *labels, "--metrics", "mae"
         )
-        assert code == 0 and float(out.split()[1]) == pytest.approx(1 / 3, abs=1e-4), err
+        assert code == 0 and float(out.split()[2]) == pytest.approx(1 / 3, abs=1e-4), err
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--labels", "0", "1")
     assert code == 2 and "holds True and False" in only_line(err) and "--labels False True" in err
     gaps = tmp_path / "gaps.csv"  # a missing value: pandas reads the column as objects, still booleans
     gaps.write_text("y,yhat\nTrue,False\n,False\nTrue,True\nFalse,False\n")
     argv = ["score", gaps, "--true", "y", "--pred", "yhat", "--labels", "False", "True", "--dropna", "--metrics", "mae"]
     code, out, _ = run(capsys, *argv)
-    assert code == 0 and float(out.split()[1]) == pytest.approx(1 / 3, abs=1e-4)
+    assert code == 0 and float(out.split()[2]) == pytest.approx(1 / 3, abs=1e-4)
 
 
 def test_a_file_without_rows(capsys, tmp_path):
@@ -560,7 +561,7 @@ def test_markdown_escapes_pipes_and_line_breaks(capsys, tmp_path):
     argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "mae", "--format", "markdown"]
     code, out, _ = run(capsys, *argv)
     assert code == 0 and out == (
-        "| model | mae |\n|---|---|\n| a\\|b | 0.0 |\n| c<br>d | 1.0 |\n| e\\\\ | 0.0 |\n"
+        "| model | mae ↓ |\n|---|---|\n| a\\|b | 0.0 |\n| c<br>d | 1.0 |\n| e\\\\ | 0.0 |\n"
     )  # GitHub renders a\|b as a|b, and e\\ as e\ (which would otherwise escape the | after it)
 
 
@@ -722,26 +723,63 @@ def folds(tmp_path):
     return path, frame
 
 
-def test_a_mistyped_column_gets_a_suggestion_like_a_mistyped_metric(capsys, folds):
-    path, _ = folds
-    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhta")
-    assert code == 2 and only_line(err).endswith(
-        "column 'yhta' is not in the file; its columns are: subject, fold, model, y, yhat; did you mean 'yhat'?\n"
-    )
-    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "zzz")
-    assert code == 2 and "did you mean" not in err  # nothing close: no suggestion
+def blocks_of(text: str) -> list[list[str]]:
+    return [block.splitlines() for block in text.strip("\n").split("\n\n")]
 
 
-@pytest.mark.parametrize(
-    "given, shown",
-    [("oc[beta=0.25],mae", "--metrics 'oc[beta=0.25]' mae"), ("oc, mae", "--metrics oc mae")],
-)
-def test_a_comma_list_of_metrics_shows_the_space_separated_form(capsys, folds, given, shown):
+def test_a_wide_table_is_cut_into_blocks_of_whole_metrics_each_with_its_row_labels(capsys, folds, monkeypatch):
     path, _ = folds
-    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", given)
-    assert code == 2 and only_line(err).endswith(f"metrics are separated by spaces, not commas: give {shown}\n")
-    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "oc[beta=0.25, gamma=2]")
-    assert code == 0 and "error" not in err  # a comma inside brackets separates parameters
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "fold", "--n-resamples", 20, "--metrics"]
+    argv += ["accuracy", "mae", "qwk", "oc", "rint", "kendall_tau_b"]
+    code, piped, _ = run(capsys, *argv)  # not a terminal: one block
+    assert code == 0 and len(blocks_of(piped)) == 1
+    monkeypatch.setenv("COLUMNS", "70")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run(capsys, *argv)
+    blocks, (whole,) = blocks_of(out), blocks_of(piped)
+    assert code == 0 and len(blocks) > 2 and max(len(line) for line in out.splitlines()) <= 70
+    labels = [line.split()[:2] for line in whole]  # model and fold of every row
+    cells = {}
+    for block in blocks:
+        assert [line.split()[:2] for line in block] == labels  # every block carries every row's labels
+        header = block[0].split()[2:]
+        names = [name for name in header if name not in ("↑", "↓")]
+        estimates = [name for name in names if not name.endswith(("_low", "_high"))]
+        assert all(f"{name}_low" in names and f"{name}_high" in names for name in estimates)  # with its interval
+        for line in block[1:]:
+            cells.update({(tuple(line.split()[:2]), n): v for n, v in zip(names, line.split()[2:])})
+    for line in whole[1:]:  # the blocks together hold the one block's values
+        names = [name for name in whole[0].split()[2:] if name not in ("↑", "↓")]
+        assert {n: cells[tuple(line.split()[:2]), n] for n in names} == dict(zip(names, line.split()[2:]))
+
+
+def test_each_metric_shows_its_direction_and_an_ascii_console_gets_plain_arrows(capsys, folds, monkeypatch):
+    path, frame = folds
+    metrics = ["oc", "qwk", "mean_signed_error"]
+    table = ordframe.list_metrics().set_index("name")["direction"]
+    arrows = {"higher is better": "↑", "lower is better": "↓", "best at 0": "→0"}
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--metrics", *metrics]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and out.splitlines()[0].split() == ["model"] + [
+        word for name in metrics for word in (name, arrows[table[name]])
+    ]
+    code, out, _ = run(capsys, *argv, "--format", "markdown")
+    assert out.startswith("| model | oc ↓ | qwk ↑ | mean_signed_error →0 |\n")
+    code, out, _ = run(capsys, *argv, "--format", "csv")  # data for programs: the names alone
+    assert out.startswith("model,oc,qwk,mean_signed_error\n")
+    ascii_console = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", ascii_console)
+    assert main([str(a) for a in argv]) == 0
+    ascii_console.seek(0)
+    assert ascii_console.read().splitlines()[0].split() == ["model", "oc", "v", "qwk", "^", "mean_signed_error", "->0"]
+
+
+def test_a_comparison_names_each_metric_with_its_direction(capsys, folds):
+    path, _ = folds
+    argv = ["score", path, "--true", "y", "--pred", "yhat", "--by", "model", "--sample", "subject", "--compare"]
+    code, out, _ = run(capsys, *argv, "--n-resamples", 20, "--metrics", "oc", "qwk", "--seed", 1)
+    rows = out.splitlines()
+    assert code == 0 and rows[1].split()[:4] == ["oc", "↓", "lr", "rf"] and rows[2].split()[:2] == ["qwk", "↑"]
 
 
 def test_ci_without_a_bootstrap_is_an_error_like_cluster(capsys, folds):
@@ -755,6 +793,18 @@ def test_ci_without_a_bootstrap_is_an_error_like_cluster(capsys, folds):
             and only_line(err)
             == (f"ordframe score: error: {option[0]}: these options apply to a bootstrap; give --n-resamples N too\n")
         )
+
+
+@pytest.mark.parametrize(
+    "given, shown",
+    [("oc[beta=0.25],mae", "--metrics 'oc[beta=0.25]' mae"), ("oc, mae", "--metrics oc mae")],
+)
+def test_a_comma_list_of_metrics_shows_the_space_separated_form(capsys, folds, given, shown):
+    path, _ = folds
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", given)
+    assert code == 2 and only_line(err).endswith(f"metrics are separated by spaces, not commas: give {shown}\n")
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--metrics", "oc[beta=0.25, gamma=2]")
+    assert code == 0 and "error" not in err  # a comma inside brackets separates parameters
 
 
 def test_the_implicit_pairing_is_explained_where_it_fails(capsys, folds):
@@ -788,3 +838,13 @@ def test_every_command_has_a_description_for_its_help(capsys):
     with pytest.raises(SystemExit):
         main(["demo", "--help"])
     assert commands.choices["demo"].description.split(":")[0] in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_mistyped_column_gets_a_suggestion_like_a_mistyped_metric(capsys, folds):
+    path, _ = folds
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhta")
+    assert code == 2 and only_line(err).endswith(
+        "column 'yhta' is not in the file; its columns are: subject, fold, model, y, yhat; did you mean 'yhat'?\n"
+    )
+    code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "zzz")
+    assert code == 2 and "did you mean" not in err  # nothing close: no suggestion

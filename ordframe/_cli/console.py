@@ -2,7 +2,7 @@
 
 Every line the command prints goes through ``for_console``, which alone
 decides how a character the console cannot encode (an ASCII console,
-``PYTHONIOENCODING=ascii``) is shown: the arrows as ``^`` and ``v``, accented
+``PYTHONIOENCODING=ascii``) is shown: the arrows as ``^``, ``v`` and ``->``, accented
 letters without their accents, anything else as a ``\\u`` escape. Data for
 a program (CSV, JSON, Markdown) is never altered: it goes out as UTF-8, as
 files written with ``--out`` do, whatever the console.
@@ -22,6 +22,7 @@ WIDTH = 100
 PLAIN = {
     "↑": "^",
     "↓": "v",
+    "→": "->",
     "−": "-",
     "–": "-",
     "—": "-",

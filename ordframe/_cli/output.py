@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ import pandas as pd
 import xarray as xr
 
 from ordframe._cli.files import PARQUET_HINT
+from ordframe._cli.layout import fitted, with_cues
 from ordframe._cli.wording import UsageError
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.version import VERSION_ATTR, ordframe_version
@@ -41,11 +43,13 @@ def to_table(result: xr.Dataset) -> pd.DataFrame:
     return result.to_dataframe()[list(result.data_vars)].reset_index()
 
 
-def render(table: pd.DataFrame, fmt: str, width: int | None = None) -> str:
-    """The table (``by`` columns, then metrics) as text in ``fmt``; a ``table`` is wrapped at ``width``.
+def render(result: xr.Dataset, fmt: str, width: int | None = None, cues: Mapping[str, str] | None = None) -> str:
+    """The result's table (``by`` columns, then metrics) as text in ``fmt``; a ``table`` fits ``width``.
 
-    A table and Markdown, which people read, show 4 decimals; CSV and JSON, which programs read, every digit.
+    A table and Markdown, which people read, show 4 decimals and each metric's direction (``cues``, by output
+    name: ``layout.with_cues``); CSV and JSON, which programs read, every digit and the names alone.
     """
+    table, cues = to_table(result), cues or {}
     if fmt == "csv":
         return table.to_csv(index=False)
     if fmt == "json":
@@ -55,10 +59,11 @@ def render(table: pd.DataFrame, fmt: str, width: int | None = None) -> str:
     rounded = table.round(dict.fromkeys(floats, 4))
     rounded[floats] += 0.0  # a value that rounds to zero is shown 0, not -0 (-0.0 + 0.0 is 0.0)
     if fmt == "markdown":
-        header = "| " + " | ".join(map(markdown_cell, rounded.columns)) + " |"
-        rows = ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in rounded.itertuples(index=False)]
-        return "\n".join([header, "|" + "---|" * len(rounded.columns), *rows]) + "\n"
-    return rounded.to_string(index=False, line_width=width) + "\n"
+        headed = with_cues(rounded, cues)
+        header = "| " + " | ".join(map(markdown_cell, headed.columns)) + " |"
+        rows = ["| " + " | ".join(map(markdown_cell, row)) + " |" for row in headed.itertuples(index=False)]
+        return "\n".join([header, "|" + "---|" * len(headed.columns), *rows]) + "\n"
+    return fitted(rounded, [c for c in table.columns if c not in result.data_vars], cues, width)
 
 
 def file_record(result: xr.Dataset) -> dict:
@@ -85,9 +90,10 @@ def _json_value(value):
     return value
 
 
-def write_file(result: xr.Dataset, fmt: str, path: str) -> list[str]:
-    """``result`` written to ``path`` in ``fmt``, with its ``file_record``; the paths written (a text format's
-    record beside it). A failure is a ``UsageError`` that names the file."""
+def write_file(result: xr.Dataset, fmt: str, path: str, cues: Mapping[str, str] | None = None) -> list[str]:
+    """``result`` written to ``path`` in ``fmt`` (a table or Markdown with ``cues``, as ``render``), with its
+    ``file_record``; the paths written (a text format's record beside it). A failure is a ``UsageError`` that
+    names the file."""
     record = file_record(result)
     written = [path]
     try:
@@ -98,7 +104,7 @@ def write_file(result: xr.Dataset, fmt: str, path: str) -> list[str]:
             table.attrs = record
             table.to_parquet(path, index=False)
         else:
-            Path(path).write_text(render(to_table(result), fmt), encoding="utf-8")
+            Path(path).write_text(render(result, fmt, cues=cues), encoding="utf-8")
             written.append(path + METADATA_SUFFIX)
             Path(written[-1]).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except ImportError:  # pandas names a missing engine so

@@ -18,7 +18,7 @@ from ordframe._bridge.evaluate import evaluate_cube, evaluate_frame, evaluate_fr
 from ordframe._cli.console import say
 from ordframe._cli.files import STDIN, decimal_mark, read_parameter, read_predictions, separator
 from ordframe._cli.formats import output_format
-from ordframe._cli.output import render, to_table, write_file
+from ordframe._cli.output import render, write_file
 from ordframe._cli.wording import UsageError
 from ordframe._core.checks import rng_of
 from ordframe._core.dims import BOOTSTRAP_DIM, BOUND_DIM, CUBE_DIMS, METRIC_DIM, OBSERVED_DIM, VERSUS_DIM
@@ -408,12 +408,13 @@ def score(args, out) -> int:
         classes=tuple(args.labels or ()),
     )
     result = score_result(df, args, metrics)
+    cues = {name: get_metric(metric).orientation.cue for name, (metric, _) in metrics.items()}
     if to_file:
-        written = write_file(result, fmt, args.out)
+        written = write_file(result, fmt, args.out, cues)
         say(f"wrote {args.out}" + (f" (how it was computed: {written[1]})" if len(written) > 1 else ""))
     else:
         width = shutil.get_terminal_size().columns if out.isatty() else None
-        text = render(to_table(result), fmt, width=width)
+        text = render(result, fmt, width=width, cues=cues)
         if fmt == "table":
             out.write(text)
         else:

@@ -188,6 +188,13 @@ class Orientation:
         """``sign * ranked(values)``: higher is better."""
         return self.sign * self.ranked(values)
 
+    @property
+    def cue(self) -> str:
+        """The arrow a table shows beside the metric: ``↑`` higher is better, ``↓`` lower, ``→0`` nearest to 0."""
+        if self.best is not None:
+            return f"→{self.best:g}"
+        return "↑" if self.sign > 0 else "↓"
+
 
 def target_of(attrs: Mapping) -> float | None:
     """The ``best`` attr of a result: the target value of a metric declared with ``best=``, None for a direction."""
