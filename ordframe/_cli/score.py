@@ -408,7 +408,7 @@ def score(args, out) -> int:
         classes=tuple(args.labels or ()),
     )
     result = score_result(df, args, metrics)
-    cues = {name: get_metric(metric).orientation.cue for name, (metric, _) in metrics.items()}
+    cues = {name: get_metric(metric).orientation.cue() for name, (metric, _) in metrics.items()}
     if to_file:
         written = write_file(result, fmt, args.out, cues)
         say(f"wrote {args.out}" + (f" (how it was computed: {written[1]})" if len(written) > 1 else ""))

@@ -188,12 +188,12 @@ class Orientation:
         """``sign * ranked(values)``: higher is better."""
         return self.sign * self.ranked(values)
 
-    @property
-    def cue(self) -> str:
-        """The arrow a table shows beside the metric: ``↑`` higher is better, ``↓`` lower, ``→0`` nearest to 0."""
+    def cue(self, up: str = "↑", down: str = "↓", toward: str = "→") -> str:
+        """The arrow a table shows beside the metric: ``↑`` higher is better, ``↓`` lower, ``→0`` nearest to 0
+        (in another format's characters: ``up``, ``down``, ``toward`` before the target value)."""
         if self.best is not None:
-            return f"→{self.best:g}"
-        return "↑" if self.sign > 0 else "↓"
+            return f"{toward}{self.best:g}"
+        return up if self.sign > 0 else down
 
 
 def target_of(attrs: Mapping) -> float | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
-from ordframe._core.checks import check_count, check_flag, orientation, significance, target_of
+from ordframe._core.checks import check_count, check_flag, orientation, significance
 from ordframe._core.dims import BOUND_DIM, METRIC_DIM, MODEL_DIM, VERSUS_DIM
 from ordframe._core.drawing import CELLS, CELLS_BY_CLASS, CLUSTERS, drawn_of
 from ordframe._core.messages import number_text, show
@@ -111,10 +111,7 @@ def _style(format: str, ascii: bool) -> _Style:
 
 def _arrow(name: Hashable, attrs: Mapping, style: _Style) -> str:
     """Which way the metric ``name`` is better: up, down, or toward its target value."""
-    best = target_of(attrs)
-    if best is not None:
-        return f"{style.target}{best:g}"
-    return style.up if orientation(name, attrs).sign > 0 else style.down
+    return orientation(name, attrs).cue(style.up, style.down, style.target)
 
 
 # --- the table -------------------------------------------------------------------------------------------------
