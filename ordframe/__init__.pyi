@@ -5,6 +5,7 @@ from . import plot as plot
 from . import simulate as simulate
 from . import sklearn as sklearn
 from ._accessors.accumulator import Accumulator as Accumulator
+from ._core.messages import BaselineWarning as BaselineWarning
 from ._core.messages import DroppedRowsWarning as DroppedRowsWarning
 from ._core.messages import LabelWarning as LabelWarning
 from ._core.options import set_options as set_options

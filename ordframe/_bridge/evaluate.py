@@ -25,6 +25,7 @@ from ordframe._bridge.apply import (
     proba_values,
     score_kernel,
 )
+from ordframe._bridge.baselines import flag_baselines
 from ordframe._bridge.scores import array_scores, frame_mean, mean_scores
 from ordframe._core.dims import OBSERVED_DIM
 from ordframe._core.drawing import drawn_of
@@ -96,8 +97,9 @@ def selection_request(metrics, selection: Selection, taken=()) -> dict:
 
 
 def evaluate_frame(df: pd.DataFrame, selection: Selection, metrics=None) -> xr.Dataset:
-    """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use ``proba``."""
-    return evaluate_frame_rows(df, selection, metrics)[0]
+    """One variable per metric. Confusion metrics use ``pred`` (default: the most probable class); proba metrics use
+    ``proba``. A metric that ranks a constant baseline above a model is flagged (``baselines.flag_baselines``)."""
+    return flag_baselines(evaluate_frame_rows(df, selection, metrics)[0])
 
 
 def evaluate_frame_rows(df: pd.DataFrame, selection: Selection, metrics=None) -> tuple[xr.Dataset, FrameRows]:

@@ -31,6 +31,12 @@ def number_text(value: float, digits: int) -> str:
     return "nan" if np.isnan(value) else f"{round(value, digits) + 0.0:.{digits}f}"
 
 
+class BaselineWarning(UserWarning):
+    """A metric ranks a constant baseline (``"baseline: majority"``, ...) above a model: the model has learnt less
+    than the class frequencies, or the metric rewards the class imbalance more than skill. The result's metric
+    carries the pairs in its ``beaten_by_baseline`` attr (JSON)."""
+
+
 def show(values) -> str:
     """``'a', 'b', 'c', ...``: at most ``MAX_SHOWN`` values, as Python literals."""
     values = list(values)
