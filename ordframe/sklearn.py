@@ -335,21 +335,21 @@ def cross_val_frame(
     --------
     >>> import numpy as np
     >>> from sklearn.dummy import DummyClassifier
-    >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn.model_selection import RepeatedStratifiedKFold
+    >>> from sklearn.tree import DecisionTreeClassifier
     >>> from ordframe.sklearn import cross_val_frame
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(60, 2))
     >>> y = np.digitize(X[:, 0] + 0.5 * rng.normal(size=60), [-0.5, 0.5])  # classes 0 < 1 < 2
     >>> cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0)
-    >>> models = {"logistic": LogisticRegression(), "constant": DummyClassifier()}
+    >>> models = {"tree": DecisionTreeClassifier(max_depth=2, random_state=0), "constant": DummyClassifier()}
     >>> frame = cross_val_frame(models, X, y, labels=[0, 1, 2], cv=cv)
     >>> frame.shape  # 2 models x 2 repeats x 60 samples
     (240, 9)
     >>> list(frame.columns)
     ['sample', 'repeat', 'fold', 'model', 'true', 'pred', 'proba_0', 'proba_1', 'proba_2']
     >>> frame.ordinal.mae("true", "pred", by="model").round(3).to_series().to_dict()
-    {'logistic': 0.425, 'constant': 0.95}
+    {'tree': 0.308, 'constant': 0.95}
     """
     from joblib import Parallel, delayed
     from sklearn.base import clone

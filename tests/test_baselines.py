@@ -31,7 +31,7 @@ def data():
     return X, y
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=12))
 def test_constant_predictions_are_dummy_classifiers_and_the_lower_median(codes):
     codes = np.array(codes)
