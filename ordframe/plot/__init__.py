@@ -12,6 +12,7 @@ Every function returns the matplotlib ``Figure`` and draws on new axes unless
 - [`retention`][ordframe.plot.retention]: retained-samples curves and their area (AURSC).
 - [`beta_profile`][ordframe.plot.beta_profile]: OC or UOC against its ``beta`` parameter.
 - [`distribution`][ordframe.plot.distribution]: box plots of bootstrap or fold values per model.
+- [`class_counts`][ordframe.plot.class_counts]: bars of the samples per class, true and as each model predicts.
 - [`critical_difference`][ordframe.plot.critical_difference]: Demšar (2006)'s critical-difference diagram.
 - [`reliability`][ordframe.plot.reliability]: reliability diagrams of ordinal probabilities, one panel per
   cumulative threshold, with consistency bands (Dimitriadis, Gneiting & Jordan 2021).
@@ -22,6 +23,7 @@ Every function returns the matplotlib ``Figure`` and draws on new axes unless
 """
 
 from ordframe.plot._beta_profile import beta_profile
+from ordframe.plot._class_counts import class_counts
 from ordframe.plot._confusion import confusion
 from ordframe.plot._cost_plane import cost_plane
 from ordframe.plot._critical_difference import critical_difference
@@ -35,6 +37,7 @@ __all__ = [
     "ConfusionDisplay",
     "ReliabilityDisplay",
     "beta_profile",
+    "class_counts",
     "confusion",
     "cost_plane",
     "critical_difference",
