@@ -30,6 +30,7 @@ from ._inference.skill import skill as skill
 from ._inference.ttest import corrected_ci as corrected_ci
 from ._inference.ttest import corrected_ttest as corrected_ttest
 from ._inference.wilcoxon import wilcoxon as wilcoxon
+from ._page.report import report_html as report_html
 from ._registry.hookspecs import hookimpl as hookimpl
 from ._registry.manager import PluginError as PluginError
 from ._registry.manager import PluginLoadWarning as PluginLoadWarning

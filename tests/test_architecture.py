@@ -29,6 +29,7 @@ MAY_IMPORT = {
     "sklearn": {"_core", "_registry", "_inputs", "_bridge"},
     "plot": {"_core", "_registry", "_inputs", "_bridge", "_diagnostics"},
     "_accessors": {"_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics"},
+    "_page": {"_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics", "plot"},
     "__init__": {
         "_core",
         "_registry",
@@ -36,12 +37,13 @@ MAY_IMPORT = {
         "_accessors",
         "_diagnostics",
         "_inference",
+        "_page",
         "_resampling",
         "datasets",
         "simulate",
     },
     "_cli": {"__init__", "_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics"}
-    | {"datasets", "plot", "_papers", "simulate"},
+    | {"datasets", "plot", "_papers", "simulate", "_page"},
     "__main__": {"_cli"},
 }
 

@@ -1,0 +1,232 @@
+"""The HTML report: one self-contained page with every section, escaped labels, no request to another server."""
+
+import base64
+import html
+import os
+import re
+import shutil
+import subprocess
+import warnings
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ordframe
+import ordframe.plot
+
+SECTIONS = ["classes", "results", "comparison", "confusion", "reliability", "methods"]
+PROBA = ["p0", "p1", "p2"]
+MODELS = ("tree", "<script>alert(1)</script>")  # a model's name that a page must escape
+
+
+class Page(HTMLParser):
+    """The tags, the ids and every src and href of a page."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags: list[str] = []
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        for name, value in attrs:
+            if name == "id":
+                self.ids.append(value)
+            if name in ("src", "href"):
+                self.links.append(value)
+
+
+def predictions(models=("tree", "majority"), n=30, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    frames = []
+    for i, name in enumerate(models):
+        yhat = np.full(n, 1) if name == "majority" else np.clip(y + rng.integers(-1, 2, n) * (i % 2), 0, 2)
+        proba = rng.dirichlet(np.ones(3), n) * 0.4
+        proba[np.arange(n), yhat] += 0.6
+        frames.append(
+            pd.DataFrame({"sample": range(n), "model": name, "y": y, "yhat": yhat, **dict(zip(PROBA, proba.T))})
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.fixture
+def undrawn(monkeypatch):
+    """The report without its figures drawn (matplotlib's time): what the page says of the data, quickly."""
+    import ordframe._page.report as report
+
+    for name in ("class_counts", "confusion", "reliability_figure"):
+        monkeypatch.setattr(report, name, lambda *args, **kwargs: None)
+    monkeypatch.setattr(report, "figure_html", lambda fig, alt, caption="": f'<img alt="{html.escape(alt)}">')
+
+
+def without_figures(page: str) -> str:
+    """The page with its embedded figures left out (their SVG holds ids drawn at random)."""
+    return re.sub(r'src="data:[^"]*"', 'src=""', page)
+
+
+@pytest.fixture(scope="module")
+def full_page():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # few replicates, said by ci and compare
+        return ordframe.report_html(
+            predictions(models=MODELS),
+            "y",
+            "yhat",
+            proba=PROBA,
+            metrics=["mae", "rps"],
+            sample="sample",
+            n_resamples=20,
+            seed=0,
+        )
+
+
+def test_the_page_is_one_file_with_every_section_and_nothing_from_elsewhere(full_page):
+    page = Page(full_page)
+    assert set(SECTIONS) <= set(page.ids)
+    assert "<script>" not in full_page and "&lt;script&gt;alert(1)&lt;/script&gt;" in full_page
+    assert "script" not in page.tags and "link" not in page.tags  # no scripts, no style sheets of its own
+    assert page.tags.count("img") == 1 + 2 + 2  # class counts, a matrix per model, a diagram per threshold
+    for link in page.links:
+        assert link.startswith(("#", "data:image/svg+xml;base64,")), link[:60]
+    assert not re.search(r"url\(|@import", full_page)  # the style loads nothing either
+    for link in page.links:
+        if link.startswith("data:"):  # each figure is a whole SVG document
+            assert base64.b64decode(link.split(",", 1)[1]).rstrip().endswith(b"</svg>")
+
+
+def test_the_results_table_holds_each_models_estimates(full_page):
+    df = predictions(models=MODELS)
+    results = full_page.split('id="results"')[1].split("</section>")[0]
+    for name, rows in df.groupby("model"):
+        name = html.escape(name)
+        mae = (rows["y"] - rows["yhat"]).abs().mean()  # the mean absolute error, computed here
+        row = results.split(f'<th scope="row">{name}</th>')[1].split("</tr>")[0]
+        assert re.match(rf"<td>(<strong>)?{mae:.3f}(</strong>)? \[", row), (name, row)
+    assert "paired bootstrap" in full_page and "<strong>References</strong>" in full_page
+
+
+def test_the_pairwise_table_has_every_pair_of_every_metric_once(full_page):
+    comparison = full_page.split('id="comparison"')[1].split("</section>")[0]
+    assert comparison.count("<tr>") == 1 + 2  # the header and the one pair of models per metric
+    assert comparison.count('scope="rowgroup"') == 2
+
+
+def test_labels_are_escaped(undrawn):
+    df = predictions(models=("<script>alert(1)</script>", "a & b"))
+    page = ordframe.report_html(df, "y", "yhat", metrics=["mae"])
+    assert "<script>" not in page and "script" not in Page(page).tags
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "a &amp; b" in page
+
+
+def test_without_probabilities_or_replicates_the_page_says_what_it_leaves_out(undrawn):
+    page = ordframe.report_html(predictions(), "y", "yhat", metrics=["mae", "oc"])
+    ids = Page(page).ids
+    assert "reliability" not in ids and "comparison" not in ids
+    assert "no reliability diagrams: no class probabilities were given" in page
+    assert "no comparison of the models: it needs bootstrap replicates" in page
+    assert {"classes", "results", "confusion", "methods"} <= set(ids)
+
+
+def test_one_model_without_a_model_column(undrawn):
+    df = predictions(models=("tree",)).drop(columns="model")
+    page = ordframe.report_html(df, "y", "yhat", metrics=["mae"], model=None)
+    assert "no comparison" not in page and Page(page).tags.count("img") == 2
+
+
+def test_a_filtered_shuffled_reindexed_frame_gives_the_report_of_its_rows(undrawn):
+    df = predictions(models=("tree", "majority", "other"))
+    kept = df[df["model"] != "other"]
+    shuffled = kept.sample(frac=1, random_state=1).set_axis(np.arange(len(kept))[::-1] * 7)
+    fresh = kept.reset_index(drop=True)
+    want = ordframe.report_html(fresh, "y", "yhat", metrics=["mae", "qwk"])
+    got = ordframe.report_html(shuffled, "y", "yhat", metrics=["mae", "qwk"])
+    assert without_figures(got) == without_figures(want)
+
+
+def test_dropna_is_said_with_the_count(undrawn):
+    df = predictions()
+    df.loc[[3, 40], "yhat"] = np.nan
+    with pytest.raises(ValueError, match="yhat"):
+        ordframe.report_html(df, "y", "yhat", metrics=["mae"])
+    with pytest.warns(ordframe.DroppedRowsWarning):
+        page = ordframe.report_html(df, "y", "yhat", metrics=["mae"], dropna=True)
+    assert "58 predictions" in page and "2 rows of the frame left out" in page
+
+
+def test_given_results_are_used_as_they_are(undrawn):
+    df = predictions()
+    values = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
+    values["mae"][:] = [0.123, 0.456]  # not what the frame gives: the page shows what it was handed
+    page = ordframe.report_html(df, "y", "yhat", values=values)
+    assert "0.123" in page and "0.456" in page
+
+
+def test_class_counts_draws_the_counts_of_each_class():
+    df = predictions()
+    cube = df.ordinal.confusion("y", "yhat", by="model")
+    fig = ordframe.plot.class_counts(cube)
+    bars = fig.axes[0].containers
+    heights = {c.get_label(): [b.get_height() for b in c] for c in bars}
+    true = df[df["model"] == "tree"]["y"].value_counts().reindex([0, 1, 2], fill_value=0)
+    assert heights["true"] == true.tolist()
+    for name in ("tree", "majority"):
+        predicted = df[df["model"] == name]["yhat"].value_counts().reindex([0, 1, 2], fill_value=0)
+        assert heights[f"{name} (predicted)"] == predicted.tolist(), name
+
+
+def test_class_counts_gives_each_model_its_true_bars_when_their_samples_differ():
+    df = predictions()
+    df = df[~((df["model"] == "tree") & (df["y"] == 0))]
+    fig = ordframe.plot.class_counts(df.ordinal.confusion("y", "yhat", by="model", labels=[0, 1, 2]))
+    labels = [c.get_label() for c in fig.axes[0].containers]
+    assert labels == ["majority (true)", "majority (predicted)", "tree (true)", "tree (predicted)"]
+
+
+# --- the page in a browser ---------------------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1200, 390])
+def test_the_report_renders_in_chromium_without_console_errors(tmp_path, full_page, width):
+    """Headless Chromium opens the page from disk at a desktop's and a phone's width: no console message, a
+    screenshot that is not blank. Without Chromium the test is skipped, except in CI (CI=true), where it fails."""
+    if CHROMIUM is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("chromium is not installed; CI checks the HTML report in it (apt-get install chromium)")
+        pytest.skip("chromium is not installed")
+    from PIL import Image
+
+    page, shot = tmp_path / "report.html", tmp_path / f"report-{width}.png"
+    page.write_text(full_page, encoding="utf-8")
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--hide-scrollbars",
+            f"--window-size={width},3000",
+            f"--screenshot={shot}",
+            page.as_uri(),
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line]
+    assert not console, console
+    with Image.open(shot) as image:
+        assert image.size[0] == width
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 10, "a blank screenshot"
