@@ -15,6 +15,7 @@ import pytest
 
 import ordframe
 import ordframe.plot
+from ordframe._cli.main import main
 
 SECTIONS = ["classes", "results", "comparison", "confusion", "reliability", "methods"]
 PROBA = ["p0", "p1", "p2"]
@@ -186,6 +187,46 @@ def test_class_counts_gives_each_model_its_true_bars_when_their_samples_differ()
     fig = ordframe.plot.class_counts(df.ordinal.confusion("y", "yhat", by="model", labels=[0, 1, 2]))
     labels = [c.get_label() for c in fig.axes[0].containers]
     assert labels == ["majority (true)", "majority (predicted)", "tree (true)", "tree (predicted)"]
+
+
+def command(tmp_path, words: str) -> int:
+    """``ordframe`` run on a file of predictions, ``FILE`` in ``words`` standing for it."""
+    source = tmp_path / "predictions.csv"
+    predictions().to_csv(source, index=False)
+    return main(words.replace("FILE", str(source)).split())
+
+
+def test_the_command_writes_the_report(tmp_path, capsys, undrawn):
+    out = tmp_path / "report.html"
+    code = command(tmp_path, f"report FILE --true y --pred yhat --by model --metrics mae --out {out}")
+    assert code == 0, capsys.readouterr().err
+    page = out.read_text(encoding="utf-8")
+    assert {"classes", "results", "confusion", "methods"} <= set(Page(page).ids)
+    assert capsys.readouterr().err == f"wrote {out}\n"
+
+
+def test_score_writes_the_report_beside_its_table(tmp_path, capsys, undrawn):
+    out = tmp_path / "report.html"
+    code = command(tmp_path, f"score FILE --true y --pred yhat --by model --metrics mae --report {out}")
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "majority" in captured.out and "mae" in captured.out
+    assert f"wrote {out}" in captured.err and "<!DOCTYPE html>" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--out", "report.txt"], "--out 'report.txt': give the HTML file to write"),
+        (["--out", "missing/report.html"], "missing is not an existing folder"),
+        (["--out", "r.html", "--by", "model", "sample"], "the report compares the models of one --by column"),
+    ],
+)
+def test_the_command_says_what_is_wrong_before_reading_the_file(tmp_path, capsys, monkeypatch, options, message):
+    monkeypatch.chdir(tmp_path)
+    code = main(["report", "no-such-file.csv", "--true", "y", "--pred", "yhat", *options])
+    assert code == 2
+    assert message in capsys.readouterr().err
 
 
 # --- the page in a browser ---------------------------------------------------------------------------------------

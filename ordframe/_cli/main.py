@@ -1,4 +1,5 @@
-"""The ``ordframe`` command: ``score`` a prediction file, ``demo``, ``reproduce`` the papers' values, list ``metrics``.
+"""The ``ordframe`` command: ``score`` a prediction file or write its ``report``, ``demo``, ``reproduce`` the papers'
+values, list ``metrics``.
 
 Errors are one line on standard error and a non-zero exit code, never a
 traceback: 2 for a mistake in the command line or the input (and for an
@@ -40,21 +41,15 @@ def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="ordframe", description="Order-aware evaluation of ordinal classifiers.")
     main_parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = main_parser.add_subparsers(dest="command", required=True)
-    scorer = commands.add_parser(
-        "score",
-        help="score a prediction file (CSV or Parquet)",
-        description="Score a prediction file (CSV or Parquet): one row of metrics per --by group.",
-        epilog="Errors are one line on standard error, with exit code 2 for a mistake in the options or the file, "
-        "and 1 when a metric's kernel fails (a fault of its plugin).",
-    )
-    scorer.add_argument(
+    options = argparse.ArgumentParser(add_help=False)  # what score and report read: the file and its columns
+    options.add_argument(
         "file", help="a CSV or Parquet file with one row per prediction ('-' or /dev/stdin: standard input)"
     )
-    scorer.add_argument("--true", help="the column of true labels")
-    scorer.add_argument("--pred", help="the column of predicted labels")
-    scorer.add_argument("--proba", nargs="+", metavar="COL", help="probability columns, in class order")
-    scorer.add_argument("--by", nargs="+", metavar="COL", help="one result per combination of these columns")
-    scorer.add_argument(
+    options.add_argument("--true", help="the column of true labels")
+    options.add_argument("--pred", help="the column of predicted labels")
+    options.add_argument("--proba", nargs="+", metavar="COL", help="probability columns, in class order")
+    options.add_argument("--by", nargs="+", metavar="COL", help="one result per combination of these columns")
+    options.add_argument(
         "--metrics",
         nargs="+",
         metavar="NAME",
@@ -62,21 +57,21 @@ def parser() -> argparse.ArgumentParser:
         "'d[cost=@costs.json]'), or 'all' "
         f"(default: {' '.join(METRIC_SETS['core'])}, and {' '.join(METRIC_SETS['core_proba'])} with --proba)",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--labels",
         nargs="+",
         metavar="LABEL",
         help="the classes in order, lowest first (numbers for a numeric column, False True for a boolean one)",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--sep",
         metavar="SEP",
         help="the CSV file's separator: one character, or 'tab' (default: found in the file: ',', ';' or tab)",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--decimal", metavar="CHAR", help="the CSV file's decimal mark, e.g. ',' for 0,25 (default '.')"
     )
-    scorer.add_argument(
+    options.add_argument(
         "--na-values",
         nargs="+",
         metavar="STR",
@@ -84,54 +79,62 @@ def parser() -> argparse.ArgumentParser:
         "columns such as --proba also pandas' NA, NaN, null, ...). Label columns (--true, --pred, --by, --sample, "
         "--strata, --cluster) keep every other value, so a class called None or NA stays a class",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--n-resamples",
         type=int,
         metavar="N",
         help="add confidence intervals (columns _low, _high) from N bootstrap replicates",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--level", type=float, default=0.95, help="the confidence level of --n-resamples intervals (default 0.95)"
     )
-    scorer.add_argument(
+    options.add_argument(
         "--ci",
         choices=["auto", *methods("frame")],
         help="the interval of --n-resamples: auto (each metric's own, chosen by coverage: calibrated for OC), "
         + ", ".join(f"{name} ({INTERVAL_METHODS[name].description})" for name in methods("frame"))
         + f"; default auto; with --compare, auto is percentile and only {', '.join(methods('differences'))} apply",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--sample",
         metavar="COL",
         help="with --n-resamples: the column naming each sample across the --by models (a paired bootstrap)",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--strata",
         nargs="+",
         metavar="COL",
         help="with --n-resamples: columns whose groups are resampled apart, e.g. fold (scored together)",
     )
-    scorer.add_argument(
+    options.add_argument(
         "--cluster",
         metavar="COL",
         help="with --n-resamples: the column of clusters drawn whole (patients, subjects: a repeated CV's rows)",
+    )
+    options.add_argument(
+        "--seed", type=int, default=0, help="random seed of the bootstrap, a whole number >= 0 (default 0)"
+    )
+    options.add_argument(
+        "--renormalize", action="store_true", help="divide each row of --proba values by its sum instead of requiring 1"
+    )
+    options.add_argument(
+        "--dropna",
+        action="store_true",
+        help="drop rows with a missing label, group value or probability from every metric (the count is reported)",
+    )
+    scorer = commands.add_parser(
+        "score",
+        parents=[options],
+        help="score a prediction file (CSV or Parquet)",
+        description="Score a prediction file (CSV or Parquet): one row of metrics per --by group.",
+        epilog="Errors are one line on standard error, with exit code 2 for a mistake in the options or the file, "
+        "and 1 when a metric's kernel fails (a fault of its plugin).",
     )
     scorer.add_argument(
         "--compare",
         action="store_true",
         help="with --n-resamples and one --by column of two models or more: compare every pair (differences, intervals, "
         "p-values adjusted by Holm's method) instead of scoring each",
-    )
-    scorer.add_argument(
-        "--seed", type=int, default=0, help="random seed of the bootstrap, a whole number >= 0 (default 0)"
-    )
-    scorer.add_argument(
-        "--renormalize", action="store_true", help="divide each row of --proba values by its sum instead of requiring 1"
-    )
-    scorer.add_argument(
-        "--dropna",
-        action="store_true",
-        help="drop rows with a missing label, group value or probability from every metric (the count is reported)",
     )
     scorer.add_argument(
         "--format",
@@ -142,6 +145,22 @@ def parser() -> argparse.ArgumentParser:
     scorer.add_argument(
         "--out", metavar="FILE", help="write the result to FILE instead of standard output ('-': standard output)"
     )
+    scorer.add_argument(
+        "--report",
+        metavar="FILE.html",
+        help="also write the HTML report of the same options to FILE.html (see ordframe report --help)",
+    )
+    reporter = commands.add_parser(
+        "report",
+        parents=[options],
+        help="write the HTML report of a prediction file",
+        description="Write one self-contained HTML page (figures embedded, no network requests) that reports a "
+        "prediction file: the class distribution, the results table, with --n-resamples the intervals and the "
+        "comparison of every pair of --by models, the confusion matrices with their OC paths, with --proba the "
+        "reliability diagrams, and the methods text with its references.",
+    )
+    reporter.add_argument("--out", required=True, metavar="FILE.html", help="the HTML file to write")
+    reporter.set_defaults(compare=False)  # the report compares the --by models whenever it draws replicates
     reproducer = commands.add_parser(
         "reproduce",
         help="reproduce the published values of the papers ordframe implements",
@@ -182,6 +201,10 @@ def command(name: str):
         from ordframe._cli.score import score
 
         return score
+    if name == "report":
+        from ordframe._cli.report import report
+
+        return report
     if name == "demo":
         from ordframe._cli.demo import demo
 

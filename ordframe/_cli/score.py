@@ -378,17 +378,8 @@ def _hint_groups(df: pd.DataFrame, used: list) -> None:
         )
 
 
-def score(args, out) -> int:
-    """Score a prediction file (``ordframe score``) and print or write the result."""
-    if args.true is None or (args.pred is None and not args.proba):
-        raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
-    if args.out is not None and not args.out.strip():
-        raise UsageError("--out is empty: give a file name (e.g. --out scores.csv), or - for standard output")
-    to_file = args.out is not None and args.out != STDIN  # "-": standard output
-    fmt = output_format(args.out if to_file else None, args.format)
-    folder = Path(args.out).parent if to_file else None
-    if folder is not None and not folder.is_dir():  # said before the file is read and scored
-        raise UsageError(f"cannot write {args.out}: {folder} is not an existing folder")
+def read_file(args) -> tuple[pd.DataFrame, dict | None]:
+    """The prediction file's columns that the options name, and ``--metrics`` (checked before the file is read)."""
     metrics = requested_metrics(args)
     label_columns = tuple(
         dict.fromkeys(c for c in (args.true, args.pred, *(args.by or []), *_paired_columns(args)) if c)
@@ -407,6 +398,25 @@ def score(args, out) -> int:
         labels=label_columns,
         classes=tuple(args.labels or ()),
     )
+    return df, metrics
+
+
+def score(args, out) -> int:
+    """Score a prediction file (``ordframe score``) and print or write the result."""
+    if args.true is None or (args.pred is None and not args.proba):
+        raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
+    if args.out is not None and not args.out.strip():
+        raise UsageError("--out is empty: give a file name (e.g. --out scores.csv), or - for standard output")
+    to_file = args.out is not None and args.out != STDIN  # "-": standard output
+    fmt = output_format(args.out if to_file else None, args.format)
+    folder = Path(args.out).parent if to_file else None
+    if folder is not None and not folder.is_dir():  # said before the file is read and scored
+        raise UsageError(f"cannot write {args.out}: {folder} is not an existing folder")
+    if args.report is not None:
+        from ordframe._cli.report import check_report, write_report
+
+        check_report(args, args.report, "--report")
+    df, metrics = read_file(args)
     result = score_result(df, args, metrics)
     cues = {name: get_metric(metric).orientation.cue() for name, (metric, _) in metrics.items()}
     if to_file:
@@ -419,6 +429,8 @@ def score(args, out) -> int:
             out.write(text)
         else:
             out.write_data(text)
+    if args.report is not None:
+        write_report(df, args, metrics, args.report)
     if not args.by:
         _hint_groups(df, [args.true, args.pred, *(args.proba or [])])
     return 0

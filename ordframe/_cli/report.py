@@ -1,0 +1,61 @@
+"""``ordframe report`` (and ``ordframe score --report``): the HTML report of a prediction file, written to a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ordframe._cli.console import say
+from ordframe._cli.score import _method, check_options, read_file, typed_labels
+from ordframe._cli.wording import UsageError
+from ordframe._page.report import report_html
+
+
+def check_report(args, path: str, option: str) -> None:
+    """An HTML file in an existing folder and one --by column at most, said before the prediction file is read."""
+    if args.by is not None and len(args.by) > 1:
+        raise UsageError(
+            f"--by {' '.join(args.by)}: the report compares the models of one --by column; combine the columns "
+            "into one in the file, or report each group apart"
+        )
+    if not path.strip() or Path(path).suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"{option} {path!r}: give the HTML file to write, e.g. {option} report.html")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: {folder} is not an existing folder")
+
+
+def write_report(df: pd.DataFrame, args, metrics: dict | None, path: str) -> None:
+    """The report of the options' columns of ``df``, written to ``path``."""
+    check_options(df, args, metrics)
+    page = report_html(
+        df,
+        args.true,
+        args.pred,
+        proba=args.proba,
+        metrics="all" if metrics is None else metrics,
+        model=args.by[0] if args.by else None,
+        labels=typed_labels(args.labels, df[args.true]),
+        sample=args.sample,
+        strata=args.strata,
+        cluster=args.cluster,
+        n_resamples=args.n_resamples,
+        seed=args.seed,
+        level=args.level,
+        method=_method(args),
+        dropna=args.dropna,
+        renormalize=args.renormalize,
+    )
+    Path(path).write_text(page, encoding="utf-8")
+    say(f"wrote {path}")
+
+
+def report(args, out) -> int:
+    """Write the HTML report of a prediction file (``ordframe report``)."""
+    if args.true is None or args.pred is None:
+        raise UsageError("report needs --true COL and --pred COL (and --proba COLS for the reliability diagrams)")
+    check_report(args, args.out, "--out")
+    df, metrics = read_file(args)
+    write_report(df, args, metrics, args.out)
+    return 0
