@@ -26,7 +26,7 @@ def check_report(args, path: str, option: str) -> None:
         raise UsageError(f"cannot write {path}: {folder} is not an existing folder")
 
 
-def write_report(df: pd.DataFrame, args, metrics: dict | None, path: str) -> None:
+def write_report(df: pd.DataFrame, args, metrics: dict, path: str) -> None:
     """The report of the options' columns of ``df``, written to ``path``."""
     check_options(df, args, metrics)
     page = report_html(

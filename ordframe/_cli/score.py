@@ -378,7 +378,7 @@ def _hint_groups(df: pd.DataFrame, used: list) -> None:
         )
 
 
-def read_file(args) -> tuple[pd.DataFrame, dict | None]:
+def read_file(args) -> tuple[pd.DataFrame, dict]:
     """The prediction file's columns that the options name, and ``--metrics`` (checked before the file is read)."""
     metrics = requested_metrics(args)
     label_columns = tuple(
