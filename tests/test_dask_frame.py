@@ -426,3 +426,88 @@ def test_missing_values_in_several_partitions_are_counted_over_the_whole_frame()
         ValueError, match=r"column 's' has 2 missing value\(s\) \(NaN/None/NA\), first at rows \[3, 203\]"
     ):
         dd.from_pandas(ids, npartitions=2).ordinal.bootstrap("y", "yhat", model="model", sample="s", n_resamples=10)
+
+
+# --- score metrics (marker=) -----------------------------------------------------------------------------------------
+
+
+def score_frame():
+    rng = np.random.default_rng(6)
+    n = 50
+    df = pd.DataFrame(
+        {
+            "y": rng.integers(0, 3, n),
+            "model": rng.choice(["a", "b"], n),
+            "fold": rng.integers(0, 3, n),
+            "w": rng.random(n),
+        }
+    )
+    df["s"] = df["y"] + rng.normal(size=n).round(1)  # ties within and across partitions
+    df["yhat"] = np.clip(df["y"] + rng.integers(-1, 2, n), 0, 2)
+    return df
+
+
+def test_score_metrics_of_a_dask_frame_are_those_of_the_computed_frame():
+    df = score_frame()
+    holed = df.assign(s=df["s"].where(df.index % 7 != 0))
+    holed.loc[[7, 14], "model"] = "c"  # a group whose every row is dropped: NaN, as pandas keeps it
+    metrics = ["mae", "orc", "vus", "marker_kendall_tau_b"]
+    for variant, kwargs in (
+        (df.sample(frac=1, random_state=0), {"by": "model", "weights": "w"}),
+        (df.set_index(np.arange(len(df))[::-1] * 3), {"by": ["model", "fold"]}),
+        (df[df["fold"] != 0].sort_values("s"), {"by": ["model", "fold"], "observed": True}),
+        (holed, {"by": "model", "dropna": True}),
+    ):
+        ddf = dd.from_pandas(variant, npartitions=3)
+        with warnings.catch_warnings(record=True) as expected_warnings:
+            warnings.simplefilter("always")
+            expected = variant.ordinal.evaluate("y", "yhat", marker="s", metrics=metrics, **kwargs)
+        with warnings.catch_warnings(record=True) as got_warnings:
+            warnings.simplefilter("always")
+            got = ddf.ordinal.evaluate("y", "yhat", marker="s", metrics=metrics, **kwargs)
+        assert [str(w.message) for w in got_warnings] == [str(w.message) for w in expected_warnings]
+        xr.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+        assert list(got) == metrics and all(got[m].attrs == expected[m].attrs for m in metrics)
+    assert np.isnan(got["orc"].sel(model="c")) and [str(w.message) for w in got_warnings] == [
+        "dropna=True dropped 8 of 50 rows with a missing value in 's'"
+    ]
+    ddf = dd.from_pandas(df, npartitions=3)
+    assert ddf.ordinal.orc("y", "s") == pytest.approx(df.ordinal.orc("y", "s"), abs=1e-12)
+    xr.testing.assert_allclose(ddf.ordinal.vus("y", "s", by="fold"), df.ordinal.vus("y", "s", by="fold"), atol=1e-12)
+
+
+def test_score_metrics_stay_lazy_with_declared_classes_and_groups():
+    df = score_frame()
+    ddf = dd.from_pandas(df, npartitions=3).categorize(columns=["model"])
+    counter = CountComputes()
+    with dask.config.set(scheduler=counter):
+        ds = ddf.ordinal.evaluate("y", "yhat", marker="s", by="model", labels=range(3), metrics=["mae", "orc"])
+        orc = ddf.ordinal.orc("y", "s", by="model", labels=range(3))
+        assert counter.calls == 0
+        assert all(isinstance(v.data, dsa.Array) for v in (*ds.data_vars.values(), orc))
+        computed = ds.compute()
+    assert counter.calls == 1  # the cube and the score metrics: one pass
+    expected = df.ordinal.evaluate("y", "yhat", marker="s", by="model", metrics=["mae", "orc"])
+    xr.testing.assert_allclose(computed, expected, rtol=0, atol=1e-12)
+    xr.testing.assert_allclose(orc.compute(), expected["orc"], rtol=0, atol=1e-12)
+    inferred = CountComputes()
+    with dask.config.set(scheduler=inferred):
+        dd.from_pandas(df, npartitions=3).ordinal.evaluate("y", "yhat", marker="s", by="model")
+    assert inferred.calls == 1
+
+
+def test_score_metric_errors_are_pandas():
+    df = score_frame()
+    ddf = dd.from_pandas(df, npartitions=3)
+    with pytest.raises(KeyError, match="marker column 'nope'"):
+        ddf.ordinal.orc("y", "nope")
+    with pytest.raises(ValueError, match=r"\['mae'\] need predicted labels"):
+        ddf.ordinal.evaluate("y", marker="s", metrics=["mae", "orc"])
+    with pytest.raises(ValueError, match=r"\['orc'\] need a continuous score.*marker="):
+        ddf.ordinal.evaluate("y", "yhat", metrics=["orc"])
+    holes = df.assign(s=df["s"].where(~df.index.isin([2, 40])))  # in the first and last partitions
+    whole = r"column 's' has 2 missing value\(s\) \(NaN/None/NA\), first at rows \[2, 40\]"
+    with pytest.raises(ValueError, match=whole):
+        holes.ordinal.orc("y", "s")
+    with pytest.raises(ValueError, match=whole):
+        dd.from_pandas(holes, npartitions=3).ordinal.orc("y", "s", by="model")

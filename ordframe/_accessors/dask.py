@@ -13,14 +13,15 @@ import xarray as xr
 
 from ordframe._accessors.base import _method, _OrdinalAccessor
 from ordframe._bridge.apply import apply_confusion, as_scalar
-from ordframe._bridge.evaluate import evaluate_cube
+from ordframe._bridge.evaluate import evaluate_cube, evaluate_frame, rows_metric, selection_request
 from ordframe._core.checks import by_names
-from ordframe._core.dims import BOOTSTRAP_DIM
+from ordframe._core.dims import BOOTSTRAP_DIM, OBSERVED_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec
 from ordframe._diagnostics.report import report_cube
-from ordframe._inputs.dask_frame import dask_cube
+from ordframe._inputs.dask_frame import dask_cube, dask_rows
+from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
 from ordframe._registry.metric import Metric
 from ordframe._resampling.paired_dask import dask_bootstrap
@@ -130,8 +131,9 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
     def evaluate(
         self,
         true: Column,
-        pred: Column,
+        pred: Column | None = None,
         *,
+        marker: Column | None = None,
         metrics: MetricSpec = None,
         by: By = None,
         labels: ClassLabels | None = None,
@@ -141,14 +143,20 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         proba: Any = None,
     ) -> xr.Dataset:
         """A Dataset with one variable per confusion metric (see [`confusion`][confusion] and
-        [`df.ordinal.evaluate`][ordframe._accessors.pandas.OrdinalFrameAccessor.evaluate]).
+        [`df.ordinal.evaluate`][ordframe._accessors.pandas.OrdinalFrameAccessor.evaluate]) and per score metric.
+
+        The score metrics come from the rows reduced per partition to one per (group, class, marker value), summed
+        over partitions, and are those of ``ddf.compute()``; they are lazy when the confusion metrics are.
 
         Parameters
         ----------
         {true}
-        {pred}
+        pred : column name, optional
+            The predicted labels, for the confusion metrics.
+        {marker}
         {metric_names}
-            Confusion metrics only (default: every one).
+            Confusion and score metrics (default: every confusion metric with ``pred``, every score metric with
+            ``marker``).
         {by}
         {labels}
         {weights}
@@ -171,8 +179,22 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
         """
         if proba is not None:
             raise TypeError(_NO_PROBABILITIES)
-        cube = self.confusion(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
-        return evaluate_cube(cube, metrics)
+        selection = Selection(true, pred, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed)
+        if marker is None:
+            return evaluate_cube(dask_cube(self._ddf, selection), metrics)
+        selection = selection.but(marker=marker)
+        taken = [*map(str, selection.by), *([OBSERVED_DIM] if observed else [])]
+        request = selection_request(metrics, selection, taken)
+        rows = dask_rows(self._ddf, selection)
+        confusion = {out: (m.name, p) for out, (m, p) in request.items() if m.kind == "confusion"}
+        score = {out: (m.name, p) for out, (m, p) in request.items() if m.kind == "score"}
+        results = []
+        if confusion:
+            assert rows.cube is not None  # pred= is given: selection_request checked it
+            results.append(evaluate_cube(rows.cube, confusion))
+        if score:
+            results.append(rows.result(lambda df, s: evaluate_frame(df, s, score)))
+        return xr.Dataset({out: next(r[out] for r in results if out in r) for out in request})
 
     @fill_doc(**_WORDS)
     def bootstrap(
@@ -239,3 +261,18 @@ class OrdinalDaskFrameAccessor(_OrdinalAccessor):
 
     def _proba_method(self, metric: Metric):
         raise AttributeError(f"{metric.name!r} scores class probabilities: {_NO_PROBABILITIES}")
+
+    def _score_method(self, metric: Metric):
+        def method(true, marker, *, by=None, labels=None, weights=None, dropna=False, observed=False, **params):
+            selection = Selection(
+                true, by=by, labels=labels, weights=weights, dropna=dropna, observed=observed, marker=marker
+            )
+            rows = dask_rows(self._ddf, selection)
+            if by_names(by):
+                return rows.result(lambda df, s: rows_metric(metric, frame_rows(df, s), params).to_dataset())[
+                    metric.name
+                ]
+            reduced = frame_rows(rows.computed(), rows.selection)
+            return as_scalar(rows_metric(metric, reduced, params), metric, reduced.empty)
+
+        return _method(method, metric, f"ddf.ordinal.{metric.name}(true, marker, *, by=None, labels=None, ...)")
