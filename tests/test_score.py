@@ -5,8 +5,10 @@ scipy; the front end to the same values on filtered, sorted, re-indexed and drop
 the confusion metrics that the score metrics equal when the score is the predicted class.
 """
 
+import io
 import itertools
 import math
+import re
 import warnings
 
 import numpy as np
@@ -273,3 +275,30 @@ def test_a_plugin_registers_a_score_metric(restore_registry):
     assert "extreme_auc" in df.ordinal.evaluate("y", marker="s")
     replicates = df.ordinal.evaluate("y", marker="s", metrics=["extreme_auc"], n_resamples=5, seed=0)
     assert replicates["extreme_auc"].dims == ("bootstrap",)
+
+
+def test_the_command_line_scores_a_marker_column(capsys, tmp_path):
+    from ordframe._cli.main import main
+
+    df = frame()
+    path = tmp_path / "scores.csv"
+    df.to_csv(path, index=False)
+    assert main(["score", str(path), "--true", "y", "--marker", "s", "--by", "model", "--format", "csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="model")
+    expected = df.ordinal.evaluate("y", marker="s", by="model").to_dataframe()
+    assert sorted(table) == sorted(expected)  # every score metric by default
+    np.testing.assert_allclose(table[expected.columns].values, expected.values, atol=5e-4)  # printed to 4 places
+    argv = ["score", str(path), "--true", "y", "--marker", "s", "--by", "model", "--metrics", "orc", "--format", "csv"]
+    assert main([*argv, "--n-resamples", "20"]) == 0  # each group's rows resampled: no cube
+    bounds = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="model")
+    assert (bounds["orc_low"] <= bounds["orc"]).all() and (bounds["orc"] <= bounds["orc_high"]).all()
+    for extra, message in (
+        (["--n-resamples", "20", "--ci", "bca"], "--ci bca: the score metrics \\(orc\\) get percentile intervals"),
+        (["--metrics", "mae"], "--metrics mae: it scores predicted labels: pass their column with --pred"),
+    ):
+        assert main([*argv, *extra]) == 2
+        assert re.search(message, capsys.readouterr().err)
+    assert main(["score", str(path), "--true", "y", "--pred", "y", "--metrics", "vus"]) == 2
+    assert "--metrics vus: it orders the classes by a continuous score: pass its column with --marker" in (
+        capsys.readouterr().err
+    )

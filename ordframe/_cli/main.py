@@ -48,6 +48,9 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument("--true", help="the column of true labels")
     options.add_argument("--pred", help="the column of predicted labels")
     options.add_argument("--proba", nargs="+", metavar="COL", help="probability columns, in class order")
+    options.add_argument(
+        "--marker", metavar="COL", help="a continuous score per row, for the score metrics (orc, vus, ...; default all)"
+    )
     options.add_argument("--by", nargs="+", metavar="COL", help="one result per combination of these columns")
     options.add_argument(
         "--metrics",

@@ -27,7 +27,7 @@ from ordframe._core.messages import did_you_mean, show
 from ordframe._inference.compare import frame_compare
 from ordframe._inference.intervals import ci, frame_ci
 from ordframe._inputs.selection import Selection
-from ordframe._registry.manager import get_metric
+from ordframe._registry.manager import get_metric, metric_names
 from ordframe._registry.request import METRIC_SETS, MetricSpec, default_metrics, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
 from ordframe._resampling.paired import paired_replicates
@@ -81,12 +81,16 @@ def requested_metrics(args) -> dict[str, tuple[str, dict]]:
     """
     if args.metrics is None:
         core, proba = list(METRIC_SETS["core"]), list(METRIC_SETS["core_proba"])
-        names = core + (proba if args.proba else []) if args.pred else proba
+        names = (
+            (core if args.pred else []) + (proba if args.proba else []) + (metric_names("score") if args.marker else [])
+        )
         return {name: (name, {}) for name in names}
     if "all" in args.metrics:
         if len(args.metrics) > 1:
             raise UsageError(f"--metrics all means every metric: give it alone, or names only (got {args.metrics})")
-        names = default_metrics(probabilities=bool(args.proba))
+        names = default_metrics(
+            probabilities=bool(args.proba), predicted=bool(args.pred), marked=args.marker is not None
+        )
         return {name: (name, {}) for name in names if name not in METRIC_SETS["totals"]}
     specs = [_metric_spec(text) for text in args.metrics]
     repeated = _repeated([spec.label for spec in specs])
@@ -95,13 +99,20 @@ def requested_metrics(args) -> dict[str, tuple[str, dict]]:
             f"--metrics names {', '.join(repeated)} more than once: name each metric once "
             "(or each variant, e.g. 'oc[beta=0.25]' 'oc[beta=0.75]')"
         )
-    if not args.proba:
-        needs = [spec.label for spec in specs if get_metric(spec.name).kind == "proba"]
-        if needs:
-            raise UsageError(
-                f"--metrics {' '.join(needs)}: {'these score' if len(needs) > 1 else 'it scores'} class "
-                "probabilities: pass the probability columns with --proba"
-            )
+    needs = {  # each kind of metric: whether its input is given, its verb (one metric, several) and what it needs
+        "proba": (args.proba, ("scores", "score"), "class probabilities: pass the probability columns with --proba"),
+        "score": (args.marker, ("orders", "order"), "the classes by a continuous score: pass its column with --marker"),
+        "confusion": (
+            args.pred or args.proba,
+            ("scores", "score"),
+            "predicted labels: pass their column with --pred (or the probability columns with --proba)",
+        ),
+    }
+    for kind, (given, (verb, verbs), what) in needs.items():
+        named = [spec.label for spec in specs if get_metric(spec.name).kind == kind]
+        if named and not given:
+            it = f"these {verbs}" if len(named) > 1 else f"it {verb}"
+            raise UsageError(f"--metrics {' '.join(named)}: {it} {what}")
     return {spec.label: (spec.name, spec.params) for spec in specs}
 
 
@@ -160,7 +171,7 @@ def _check_columns(df: pd.DataFrame, args) -> None:
         repeated = _repeated(names or [])
         if repeated:
             raise UsageError(f"{option} names {', '.join(repeated)} more than once: name each column once")
-    for column in [args.true, args.pred, *(args.proba or []), *(args.by or []), *_paired_columns(args)]:
+    for column in [args.true, args.pred, args.marker, *(args.proba or []), *(args.by or []), *_paired_columns(args)]:
         if column is not None and column not in df.columns:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
@@ -170,11 +181,14 @@ def _check_columns(df: pd.DataFrame, args) -> None:
 
 def _check_probability_columns(df: pd.DataFrame, args, metrics: dict) -> None:
     """--proba: numbers (not with a decimal comma), one per --labels class, and intervals it can have per group."""
-    if args.n_resamples and args.proba and args.by and not _paired(args) and _method(args) not in (None, "percentile"):
-        proba = [name for name, _ in metrics.values() if get_metric(name).kind == "proba"]
+    rows_given = args.proba or args.marker  # metrics of rows, which a resampled cube does not have
+    if args.n_resamples and rows_given and args.by and not _paired(args) and _method(args) not in (None, "percentile"):
+        kinds = {"proba": "probability", "score": "score"}
+        proba = [name for name, _ in metrics.values() if get_metric(name).kind in kinds]
         if proba:
+            words = " and ".join(dict.fromkeys(kinds[get_metric(name).kind] for name in proba))
             raise UsageError(
-                f"--ci {args.ci}: the probability metrics ({', '.join(proba)}) get percentile intervals per --by "
+                f"--ci {args.ci}: the {words} metrics ({', '.join(proba)}) get percentile intervals per --by "
                 "group (each group's rows resampled apart); give --ci percentile or auto, or, for models that "
                 "predict the same samples, name the sample column with --sample (a paired bootstrap)"
             )
@@ -235,7 +249,7 @@ def _paired(args) -> bool:
     Without ``--by``, probabilities too: the one group's rows are resampled by the paired bootstrap of one model,
     which gives a probability metric every interval (its BCa from the jackknife of the samples).
     """
-    return bool(_paired_columns(args) or args.compare or (args.proba and not args.by))
+    return bool(_paired_columns(args) or args.compare or ((args.proba or args.marker) and not args.by))
 
 
 def score_result(df: pd.DataFrame, args, metrics: dict) -> xr.Dataset:
@@ -254,6 +268,7 @@ def score_result(df: pd.DataFrame, args, metrics: dict) -> xr.Dataset:
         dropna=args.dropna,
         renormalize=args.renormalize,
         observed=observed,
+        marker=args.marker,
     )
     if args.n_resamples is None:
         return evaluate_frame(df, selection, metrics)
@@ -282,28 +297,32 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection
     values, rows = evaluate_frame_rows(df, selection, metrics)
     # the replicates and the intervals add dims named bootstrap and bound: a --by column may have either name
     hidden = {name: f"__by_{i}__" for i, name in enumerate(by) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
-    values, cube = values.rename(hidden), rows.cube(warned=True).rename(hidden)
+    values = values.rename(hidden)
+    cube = rows.cube(warned=True).rename(hidden) if args.pred or args.proba else None  # none of a --marker alone
     rng = rng_of(args.seed)  # the replicates, then the calibrated interval's double bootstrap
-    if args.proba:
+    if args.proba or args.marker:  # metrics of rows, not of a cube
         strata = [hidden.get(column, column) for column in by]
         draws = Resampling(args.n_resamples, rng, strata=strata)
-        replicates = _group_replicates(df.rename(columns=hidden), selection.but(by=None), draws, metrics, cube)
+        replicates = _group_replicates(df.rename(columns=hidden), selection.but(by=None), draws, metrics, values)
     else:
+        assert cube is not None  # the cube of --pred
         replicates = evaluate_cube(bootstrap_cube(cube, args.n_resamples, seed=rng), metrics)
     bounds = ci(replicates, level=args.level, method=_method(args), cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
-def _group_replicates(df: pd.DataFrame, selection: Selection, draws: Resampling, metrics: dict, cube) -> xr.Dataset:
+def _group_replicates(
+    df: pd.DataFrame, selection: Selection, draws: Resampling, metrics: dict, layout: xr.Dataset
+) -> xr.Dataset:
     """Every metric on bootstrap replicates of each group's rows (``draws.strata``), drawn apart.
 
-    A probability metric is a mean over rows, which a resampled cube does not have; the replicates take the
-    layout of ``cube`` (the groups that occur).
+    A probability or score metric is computed on rows, which a resampled cube does not have; the replicates take
+    the layout of ``layout``, the estimates (the groups that occur).
     """
     replicates, _ = paired_replicates(df, selection, draws, metrics)
-    if OBSERVED_DIM in cube.dims:
+    if OBSERVED_DIM in layout.dims:
         replicates = replicates.stack({OBSERVED_DIM: list(draws.strata)}).sel(
-            {OBSERVED_DIM: cube.indexes[OBSERVED_DIM]}
+            {OBSERVED_DIM: layout.indexes[OBSERVED_DIM]}
         )
     return replicates
 
@@ -394,7 +413,7 @@ def read_file(args) -> tuple[pd.DataFrame, dict]:
         sep=separator(args.sep),
         decimal=decimal_mark(args.decimal),
         na_values=tuple(args.na_values or ()),
-        columns=tuple(dict.fromkeys([*label_columns, *(args.proba or [])])),
+        columns=tuple(dict.fromkeys([*label_columns, *(args.proba or []), *([args.marker] if args.marker else [])])),
         labels=label_columns,
         classes=tuple(args.labels or ()),
     )
@@ -403,8 +422,8 @@ def read_file(args) -> tuple[pd.DataFrame, dict]:
 
 def score(args, out) -> int:
     """Score a prediction file (``ordframe score``) and print or write the result."""
-    if args.true is None or (args.pred is None and not args.proba):
-        raise UsageError("score needs --true COL and --pred COL (or --proba COLS)")
+    if args.true is None or (args.pred is None and not args.proba and args.marker is None):
+        raise UsageError("score needs --true COL and --pred COL (or --proba COLS, or --marker COL)")
     if args.out is not None and not args.out.strip():
         raise UsageError("--out is empty: give a file name (e.g. --out scores.csv), or - for standard output")
     to_file = args.out is not None and args.out != STDIN  # "-": standard output

@@ -22,6 +22,7 @@ OPTIONS = {
     "dropna": "--dropna",
     "renormalize": "--renormalize",
     "proba": "--proba",
+    "marker": "--marker",
     "pred": "--pred",
     "by": "--by",
     "model": "--by",  # with --compare, the --by column holds the models
