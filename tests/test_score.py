@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -226,8 +227,34 @@ def test_arguments_are_checked_and_named():
         ordframe.sklearn.make_scorer("orc", labels=[0, 1, 2])
     with pytest.raises(ValueError, match="score metrics"):
         ordframe.Accumulator([0, 1, 2], metrics=["orc"])
-    with pytest.raises(TypeError, match="is a score metric"):
-        df.to_xarray().y.ordinal.orc()
+
+
+def test_label_and_score_arrays_along_a_sample_dim():
+    rng = np.random.default_rng(7)
+    coords = {"model": ["rf", "lr"]}  # not sorted: the result keeps their order
+    y = xr.DataArray(rng.integers(0, 3, 30), dims="sample")  # one true label per sample, for both models
+    s = xr.DataArray(rng.integers(0, 6, (2, 30)) + y.values / 2, dims=("model", "sample"), coords=coords)
+    pred = xr.DataArray(rng.integers(0, 3, (2, 30)), dims=("model", "sample"), coords=coords)
+    w = xr.DataArray(rng.integers(1, 4, 30).astype(float), dims="sample")
+    result = s.ordinal.orc(y, dim="sample", weights=w)
+    assert result.dims == ("model",) and list(result.model.values) == ["rf", "lr"]
+    for i, model in enumerate(coords["model"]):
+        expected = direct_orc(y.values, s.values[i], w.values, 3)
+        assert result.sel(model=model) == pytest.approx(expected, abs=1e-12)
+    assert s[0].ordinal.vus(y) == pytest.approx(direct_vus(y.values, s.values[0], np.ones(30), 3), abs=1e-12)
+    ds = pred.ordinal.evaluate(y, marker=s, dim="sample", metrics=["mae", "orc"])
+    xr.testing.assert_allclose(ds["mae"], pred.ordinal.mae(y, dim="sample"))
+    xr.testing.assert_allclose(ds["orc"], s.ordinal.orc(y, dim="sample"))
+    holed = s.where((s.sample % 4 != 0) | (s.model == "lr"))  # 8 missing scores of model rf
+    with pytest.raises(ValueError, match="'marker' has 8 missing"):
+        holed.ordinal.orc(y, dim="sample")
+    with pytest.warns(ordframe.DroppedRowsWarning, match="dropped 8 of 60 rows"):
+        dropped = holed.ordinal.orc(y, dim="sample", dropna=True)
+    kept = np.arange(30) % 4 != 0
+    expected = direct_orc(y.values[kept], s.values[0][kept], np.ones(kept.sum()), 3)
+    assert dropped.sel(model="rf") == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(TypeError, match="marker= scores the true labels"):
+        pred.ordinal.evaluate(y, marker=s, dropna=True)
 
 
 def test_paired_bootstrap_replicates_equal_the_confusion_metrics_of_the_same_draws():

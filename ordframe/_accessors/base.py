@@ -83,12 +83,4 @@ class _OrdinalAccessor:
         raise NotImplementedError
 
     def _score_method(self, metric: Metric):
-        where = f"df.ordinal.{metric.name}(true, marker), or on vectors, ordframe.{metric.name}(y_true, y_score)"
-
-        def method(*args, **kwargs):
-            raise TypeError(
-                f"{metric.name} is a score metric (of a continuous score per sample): it is computed on a "
-                f"DataFrame's columns, {where}"
-            )
-
-        return _method(method, metric, f"Not on this accessor: a score metric is computed as {where}.")
+        raise NotImplementedError

@@ -11,7 +11,7 @@ import xarray as xr
 
 from ordframe._accessors.base import _method, _OrdinalAccessor
 from ordframe._bridge.apply import apply_confusion, as_scalar, check_cube
-from ordframe._bridge.evaluate import evaluate_array
+from ordframe._bridge.evaluate import evaluate_array, evaluate_frame, rows_metric
 from ordframe._bridge.scores import array_scores, mean_scores, no_weight
 from ordframe._core.dims import BOOTSTRAP_DIM, CLASS_DIM, CUBE_DIMS
 from ordframe._core.docstrings import fill_doc
@@ -20,8 +20,11 @@ from ordframe._diagnostics.calibration import array_samples, calibration, reliab
 from ordframe._diagnostics.retention import Retention, array_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inputs.arrays import array_cube
+from ordframe._inputs.frame import frame_rows
+from ordframe._inputs.marker import marker_frame
 from ordframe._inputs.probability import array_inputs
 from ordframe._registry.metric import Metric
+from ordframe._registry.request import evaluation_request
 from ordframe._resampling.cubes import bootstrap_cube
 
 #: The words of the shared parameter texts (``ordframe._core.docstrings.TEXTS``) for this accessor.
@@ -97,6 +100,7 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         metrics: MetricSpec = None,
         class_dim: Hashable | None = None,
         pred: xr.DataArray | None = None,
+        marker: xr.DataArray | None = None,
         dim: Dims = None,
         labels: ClassLabels | None = None,
         weights: ArrayWeights = None,
@@ -108,7 +112,8 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         ``cube.ordinal.evaluate(metrics=...)`` on a confusion cube,
         ``pred.ordinal.evaluate(true, metrics=...)`` on predicted labels, and
         ``proba.ordinal.evaluate(true, class_dim="class")`` on class
-        probabilities (confusion metrics then use ``pred`` or the most probable class).
+        probabilities (confusion metrics then use ``pred`` or the most probable class);
+        with ``marker=``, the score metrics too.
 
         Parameters
         ----------
@@ -120,6 +125,10 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
             The dim of class probabilities; without it this array holds labels or is a cube.
         pred : xarray.DataArray, optional
             Predicted labels for the confusion metrics when this array holds probabilities.
+        marker : xarray.DataArray, optional
+            A continuous score per sample, aligned with the labels, for the score metrics (``orc``, ``vus``, ...);
+            the default metrics then include every score metric. Not with ``dropna=True`` (a score metric of its
+            own arrays drops what they miss: ``marker.ordinal.orc(true, dropna=True)``).
         dim : str or list of str, optional
             The sample dims, counted over for confusion metrics and averaged over for proba metrics (default: all
             but ``class_dim``); the other dims stack results.
@@ -144,18 +153,36 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         >>> float(cube.ordinal.evaluate(metrics=["accuracy"])["accuracy"])
         0.875
         """
-        return evaluate_array(
-            self._obj,
-            true,
-            metrics=metrics,
-            class_dim=class_dim,
-            pred=pred,
-            dim=dim,
-            labels=labels,
-            weights=weights,
-            dropna=dropna,
-            renormalize=renormalize,
+        if marker is None:
+            return evaluate_array(
+                self._obj,
+                true,
+                metrics=metrics,
+                class_dim=class_dim,
+                pred=pred,
+                dim=dim,
+                labels=labels,
+                weights=weights,
+                dropna=dropna,
+                renormalize=renormalize,
+            )
+        if true is None or dropna:
+            raise TypeError(
+                "marker= scores the true labels (pass true), each metric on the same samples: drop missing values "
+                "first, or score the marker alone, marker.ordinal.orc(true, dropna=True)"
+            )
+        taken = [d for a in (self._obj, true, marker) for d in a.dims]
+        request = evaluation_request(
+            metrics, probabilities=class_dim is not None, predicted=True, marked=True, taken=taken
         )
+        score = {out: (m.name, p) for out, (m, p) in request.items() if m.kind == "score"}
+        others = {out: (m.name, p) for out, (m, p) in request.items() if m.kind != "score"}
+        results = [self.evaluate(true, metrics=others, class_dim=class_dim, pred=pred, dim=dim, labels=labels,
+                                 weights=weights, renormalize=renormalize)] if others else []  # fmt: skip
+        if score:
+            table, selection = marker_frame(true, marker, dim=dim, labels=labels, weights=weights)
+            results.append(evaluate_frame(table, selection, score))
+        return xr.Dataset({out: next(r[out] for r in results if out in r) for out in request})
 
     @fill_doc(**_WORDS)
     def report(self, metrics: MetricSpec = None) -> xr.Dataset:
@@ -423,6 +450,16 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
 
         call = f"cube.ordinal.{metric.name}() or pred.ordinal.{metric.name}(true, *, dim=None, labels=None, ...)"
         return _method(method, metric, call)
+
+    def _score_method(self, metric: Metric):
+        obj = self._obj
+
+        def method(true, *, dim=None, labels=None, weights=None, dropna=False, **params):
+            table, selection = marker_frame(true, obj, dim=dim, labels=labels, weights=weights, dropna=dropna)
+            rows = frame_rows(table, selection)
+            return as_scalar(rows_metric(metric, rows, params), metric, rows.empty)
+
+        return _method(method, metric, f"marker.ordinal.{metric.name}(true, *, dim=None, labels=None, ...)")
 
     def _proba_method(self, metric: Metric):
         obj = self._obj
