@@ -153,19 +153,23 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         >>> float(cube.ordinal.evaluate(metrics=["accuracy"])["accuracy"])
         0.875
         """
-        if marker is None:
-            return evaluate_array(
-                self._obj,
-                true,
-                metrics=metrics,
-                class_dim=class_dim,
-                pred=pred,
-                dim=dim,
-                labels=labels,
-                weights=weights,
-                dropna=dropna,
-                renormalize=renormalize,
-            )
+        if marker is not None:
+            return self._marked(true, marker, metrics, class_dim, pred, dim, labels, weights, dropna, renormalize)
+        return evaluate_array(
+            self._obj,
+            true,
+            metrics=metrics,
+            class_dim=class_dim,
+            pred=pred,
+            dim=dim,
+            labels=labels,
+            weights=weights,
+            dropna=dropna,
+            renormalize=renormalize,
+        )
+
+    def _marked(self, true, marker, metrics, class_dim, pred, dim, labels, weights, dropna, renormalize) -> xr.Dataset:
+        """``evaluate`` with a marker: the score metrics on the label and score arrays, the others as without."""
         if true is None or dropna:
             raise TypeError(
                 "marker= scores the true labels (pass true), each metric on the same samples: drop missing values "
@@ -177,8 +181,10 @@ class OrdinalArrayAccessor(_OrdinalAccessor):
         )
         score = {out: (m.name, p) for out, (m, p) in request.items() if m.kind == "score"}
         others = {out: (m.name, p) for out, (m, p) in request.items() if m.kind != "score"}
-        results = [self.evaluate(true, metrics=others, class_dim=class_dim, pred=pred, dim=dim, labels=labels,
-                                 weights=weights, renormalize=renormalize)] if others else []  # fmt: skip
+        results = []
+        if others:
+            arguments = {"class_dim": class_dim, "pred": pred, "dim": dim, "labels": labels, "weights": weights}
+            results.append(self.evaluate(true, metrics=others, renormalize=renormalize, **arguments))
         if score:
             table, selection = marker_frame(true, marker, dim=dim, labels=labels, weights=weights)
             results.append(evaluate_frame(table, selection, score))
