@@ -220,6 +220,7 @@ def test_score_writes_the_report_beside_its_table(tmp_path, capsys, undrawn):
         (["--out", "report.txt"], "--out 'report.txt': give the HTML file to write"),
         (["--out", "missing/report.html"], "missing is not an existing folder"),
         (["--out", "r.html", "--by", "model", "sample"], "the report compares the models of one --by column"),
+        (["--out", "r.html", "--marker", "s"], "not yet the score metrics; score the marker with ordframe score"),
     ],
 )
 def test_the_command_says_what_is_wrong_before_reading_the_file(tmp_path, capsys, monkeypatch, options, message):

@@ -13,11 +13,16 @@ from ordframe._page.report import report_html
 
 
 def check_report(args, path: str, option: str) -> None:
-    """An HTML file in an existing folder and one --by column at most, said before the prediction file is read."""
+    """An HTML file in an existing folder, one --by column at most and no --marker, said before the file is read."""
     if args.by is not None and len(args.by) > 1:
         raise UsageError(
             f"--by {' '.join(args.by)}: the report compares the models of one --by column; combine the columns "
             "into one in the file, or report each group apart"
+        )
+    if args.marker is not None:
+        raise UsageError(
+            f"--marker {args.marker}: the report shows the metrics of labels and probabilities, not yet the score "
+            f"metrics; score the marker with ordframe score ... --marker {args.marker}"
         )
     if not path.strip() or Path(path).suffix.lower() not in (".html", ".htm"):
         raise UsageError(f"{option} {path!r}: give the HTML file to write, e.g. {option} report.html")

@@ -42,7 +42,7 @@ RESERVED_NAMES = frozenset(
     | {"george_cost", "george_rank", "get_metric", "hookimpl", "jackknife", "list_metrics", "oc_path"}
     | {"register", "report_cube", "set_options", "simulate", "sklearn", "unregister", "uoc_path"}
     | {"bayesian_correlated_ttest", "bayesian_signed_rank", "wilcoxon", "methods_text", "results_table"}
-    | {"decide", "krippendorff_alpha"}
+    | {"decide", "krippendorff_alpha", "report_html"}
 )
 
 
