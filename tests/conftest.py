@@ -1,9 +1,7 @@
 """Shared fixtures: the plugins loaded first, registry isolation, and the compiled kernels made ready once per run."""
 
 import math
-import warnings
 
-import pandas as pd
 import pytest
 
 from ordframe._registry import manager as registry
@@ -45,25 +43,28 @@ def loaded_registry():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def compiled_kernels(loaded_registry):
-    """numba compiles the kernels (or loads them from its on-disk cache) here, once per run.
+def numpy_routines(loaded_registry):
+    """Every routine runs its numpy formulation, as in a process's first calls: numba compiles nothing here.
 
-    Every built-in confusion metric's twin on int64 and float64 (weighted) counts: a test's duration is then its
-    own, not the compilation of whatever kernels it happens to call first. The twins then run at every size
-    (``Metric.kernel``), on the tests' small cubes too; rows are counted by numpy, as in a process's first calls
-    (``tests/test_counting.py`` runs both counts).
+    Compiling every compiled twin with a cold cache costs about a minute of CPU, more than the rest of the run's
+    metrics together. The tests marked ``compiled`` check each compiled routine against its numpy formulation
+    (``tests/test_accelerate.py``, the compiled count, the string coder); ``.ci/run`` runs them with the slow tier.
+    A test marked ``compiled`` runs them (``compiled_routines``); another that wants one sets the rule's budget
+    (``compiling.COMPILED_SECONDS``) itself.
     """
-    import ordframe
     from ordframe._core import compiling
 
-    table = ordframe.list_metrics()
-    confusion = list(table.loc[(table["kind"] == "confusion") & table["plugin"].isin(registry.BUILTIN_MODULES), "name"])
-    for name in confusion:
-        twin = ordframe.get_metric(name).compiled
-        if twin is not None:
-            compiling.SPENT[twin] = math.inf  # paid for
-    df = pd.DataFrame({"y": [0, 1, 2, 2, 1], "yhat": [0, 2, 2, 1, 1], "w": [1.0, 2.0, 1.0, 1.0, 0.5]})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for weights in (None, "w"):
-            df.ordinal.confusion("y", "yhat", weights=weights).ordinal.evaluate(metrics=confusion)
+    saved, compiling.COMPILED_SECONDS = compiling.COMPILED_SECONDS, math.inf
+    yield
+    compiling.COMPILED_SECONDS = saved
+
+
+@pytest.fixture(autouse=True)
+def compiled_routines(request, monkeypatch):
+    """A test marked ``compiled`` runs every compiled routine at every size (the budget spent, as in a process whose
+    numpy work has paid for them); numba compiles each at its first call, or loads it from its cache."""
+    if request.node.get_closest_marker("compiled") is not None:
+        from ordframe._core import compiling
+
+        monkeypatch.setattr(compiling, "COMPILED_SECONDS", 0.0)
+        monkeypatch.setattr(compiling, "SPENT", {})

@@ -10,6 +10,7 @@ from ordframe._core import options
 from ordframe._registry.manager import BUILTIN_MODULES, get_metric, list_metrics
 from ordframe.metrics import _accelerate
 
+pytestmark = pytest.mark.compiled  # with the slow tier: numba compiles every twin
 pytest.importorskip("numba")
 if not options.COMPILED:
     pytest.skip("numba turned off by ORDFRAME_NUMBA=0", allow_module_level=True)

@@ -269,7 +269,7 @@ def test_compiled_kernels_equal_numpy(rows, method, weighted, groups, data):
         np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-15)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=pytest.mark.compiled), False])
 def test_corp_components_of_a_constant_forecast_are_not_negative_by_rounding(compiled):
     """PAV pools a constant forecast into one bin whose recalibrated score is UNC computed another way: 1 ulp
     above it gave DSC = -5.6e-17. MCB and DSC are clipped at 0 and the identity still holds to rounding."""
@@ -291,7 +291,7 @@ def test_corp_components_of_a_constant_forecast_are_not_negative_by_rounding(com
     np.testing.assert_allclose(ds["brier"].sel(component="discrimination"), 0, atol=1e-15)  # no discrimination
 
 
-@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=pytest.mark.compiled), False])
 def test_pools_of_equal_frequency_are_one_pool(compiled):
     """Two forecasts (0.2 and 0.8) with the same observed frequency 1/2 have one isotonic value: one PAV pool,
     so the CORP ECE is |sum (x - y)| / N = 0 over it, not the sum over the two forecasts (0.3)."""

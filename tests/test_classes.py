@@ -202,7 +202,7 @@ def coder(monkeypatch, compiled: bool) -> None:
 
 
 @pytest.mark.parametrize("kind", ["str", "string", "large_string", "chunked and sliced"])
-@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=pytest.mark.compiled)])
 def test_arrow_strings_are_coded_as_their_python_objects(kind, compiled, monkeypatch):
     """Arrow strings are looked up in their buffers (compiled once pyarrow's lookups have paid for it, else by
     pyarrow): the codes, missing values and unknown values of a lookup of the Python strings."""
@@ -249,7 +249,7 @@ def test_strings_the_compiled_lookup_cannot_tell_apart_are_looked_up_by_pyarrow(
     assert classes._string_lookup(twins[:1]) is not None or not sys.byteorder == "little"
 
 
-@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=pytest.mark.compiled)])
 def test_errors_about_arrow_strings_are_those_of_python_strings(compiled, monkeypatch):
 
     coder(monkeypatch, compiled)

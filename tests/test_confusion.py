@@ -294,7 +294,9 @@ def test_integer_group_dtypes(dtype, weights):
     np.testing.assert_array_equal(cube.values, expected)
 
 
-@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+@pytest.mark.parametrize(
+    "compiled", [pytest.param(False, id="numpy"), pytest.param(True, id="compiled", marks=pytest.mark.compiled)]
+)
 @settings(max_examples=20, deadline=None)
 @given(st.integers(2, 7), st.integers(1, 3), st.data())
 def test_int64_counts_past_the_int64_sum_score_as_the_same_floats(compiled, k, m, data):

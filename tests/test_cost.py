@@ -277,7 +277,9 @@ def test_evaluate_shares_the_cost_terms_and_gives_each_metrics_own_value(counts,
             np.testing.assert_array_equal(together[out].values, np.asarray(alone), err_msg=out)
 
 
-@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
+@pytest.mark.parametrize(
+    "compiled", [pytest.param(False, id="numpy"), pytest.param(True, id="compiled", marks=pytest.mark.compiled)]
+)
 def test_the_metrics_of_one_cube_share_george_s_terms_per_cost(compiled, monkeypatch):
     """George's accuracy, TC and max TC (``GEORGE``) are computed once for the metrics of one cube's counts
     that use the same cost, by the numpy kernel or the compiled one as the metrics; another cost, or another

@@ -296,7 +296,7 @@ def string_column(values, layout):
     return series
 
 
-@pytest.fixture(params=["compiled", "pyarrow", "numpy only"])
+@pytest.fixture(params=[pytest.param("compiled", marks=pytest.mark.compiled), "pyarrow", "numpy only"])
 def coder(request, monkeypatch):
     """The string lookup that runs: compiled over the buffers, pyarrow's (small inputs), or without numba."""
     from ordframe._core import compiling, options
@@ -372,6 +372,7 @@ def test_a_label_column_named_by_another_argument_stays_strings(coder):
     xr.testing.assert_identical(frame.ordinal.confusion("y", "p", by="p", labels=["b", "a"]), expected)
 
 
+@pytest.mark.compiled
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(st.text(st.characters(codec="utf-8"), max_size=20), min_size=3, max_size=6, unique=True),
