@@ -51,6 +51,7 @@ import pandas as pd
 from ordframe._bridge.apply import as_scalar
 from ordframe._bridge.baselines import NAMES, PREFIX, baseline_rows
 from ordframe._bridge.evaluate import rows_metric
+from ordframe._core.arguments import about
 from ordframe._core.checks import check_flag, check_progress
 from ordframe._core.docstrings import fill_doc
 from ordframe._core.messages import MAX_SHOWN, show, warn
@@ -587,9 +588,14 @@ def add_baselines(
     if alone.any():
         row = data.iloc[first[np.argmax(alone)]]
         where = f"repeat {show([row[repeat]])} has" if repeat is not None else "the frame has"
-        raise ValueError(
+        said = (
             f"{where} one fold ({show([row[fold]])}): a fold's baselines are fitted on the other folds of its repeat; "
-            "give the column of the repeats as repeat= if the folds of several repeats are in one column"
+        )
+        raise about(
+            ValueError,
+            _literal(said)
+            + "give the column of the repeats as {repeat} if the folds of several repeats are in one column",
+            "repeat",
         )
     keys = data.iloc[first][[c for c in (sample, repeat, fold, true) if c is not None]].reset_index(drop=True)
     added = baseline_rows(
@@ -642,14 +648,19 @@ def _first_of_each_sample(data: pd.DataFrame, ids: dict, codes: np.ndarray, samp
         (
             ids["fold"],
             f"folds (column {fold!r})",
-            "a sample is tested once in a repeat: give repeat= the column of the repeats",
+            "a sample is tested once in a repeat: give {repeat} the column of the repeats",
         ),
     ):
         differ = np.flatnonzero(values != values[first][group])
         if len(differ):
-            raise ValueError(
+            said = (
                 f"sample column {sample!r}: {len(np.unique(group[differ]))} sample(s) have rows with different {what} "
                 f"within one repeat, first {show([data[sample].iloc[differ[0]]])} (row {show([data.index[differ[0]]])}); "
-                f"{advice}"
             )
+            raise about(ValueError, _literal(said) + advice, "repeat" if "{repeat}" in advice else "sample")
     return first
+
+
+def _literal(text: str) -> str:
+    """``text`` as a part of an ``about`` template: its braces (in values shown) kept as they are."""
+    return text.replace("{", "{{").replace("}", "}}")

@@ -166,3 +166,21 @@ def test_a_metric_that_ranks_a_baseline_above_a_model_is_flagged(data):
     assert "beaten_by_baseline" not in result["rint"].attrs  # NaN for constant predictions: not ranked
     # the names sort together, apart from the models
     assert sorted([*NAMES, "stump", "bagging", "cart"])[1:4] == sorted(NAMES)
+
+
+@pytest.mark.parametrize("by", [["model"], ["model", "fold"]])
+def test_the_groups_that_occur_are_flagged_like_the_dense_layout(by):
+    """The command line's layout (one dim of the groups that occur, a MultiIndex) is flagged as evaluate's is."""
+    from ordframe._bridge.baselines import FLAG, flag_baselines
+    from ordframe._bridge.evaluate import evaluate_frame_rows
+    from ordframe._inputs.selection import Selection
+
+    y = np.repeat([0, 1, 2], [20, 5, 5])
+    frame = pd.DataFrame({"sample": range(30), "fold": np.arange(30) % 3, "model": "reversed", "y": y, "p": 2 - y})
+    frame = add_baselines(frame, "y", "p", repeat=None)
+    with pytest.warns(ordframe.BaselineWarning):
+        dense = frame.ordinal.evaluate("y", "p", by=by, metrics=["mae"])
+    observed, _ = evaluate_frame_rows(frame, Selection("y", "p", by=by, observed=True), ["mae"])
+    with pytest.warns(ordframe.BaselineWarning, match="reversed"):
+        flag_baselines(observed)
+    assert json.loads(observed["mae"].attrs[FLAG]) == json.loads(dense["mae"].attrs[FLAG])

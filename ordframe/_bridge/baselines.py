@@ -79,20 +79,21 @@ def flag_baselines(result: xr.Dataset) -> xr.Dataset:
     """``result`` (in place) with a ``beaten_by_baseline`` attr on each metric that ranks a baseline above a
     model, and one ``BaselineWarning`` naming them.
 
-    The models are the coordinates of a dim that holds baselines' names (``NAMES``); each metric is averaged
-    over the other dims (folds, repeats) before the ranking. The attr is JSON: a list of ``{"model": ...,
-    "baseline": ...}``.
+    The models are the coordinates of a dim, or the level of a dim's MultiIndex (the groups that occur), that
+    holds baselines' names (``NAMES``); each metric is averaged over the rest (folds, repeats) before the
+    ranking. The attr is JSON: a list of ``{"model": ..., "baseline": ...}``.
     """
-    dims = [d for d in result.dims if d in result.indexes and _baselines_of(result.indexes[d]).any()]
     said = []
-    for dim in dims:
-        names = result.indexes[dim]
-        is_baseline = _baselines_of(names)
+    for dim, level in _model_dims(result):
         for out, values in result.data_vars.items():
             if dim not in values.dims or "higher_is_better" not in values.attrs and "best" not in values.attrs:
                 continue
-            others = [d for d in values.dims if d != dim]
-            mean = values.mean(others, skipna=True)
+            by_model = values if level is None else values.groupby(values[level]).mean(skipna=True)
+            model = dim if level is None else level
+            others = [d for d in by_model.dims if d != model]
+            mean = by_model.mean(others, skipna=True)
+            names = mean.indexes[model]
+            is_baseline = np.asarray(names.isin(NAMES))
             means = np.asarray(mean.values, dtype=float)
             score = orientation(out, values.attrs).score(means)
             beaten = [
@@ -105,7 +106,8 @@ def flag_baselines(result: xr.Dataset) -> xr.Dataset:
                 values.attrs[FLAG] = json.dumps([{"model": str(m), "baseline": str(b)} for m, b, _, _ in beaten])
                 shown = ", ".join(f"{b!r} ({vb:.4g}) above {m!r} ({vm:.4g})" for m, b, vm, vb in beaten[:MAX_SHOWN])
                 more = f" and {len(beaten) - MAX_SHOWN} more" if len(beaten) > MAX_SHOWN else ""
-                over = f" (means over {', '.join(map(str, others))})" if others else ""
+                averaged = others if level is None else [*others, *(n for n in result.indexes[dim].names if n != level)]
+                over = f" (means over {', '.join(map(str, averaged))})" if averaged else ""
                 said.append(f"{out} ranks {shown}{more}{over}")
     if said:
         warn(
@@ -117,6 +119,14 @@ def flag_baselines(result: xr.Dataset) -> xr.Dataset:
     return result
 
 
-def _baselines_of(names: pd.Index) -> np.ndarray:
-    """Which of a dim's coordinates name a baseline (none of a MultiIndex's: its elements are tuples)."""
-    return np.zeros(len(names), dtype=bool) if isinstance(names, pd.MultiIndex) else np.asarray(names.isin(NAMES))
+def _model_dims(result: xr.Dataset) -> list[tuple[Hashable, Hashable | None]]:
+    """The dims whose coordinates name baselines, each with None, or with the level of its MultiIndex that does."""
+    found: list[tuple[Hashable, Hashable | None]] = []
+    for dim in result.dims:
+        index = result.indexes.get(dim)
+        if isinstance(index, pd.MultiIndex):
+            levels = [i for i in range(index.nlevels) if index.get_level_values(i).isin(NAMES).any()]
+            found += [(dim, index.names[levels[0]])] if levels else []
+        elif index is not None and index.isin(NAMES).any():
+            found.append((dim, None))
+    return found
