@@ -43,7 +43,7 @@ MAY_IMPORT = {
         "simulate",
     },
     "_cli": {"__init__", "_core", "_registry", "_inputs", "_bridge", "_resampling", "_inference", "_diagnostics"}
-    | {"datasets", "plot", "_papers", "simulate", "_page"},
+    | {"datasets", "plot", "_papers", "simulate", "_page", "sklearn"},
     "__main__": {"_cli"},
 }
 

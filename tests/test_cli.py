@@ -12,6 +12,10 @@ import pytest
 
 import ordframe
 from ordframe._cli.main import main
+from ordframe._cli.score import NO_BASELINES
+from ordframe.sklearn import add_baselines
+
+NOTE = NO_BASELINES + "\n"  # --by without --fold: no baselines, said once
 
 
 @pytest.fixture
@@ -348,7 +352,7 @@ def test_json_keeps_dates_and_text_readable(capsys, tmp_path):
     records = json.loads(out)
     assert code == 0 and records[0]["day"].startswith("2024-01-01T") and records[0]["modèle"] == "é" and "é" in out
     code, out, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "day", "--metrics", "mae")
-    assert code == 0 and err == "" and "2024-01-02" in out
+    assert code == 0 and err == NOTE and "2024-01-02" in out
 
 
 def test_out_dash_is_standard_output_and_a_conflicting_format_is_said(capsys, predictions, tmp_path):
@@ -443,7 +447,7 @@ def test_a_by_column_named_like_the_interval_or_replicate_dim(capsys, prediction
     frame.rename(columns={"model": name}).to_csv(path, index=False)
     argv = ["--true", "y", "--pred", "yhat", "--metrics", "mae", "--n-resamples", 100, "--format", "csv"]
     code, out, err = run(capsys, "score", path, "--by", name, *argv)
-    assert code == 0 and err == ""
+    assert code == 0 and err == NOTE
     got = pd.read_csv(__import__("io").StringIO(out))
     frame.to_csv(path, index=False)
     _, expected, _ = run(capsys, "score", path, "--by", "model", *argv)
@@ -848,3 +852,76 @@ def test_a_mistyped_column_gets_a_suggestion_like_a_mistyped_metric(capsys, fold
     )
     code, _, err = run(capsys, "score", path, "--true", "y", "--pred", "yhat", "--by", "zzz")
     assert code == 2 and "did you mean" not in err  # nothing close: no suggestion
+
+
+# --- the constant baselines of --fold ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cv_file(tmp_path):
+    """A repeated cross-validation's file, rows shuffled: 30 samples (mostly class 0), 3 folds, 2 repeats, a model
+    that is exact and one that predicts 2 - y."""
+    y = np.repeat([0, 1, 2], [20, 5, 5])
+    rows = [
+        pd.DataFrame({"id": range(30), "rep": r, "fold": (np.arange(30) + r) % 3, "model": m, "y": y, "yhat": p})
+        for r in range(2)
+        for m, p in (("exact", y), ("reversed", 2 - y))
+    ]
+    frame = pd.concat(rows, ignore_index=True).sample(frac=1, random_state=0)
+    path = tmp_path / "cv.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+FOLDS = ["--true", "y", "--pred", "yhat", "--by", "model", "--metrics", "mae", "qwk", "--format", "csv"]
+
+
+def test_fold_adds_the_baselines_and_flags_the_metrics_that_rank_one_above_a_model(capsys, cv_file):
+    path, frame = cv_file
+    code, out, err = run(capsys, "score", path, *FOLDS, "--fold", "fold", "--repeat", "rep", "--sample", "id")
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out), index_col="model")
+    assert list(got.index) == ["exact", "reversed", "baseline: majority", "baseline: prior", "baseline: median"]
+    with pytest.warns(ordframe.BaselineWarning):
+        want = add_baselines(frame, "y", "yhat", sample="id", repeat="rep").ordinal.evaluate(
+            "y", "yhat", by="model", metrics=["mae", "qwk"]
+        )
+    np.testing.assert_allclose(got[["mae", "qwk"]], want.to_dataframe().loc[got.index, ["mae", "qwk"]])
+    flagged = [line for line in err.splitlines() if "warning: mae ranks" in line]
+    # 2 - y puts 20 of the 30 samples two classes off (MAE 50/30); the constant class 0 is off by 15/30
+    assert len(flagged) == 1 and "'baseline: majority' (0.5) above 'reversed' (1.667)" in flagged[0]
+    assert "no baselines" not in err
+
+
+def test_no_baselines_and_a_file_without_folds_say_so(capsys, cv_file):
+    path, _ = cv_file
+    code, out, err = run(capsys, "score", path, *FOLDS, "--fold", "fold", "--repeat", "rep", "--no-baselines")
+    assert code == 0 and "baseline" not in out + err
+    code, out, err = run(capsys, "score", path, *FOLDS)
+    assert code == 0 and "baseline" not in out and err == NOTE
+
+
+def test_a_file_with_baselines_is_flagged_with_group_intervals(capsys, cv_file, tmp_path):
+    path, frame = cv_file
+    add_baselines(frame, "y", "yhat", sample="id", repeat="rep").to_csv(path, index=False)
+    code, _, err = run(capsys, "score", path, *FOLDS, "--n-resamples", 100)
+    assert code == 0 and err.count("warning: mae ranks 'baseline: majority'") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--repeat", "rep"], "--repeat: these options apply to the baselines of --fold; give --fold COL too"),
+        (["--no-baselines"], "--no-baselines: these options apply to the baselines of --fold"),
+        (["--fold", "fold"], "--fold fold: the baselines are added as models of one --by column"),
+        (["--fold", "folds", "--sample", "id"], "column 'folds' is not in the file; its columns are"),
+        (
+            ["--fold", "fold", "--sample", "id"],
+            "within one repeat, first 7 (row 6); a sample is tested once in a repeat: give --repeat the column",
+        ),
+    ],
+)
+def test_fold_errors_say_what_to_give(capsys, cv_file, argv, message):
+    path, frame = cv_file
+    code, out, err = run(capsys, "score", path, *FOLDS, *argv)
+    assert code == 2 and out == "" and message in err, err

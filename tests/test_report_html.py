@@ -168,6 +168,53 @@ def test_given_results_are_used_as_they_are(undrawn):
     assert "0.123" in page and "0.456" in page
 
 
+def folds(models=("exact", "reversed")) -> pd.DataFrame:
+    """Cross-validated predictions of 30 samples in 3 folds, mostly class 0: a model exact, a model reversed."""
+    y = np.repeat([0, 1, 2], [20, 5, 5])
+    predicted = {"exact": y, "reversed": 2 - y}
+    return pd.concat(
+        [
+            pd.DataFrame({"sample": range(30), "fold": np.arange(30) % 3, "model": m, "y": y, "yhat": predicted[m]})
+            for m in models
+        ],
+        ignore_index=True,
+    )
+
+
+def test_baselines_are_shown_and_a_metric_that_ranks_one_above_a_model_flagged(undrawn):
+    from ordframe.sklearn import add_baselines
+
+    df = add_baselines(folds(), "y", "yhat", repeat=None).sample(frac=1, random_state=0)  # any row order
+    with pytest.warns(ordframe.BaselineWarning, match="reversed") as caught:
+        page = ordframe.report_html(df, "y", "yhat", metrics=["mae", "qwk"])
+    assert len(caught) == 1
+    # predicting 2 - y puts 20 of 30 samples two classes off: every constant predictor does better on MAE and QWK
+    assert page.count("<li><strong>") == 2 and "baseline: majority above reversed" in page
+    assert "above exact" not in page and "no constant baselines" not in page
+
+
+def test_given_values_flagged_by_evaluate_are_not_flagged_again(undrawn):
+    from ordframe.sklearn import add_baselines
+
+    df = add_baselines(folds(), "y", "yhat", repeat=None)
+    with pytest.warns(ordframe.BaselineWarning):
+        values = df.ordinal.evaluate("y", "yhat", by="model", metrics=["mae"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ordframe.BaselineWarning)
+        page = ordframe.report_html(df, "y", "yhat", values=values)
+    assert "baseline: median above reversed" in page
+
+
+def test_without_baselines_or_beaten_ones_the_page_says_so(undrawn):
+    from ordframe.sklearn import add_baselines
+
+    assert "no constant baselines of the training folds" in ordframe.report_html(folds(), "y", "yhat", metrics=["mae"])
+    page = ordframe.report_html(
+        add_baselines(folds(("exact",)), "y", "yhat", repeat=None), "y", "yhat", metrics=["mae"]
+    )
+    assert "Every metric ranks every model above them" in page and "no constant baselines" not in page
+
+
 def test_class_counts_draws_the_counts_of_each_class():
     df = predictions()
     cube = df.ordinal.confusion("y", "yhat", by="model")
@@ -202,7 +249,7 @@ def test_the_command_writes_the_report(tmp_path, capsys, undrawn):
     assert code == 0, capsys.readouterr().err
     page = out.read_text(encoding="utf-8")
     assert {"classes", "results", "confusion", "methods"} <= set(Page(page).ids)
-    assert capsys.readouterr().err == f"wrote {out}\n"
+    assert capsys.readouterr().err.startswith(f"wrote {out}\nno baselines: ")  # no --fold: said once
 
 
 def test_score_writes_the_report_beside_its_table(tmp_path, capsys, undrawn):
@@ -212,6 +259,16 @@ def test_score_writes_the_report_beside_its_table(tmp_path, capsys, undrawn):
     captured = capsys.readouterr()
     assert "majority" in captured.out and "mae" in captured.out
     assert f"wrote {out}" in captured.err and "<!DOCTYPE html>" in out.read_text(encoding="utf-8")
+
+
+def test_score_with_folds_flags_the_baselines_once_and_reports_them(tmp_path, capsys, undrawn):
+    out, source = tmp_path / "report.html", tmp_path / "cv.csv"
+    folds().to_csv(source, index=False)
+    words = f"score {source} --true y --pred yhat --by model --metrics mae --fold fold --sample sample --report {out}"
+    assert main(words.split()) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: mae ranks") == 1 and "no baselines" not in err
+    assert "baseline: majority above reversed" in out.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,8 @@ def parser() -> argparse.ArgumentParser:
     options.add_argument(
         "--sample",
         metavar="COL",
-        help="with --n-resamples: the column naming each sample across the --by models (a paired bootstrap)",
+        help="with --n-resamples: the column naming each sample across the --by models (a paired bootstrap); "
+        "with --fold: the samples whose training labels fit the baselines",
     )
     options.add_argument(
         "--strata",
@@ -113,6 +114,22 @@ def parser() -> argparse.ArgumentParser:
         "--cluster",
         metavar="COL",
         help="with --n-resamples: the column of clusters drawn whole (patients, subjects: a repeated CV's rows)",
+    )
+    options.add_argument(
+        "--fold",
+        metavar="COL",
+        help="the column of the cross-validation folds: the constant baselines of each fold's training labels "
+        "(majority, prior, median) are added as --by models, and a metric that ranks one above a model is flagged; "
+        "needs --sample (or --cluster) naming each sample",
+    )
+    options.add_argument(
+        "--repeat", metavar="COL", help="with --fold: the column of the repeats of a repeated cross-validation"
+    )
+    options.add_argument(
+        "--no-baselines",
+        dest="baselines",
+        action="store_false",
+        help="with --fold: do not add the constant baselines",
     )
     options.add_argument(
         "--seed", type=int, default=0, help="random seed of the bootstrap, a whole number >= 0 (default 0)"

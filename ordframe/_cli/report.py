@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pandas as pd
 
 from ordframe._cli.console import say
-from ordframe._cli.score import _method, check_options, read_file, typed_labels
+from ordframe._cli.score import _method, check_options, note_baselines, read_file, typed_labels, with_baselines
 from ordframe._cli.wording import UsageError
+from ordframe._core.messages import BaselineWarning
 from ordframe._page.report import report_html
 
 
@@ -31,10 +33,20 @@ def check_report(args, path: str, option: str) -> None:
         raise UsageError(f"cannot write {path}: {folder} is not an existing folder")
 
 
-def write_report(df: pd.DataFrame, args, metrics: dict, path: str) -> None:
-    """The report of the options' columns of ``df``, written to ``path``."""
+def write_report(df: pd.DataFrame, args, metrics: dict, path: str, warned: bool = False) -> None:
+    """The report of the options' columns of ``df``, written to ``path``; ``warned``: the flags of the baselines
+    were shown already (by ``score``)."""
     check_options(df, args, metrics)
-    page = report_html(
+    with warnings.catch_warnings():
+        if warned:
+            warnings.simplefilter("ignore", BaselineWarning)
+        page = _page(df, args, metrics)
+    Path(path).write_text(page, encoding="utf-8")
+    say(f"wrote {path}")
+
+
+def _page(df: pd.DataFrame, args, metrics: dict) -> str:
+    return report_html(
         df,
         args.true,
         args.pred,
@@ -52,8 +64,6 @@ def write_report(df: pd.DataFrame, args, metrics: dict, path: str) -> None:
         dropna=args.dropna,
         renormalize=args.renormalize,
     )
-    Path(path).write_text(page, encoding="utf-8")
-    say(f"wrote {path}")
 
 
 def report(args, out) -> int:
@@ -62,5 +72,6 @@ def report(args, out) -> int:
         raise UsageError("report needs --true COL and --pred COL (and --proba COLS for the reliability diagrams)")
     check_report(args, args.out, "--out")
     df, metrics = read_file(args)
-    write_report(df, args, metrics, args.out)
+    write_report(with_baselines(df, args), args, metrics, args.out)
+    note_baselines(args)
     return 0

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._bridge.baselines import flag_baselines
 from ordframe._bridge.evaluate import evaluate_cube, evaluate_frame, evaluate_frame_rows
 from ordframe._cli.console import say
 from ordframe._cli.files import STDIN, decimal_mark, read_parameter, read_predictions, separator
@@ -31,6 +32,12 @@ from ordframe._registry.manager import get_metric, metric_names
 from ordframe._registry.request import METRIC_SETS, MetricSpec, default_metrics, parse_metric
 from ordframe._resampling.cubes import bootstrap_cube
 from ordframe._resampling.paired import paired_replicates
+from ordframe.sklearn import add_baselines
+
+NO_BASELINES = (
+    "no baselines: the constant baselines of the training folds need the folds; give --fold COL (and --repeat COL "
+    "for a repeated cross-validation) and --sample COL"
+)
 
 
 def typed_labels(tokens: list[str] | None, column: pd.Series):
@@ -154,7 +161,7 @@ def _check_numbers(args) -> None:
     if not 0 < args.level < 1:
         raise UsageError(f"--level must be a number between 0 and 1, e.g. 0.95, got {args.level}")
     bootstrap = {
-        "--sample": args.sample,
+        "--sample": args.sample if args.fold is None else None,  # with --fold, the baselines' samples too
         "--strata": args.strata,
         "--cluster": args.cluster,
         "--compare": args.compare,
@@ -171,7 +178,8 @@ def _check_columns(df: pd.DataFrame, args) -> None:
         repeated = _repeated(names or [])
         if repeated:
             raise UsageError(f"{option} names {', '.join(repeated)} more than once: name each column once")
-    for column in [args.true, args.pred, args.marker, *(args.proba or []), *(args.by or []), *_paired_columns(args)]:
+    named = [args.true, args.pred, args.marker, *(args.proba or []), *(args.by or []), *_paired_columns(args)]
+    for column in [*named, *_fold_columns(args)]:
         if column is not None and column not in df.columns:
             raise UsageError(
                 f"column {column!r} is not in the file; its columns are: {', '.join(map(str, df.columns))}"
@@ -243,6 +251,53 @@ def _paired_columns(args) -> list:
     return [c for c in (args.sample, *(args.strata or []), args.cluster) if c is not None]
 
 
+def _fold_columns(args) -> list:
+    """The columns of the cross-validation's design: --fold and --repeat."""
+    return [c for c in (args.fold, args.repeat) if c is not None]
+
+
+def with_baselines(df: pd.DataFrame, args) -> pd.DataFrame:
+    """The file's rows and, with ``--fold``, the rows of the constant baselines of its training folds as models of
+    the ``--by`` column (``add_baselines``)."""
+    if args.fold is None:
+        given = [
+            option for option, value in (("--repeat", args.repeat), ("--no-baselines", not args.baselines)) if value
+        ]
+        if given:
+            raise UsageError(f"{' '.join(given)}: these options apply to the baselines of --fold; give --fold COL too")
+        return df
+    if not args.baselines:
+        return df
+    _check_columns(df, args)
+    models = [column for column in args.by or [] if column not in _fold_columns(args)]
+    sample = args.sample or args.cluster
+    if len(models) != 1 or args.pred is None or sample is None:
+        raise UsageError(
+            f"--fold {args.fold}: the baselines are added as models of one --by column, with a --pred column, and "
+            "their training samples are counted once by --sample (or --cluster): give --by MODEL, --pred COL and "
+            "--sample COL, or --no-baselines"
+        )
+    if not isinstance(df[models[0]].dtype, pd.CategoricalDtype):  # the file's models (sorted), then the baselines
+        df = df.assign(**{models[0]: df[models[0]].astype("category")})
+    return add_baselines(
+        df,
+        args.true,
+        args.pred,
+        proba=args.proba,
+        labels=typed_labels(args.labels, df[args.true]),
+        model=models[0],
+        sample=sample,
+        repeat=args.repeat,
+        fold=args.fold,
+    )
+
+
+def note_baselines(args) -> None:
+    """Models (``--by``) without ``--fold`` have no baselines: say so, once, when the command has done its work."""
+    if args.by and args.fold is None:
+        say(NO_BASELINES)
+
+
 def _paired(args) -> bool:
     """A paired bootstrap of the --by models (sample ids, strata, clusters, comparisons), not one per group.
 
@@ -295,6 +350,7 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection
     """Intervals of each --by group, its cube (or with --proba, its rows) resampled apart."""
     by = selection.by
     values, rows = evaluate_frame_rows(df, selection, metrics)
+    flag_baselines(values)
     # the replicates and the intervals add dims named bootstrap and bound: a --by column may have either name
     hidden = {name: f"__by_{i}__" for i, name in enumerate(by) if name in (BOOTSTRAP_DIM, BOUND_DIM)}
     values = values.rename(hidden)
@@ -401,7 +457,9 @@ def read_file(args) -> tuple[pd.DataFrame, dict]:
     """The prediction file's columns that the options name, and ``--metrics`` (checked before the file is read)."""
     metrics = requested_metrics(args)
     label_columns = tuple(
-        dict.fromkeys(c for c in (args.true, args.pred, *(args.by or []), *_paired_columns(args)) if c)
+        dict.fromkeys(
+            c for c in (args.true, args.pred, *(args.by or []), *_paired_columns(args), *_fold_columns(args)) if c
+        )
     )
     both = sorted(set(args.na_values or ()) & set(args.labels or ()))
     if both:
@@ -436,6 +494,7 @@ def score(args, out) -> int:
 
         check_report(args, args.report, "--report")
     df, metrics = read_file(args)
+    df = with_baselines(df, args)
     result = score_result(df, args, metrics)
     cues = {name: get_metric(metric).orientation.cue() for name, (metric, _) in metrics.items()}
     if to_file:
@@ -449,7 +508,8 @@ def score(args, out) -> int:
         else:
             out.write_data(text)
     if args.report is not None:
-        write_report(df, args, metrics, args.report)
+        write_report(df, args, metrics, args.report, warned=True)
     if not args.by:
         _hint_groups(df, [args.true, args.pred, *(args.proba or [])])
+    note_baselines(args)
     return 0

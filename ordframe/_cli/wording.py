@@ -30,6 +30,8 @@ OPTIONS = {
     "strata": "--strata",
     "cluster": "--cluster",
     "n_resamples": "--n-resamples",
+    "repeat": "--repeat",
+    "fold": "--fold",
 }
 
 

@@ -10,6 +10,7 @@ optimal OC paths, the reliability diagrams and the methods paragraph with its re
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Hashable
 from typing import Any
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._bridge.baselines import FLAG, NAMES, flag_baselines
 from ordframe._bridge.evaluate import evaluate_frame_rows
 from ordframe._core.checks import direction_text, rng_of, significance
 from ordframe._core.dims import BOUND_DIM, METRIC_DIM, MODEL_DIM, PRED, THRESHOLD_DIM, TRUE, VERSUS_DIM
@@ -161,8 +163,10 @@ def report_html(
         values, rows = evaluate_frame_rows(frame, selection, metrics)
         cube = rows.cube(warned=True)
     else:
-        values = as_dataset(values)
+        values = as_dataset(values).copy()
         cube = frame_rows(frame, selection).cube()
+    if not any(FLAG in v.attrs for v in values.data_vars.values()):  # evaluate's values are flagged already
+        flag_baselines(values)
     model_dim = MODEL_DIM if model is None else model
     models = values.sizes.get(model_dim, 1)
     if n_resamples is not None and (intervals is None or (result is None and models > 1)):
@@ -171,7 +175,11 @@ def report_html(
             intervals = frame_ci(frame, selection, draws, metrics, level=level, method=method)
         if result is None and models > 1:
             result = frame_compare(frame, selection, draws, metrics, level=level)
-    missing = []
+    missing = (
+        []
+        if _baselines(values, model_dim)
+        else ["no constant baselines of the training folds (cross-validated predictions get them from add_baselines)"]
+    )
     sections = [_classes_section(cube, model_dim), _results_section(values, intervals, result, model_dim)]
     if result is not None:
         sections.append(_comparison_section(result, values, model_dim))
@@ -226,7 +234,36 @@ def _classes_section(cube: xr.DataArray, model_dim: str) -> Section:
 
 def _results_section(values: xr.Dataset, intervals, result, model_dim: str) -> Section:
     table = results_table(values, intervals=intervals, result=result, model_dim=model_dim, format="html")
-    return Section("results", "Results", scrolling(table, "results table"))
+    return Section("results", "Results", scrolling(table, "results table") + _baselines_text(values, model_dim))
+
+
+def _baselines(values: xr.Dataset, model_dim: str) -> list:
+    """The constant baselines among the models of ``values``."""
+    return [m for m in values.indexes[model_dim] if m in NAMES] if model_dim in values.indexes else []
+
+
+def _baselines_text(values: xr.Dataset, model_dim: str) -> str:
+    """What the constant baselines say: each metric that ranks one above a model, flagged, or that none does."""
+    if not _baselines(values, model_dim):
+        return ""
+    intro = (
+        "<p>The rows <em>baseline: &hellip;</em> are constant predictors fitted on each training fold's labels: "
+        "they use none of the features, so a model should rank above them."
+    )
+    flagged = [(name, json.loads(v.attrs[FLAG])) for name, v in values.data_vars.items() if FLAG in v.attrs]
+    if not flagged:
+        return intro + " Every metric ranks every model above them.</p>\n"
+    items = "".join(
+        f"<li><strong>{_e(name)}</strong> ranks "
+        + ", ".join(f"{_e(pair['baseline'])} above {_e(pair['model'])}" for pair in pairs)
+        + "</li>"
+        for name, pairs in flagged
+    )
+    return (
+        intro + " Flagged: a metric that ranks a baseline above a model; either the model has learnt less than "
+        "the class frequencies, or the metric rewards the class imbalance more than skill.</p>\n"
+        f'<ul class="flagged">{items}</ul>\n'
+    )
 
 
 def _comparison_section(result: xr.Dataset, values: xr.Dataset, model_dim: str) -> Section:
