@@ -4,6 +4,7 @@ A ```python block whose first line is ``# name.py`` is a module the page's
 examples import; it is written to a temporary directory on ``sys.path``.
 """
 
+import ast
 import doctest
 import re
 from pathlib import Path
@@ -37,6 +38,7 @@ def test_the_docs_have_examples():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
 def test_page_examples(page, tmp_path, monkeypatch, restore_registry):
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # the files an example writes
     text = page.read_text()
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(checker=PrintedChecker(), optionflags=doctest.ELLIPSIS)
@@ -427,3 +429,25 @@ def test_a_classifier_name_means_one_classifier_on_the_oc_page():
     names = [{row.split("|")[1].strip() for row in rows.splitlines()} for rows in tables]
     assert len(names) == 2 and {"A", "B", "C", "D"} <= names[0], names
     assert names[0].isdisjoint(names[1]), names
+
+
+def test_the_tutorials_whole_study_is_at_most_ten_lines():
+    """The study of comparing-models.md (cross-validation, intervals, comparison, baselines, table, methods, report)
+    stays at most ten statements after its imports: a line that packs two statements counts two."""
+    text = (DOCS / "comparing-models.md").read_text()
+    start = text.index("## The whole study in ten lines")
+    body = BLOCK.search(text, start).group(2)
+    statements = [
+        node
+        for example in doctest.DocTestParser().get_examples(body)
+        for node in ast.parse(example.source).body
+        if not isinstance(node, (ast.Import, ast.ImportFrom))
+    ]
+    assert 8 <= len(statements) <= 10, [ast.unparse(node)[:60] for node in statements]
+    called = {
+        node.func.attr
+        for s in statements
+        for node in ast.walk(s)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    }
+    assert {"ci", "compare", "results_table", "methods_text", "report_html"} <= called

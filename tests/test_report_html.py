@@ -1,6 +1,7 @@
 """The HTML report: one self-contained page with every section, escaped labels, no request to another server."""
 
 import base64
+import doctest
 import html
 import os
 import re
@@ -8,6 +9,7 @@ import shutil
 import subprocess
 import warnings
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -292,19 +294,16 @@ def test_the_command_says_what_is_wrong_before_reading_the_file(tmp_path, capsys
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("width", [1200, 390])
-def test_the_report_renders_in_chromium_without_console_errors(tmp_path, full_page, width):
-    """Headless Chromium opens the page from disk at a desktop's and a phone's width: no console message, a
-    screenshot that is not blank. Without Chromium the test is skipped, except in CI (CI=true), where it fails."""
+def renders_in_chromium(page: Path, width: int) -> None:
+    """Headless Chromium opens ``page`` from disk at ``width`` pixels: no console message, a screenshot that is not
+    blank. Without Chromium the test is skipped, except in CI (CI=true), where it fails."""
     if CHROMIUM is None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("chromium is not installed; CI checks the HTML report in it (apt-get install chromium)")
         pytest.skip("chromium is not installed")
     from PIL import Image
 
-    page, shot = tmp_path / "report.html", tmp_path / f"report-{width}.png"
-    page.write_text(full_page, encoding="utf-8")
+    shot = page.with_name(f"{page.stem}-{width}.png")
     done = subprocess.run(
         [
             CHROMIUM,
@@ -329,3 +328,43 @@ def test_the_report_renders_in_chromium_without_console_errors(tmp_path, full_pa
         assert image.size[0] == width
         colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 10, "a blank screenshot"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1200, 390])
+def test_the_report_renders_in_chromium_without_console_errors(tmp_path, full_page, width):
+    page = tmp_path / "report.html"
+    page.write_text(full_page, encoding="utf-8")
+    renders_in_chromium(page, width)
+
+
+TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "comparing-models.md"
+
+
+@pytest.fixture(scope="module")
+def study_report(tmp_path_factory):
+    """The report that the tutorial's ten-line study writes, its block run as a doctest in a folder of its own."""
+    text = TUTORIAL.read_text()
+    start = text.index("## The whole study in ten lines")
+    body = re.search(r"^```pycon\n(.*?)^```", text[start:], re.S | re.M).group(1)
+    folder = tmp_path_factory.mktemp("study")
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ordframe.BaselineWarning)  # the study's point, said on the page
+            runner.run(doctest.DocTestParser().get_doctest(body, {}, "study", str(TUTORIAL), 0))
+    finally:
+        os.chdir(here)
+    assert runner.summarize(verbose=False).failed == 0
+    return folder / "report.html"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1200, 390])
+def test_the_tutorials_study_writes_a_report_that_renders_in_chromium(study_report, width):
+    page = study_report.read_text(encoding="utf-8")
+    assert set(SECTIONS) - {"reliability"} <= set(Page(page).ids)
+    assert '<ul class="flagged">' in page and "baseline: median above tree" in page  # OC ranks it first
+    renders_in_chromium(study_report, width)
