@@ -195,6 +195,19 @@ def test_baselines_are_shown_and_a_metric_that_ranks_one_above_a_model_flagged(u
     assert "above exact" not in page and "no constant baselines" not in page
 
 
+def test_the_comparison_leaves_out_the_pairs_of_two_baselines(undrawn):
+    from ordframe.sklearn import add_baselines
+
+    df = add_baselines(folds(), "y", "yhat", repeat=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = ordframe.report_html(df, "y", "yhat", metrics=["mae"], sample="sample", n_resamples=50, seed=0)
+    comparison = page.split('id="comparison"')[1].split("</section>")[0]
+    # 2 models and 3 baselines: the model pair and each model against each baseline, 1 + 2 * 3 rows
+    assert comparison.count("<tr>") == 1 + 1 + 2 * 3
+    assert not re.search(r"baseline: \w+</td><td[^>]*>baseline: ", comparison)
+
+
 def test_given_values_flagged_by_evaluate_are_not_flagged_again(undrawn):
     from ordframe.sklearn import add_baselines
 

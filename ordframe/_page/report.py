@@ -267,11 +267,12 @@ def _baselines_text(values: xr.Dataset, model_dim: str) -> str:
 
 
 def _comparison_section(result: xr.Dataset, values: xr.Dataset, model_dim: str) -> Section:
-    """Every pair of models once per metric: the difference, its interval and the adjusted p-value."""
+    """Every pair of models once per metric (but two constant baselines): the difference, its interval and the
+    adjusted p-value."""
     level = float(result.attrs.get("ci_level", 0.95))
     alpha = significance(level)
     models = list(result[model_dim].values)
-    pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1 :]]
+    pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1 :] if not {a, b} <= set(NAMES)]
     rows = []
     for metric in result[METRIC_DIM].values:
         direction = direction_text(values[metric].attrs) if metric in values else ""
