@@ -11,11 +11,14 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import ordframe
 from ordframe._core import compiling, options
 from ordframe._inputs import classes, counting
+from ordframe._inputs import frame as frame_module
 from ordframe._inputs.frame import frame_rows
 from ordframe._inputs.selection import Selection
 
@@ -142,7 +145,7 @@ def naive_cube(frame: pd.DataFrame, by: bool) -> tuple[np.ndarray, list, list]:
 
 
 @settings(max_examples=120, deadline=None)
-@given(frame=integer_frames(), by=st.booleans(), sample_rows=st.sampled_from([1, 2, 50]))
+@given(frame=integer_frames(), by=st.booleans(), sample_rows=st.sampled_from([1, 2, 20]))
 def test_spans_read_from_samples_give_the_naive_cube(frame, by, sample_rows):
     """Labels and groups whose rare values a sample misses: the count finds them, the spans are made exact."""
     expected, values, groups = naive_cube(frame, by)
@@ -188,6 +191,104 @@ def test_a_count_confirms_sampled_spans_that_hold(name):
     np.testing.assert_array_equal(counts, naive_cube(frame, True)[0])
 
 
+def rare_values_frame() -> pd.DataFrame:
+    """10^5 rows of labels 0-4 and groups 0-3, but for a true label 9 and a group 70 on rows that a sample of the
+    real size (``classes.SAMPLE_ROWS``) does not read."""
+    rng = np.random.default_rng(3)
+    n = 100_000
+    frame = pd.DataFrame({"y": rng.integers(0, 5, n), "p": rng.integers(0, 5, n), "g": rng.integers(0, 4, n)})
+    frame.loc[50_001, "y"], frame.loc[50_009, "g"] = 9, 70
+    for column in ("y", "g"):
+        values = frame[column].to_numpy()
+        assert classes.sampled_range(values) != classes.value_range(values)  # the sample misses the rare value
+    return frame
+
+
+@contextlib.contextmanager
+def at_real_size(name: str):
+    """The real ``CHECKED_ROWS`` and ``SAMPLE_ROWS``, and ``before the switch`` (numpy's count, which trusts the
+    codes of fewer rows), ``checked numpy`` (numpy's count told to check them) or ``compiled`` (the steady state)."""
+    saved = compiling.COMPILED_SECONDS, compiling.SPENT, counting.CHECKED_ROWS
+    compiling.COMPILED_SECONDS, compiling.SPENT = (0 if name == "compiled" else math.inf), {}
+    if name == "checked numpy":
+        counting.CHECKED_ROWS = 1
+    try:
+        yield
+    finally:
+        compiling.COMPILED_SECONDS, compiling.SPENT, counting.CHECKED_ROWS = saved
+
+
+#: The rare values' frame as front ends meet it: fresh, filtered and re-indexed, sorted, with rows to drop.
+SHAPES = {
+    "fresh": lambda f: f,
+    "filtered": lambda f: f[f["p"] != 3].set_axis(np.arange(len(f))[f["p"] != 3] * 2 + 7),
+    "sorted": lambda f: f.sort_values("p", kind="stable"),
+    "dropna": lambda f: f.assign(p=f["p"].where(f.index % 1000 != 5)),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("name", ["before the switch", *CHECKED])
+def test_rows_outside_sampled_spans_are_counted_again_at_1e5_rows(name, shape, monkeypatch):
+    """At 10^5 rows, where the count checks every code the spans are read from samples, which miss a rare label
+    and a rare group: the count finds them, the spans are made exact and the rows counted again; before the
+    switch the spans are exact. Either way the cube is the exact spans' cube, and pandas' count of the rows kept."""
+    frame = SHAPES[shape](rare_values_frame())
+    refused = []
+    count = frame_module.count_cells
+
+    def recorded(*args, **kwargs):
+        try:
+            return count(*args, **kwargs)
+        except counting.OutsideAxis:
+            refused.append(True)
+            raise
+
+    monkeypatch.setattr(frame_module, "count_cells", recorded)
+    selection = Selection("y", "p", by="g", dropna=shape == "dropna")
+    with at_real_size("before the switch"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the rows dropped, warned about alike
+        exact = frame_rows(frame, selection).cube()
+    assert not refused
+    with at_real_size(name), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = frame_rows(frame, selection)
+        assert counting.checks_codes(len(frame)) == (name != "before the switch")
+        # labels with missing values are floats, and groups are coded again over the rows kept: exact spans
+        sampled = name != "before the switch" and shape != "dropna"
+        assert rows._sampled() == sampled
+        cube = rows.cube()
+    assert refused == ([True] if sampled else [])
+    xr.testing.assert_identical(cube, exact)
+    assert cube["true"].values.tolist() == [0, 1, 2, 3, 4, 9] and cube["g"].values.tolist() == [0, 1, 2, 3, 70]
+    got = cube.to_series()
+    expected = frame.dropna().astype(int).groupby(["g", "y", "p"]).size()
+    assert got[got > 0].to_dict() == expected.to_dict()
+
+
+def test_errors_of_sampled_spans_are_those_of_the_exact_ones():
+    """A cube too large for ``max_cube_bytes`` over the exact spans, small over the sampled ones: the same error."""
+    frame = rare_values_frame()
+    errors = {}
+    for name in ["before the switch", *CHECKED]:
+        with at_real_size(name), ordframe.set_options(max_cube_bytes=10_000), pytest.raises(MemoryError) as error:
+            frame.ordinal.confusion("y", "p", by="g")
+        errors[name] = str(error.value)
+    assert len(set(errors.values())) == 1 and "71 'g' groups" in errors["before the switch"], errors
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 20_000), low=st.integers(-(2**40), 2**40), rare=st.integers(0, 19_999))
+def test_a_sampled_range_lies_within_the_range_and_is_it_for_few_values(n, low, rare):
+    """A sample's range never exceeds the values' range, and is the range of values no more than the sample."""
+    values = np.full(n, low, np.int64) + np.arange(n) % 7
+    values[rare % n] = low - 1
+    sampled, exact = classes.sampled_range(values), classes.value_range(values)
+    assert exact[0] <= sampled[0] <= sampled[1] <= exact[1]
+    if n <= 3 * classes.SAMPLE_ROWS:
+        assert sampled == exact
+
+
 @pytest.fixture
 def fresh_process(monkeypatch):
     """No count has run yet (as in a new process), and the compiled count takes over after 1 s of numpy's, a row
@@ -228,15 +329,40 @@ def test_numpy_counts_until_its_time_would_have_paid_for_the_compiled_count(fres
     assert compiling.compiles(key, 0)
 
 
-def test_a_large_input_is_counted_compiled_at_once_and_checks_stay_by_rows(fresh_process, monkeypatch):
-    """An input whose reckoning alone reaches the budget runs the compiled count first; whether codes are checked
-    (spans then read from samples) stays a matter of rows."""
+def test_a_large_input_is_counted_compiled_at_once_and_then_every_code_is_checked(fresh_process, monkeypatch):
+    """An input whose reckoning alone reaches the budget runs the compiled count first; before, codes are checked
+    (spans then read from samples) from ``CHECKED_ROWS`` rows on, after, at every size (the compiled count's)."""
     if not options.COMPILED:
         pytest.skip("numba absent, or turned off by ORDFRAME_NUMBA=0")
+    assert not counting.checks_codes(10) and counting.checks_codes(counting.CHECKED_ROWS)
     codes, sizes = rows(1000)
     np.testing.assert_array_equal(counting.count_cells(codes, sizes), naive(codes, sizes, [0, 0, 0], None))
     assert fresh_process[counting._count_compiled] == math.inf
-    assert not counting.checks_codes(1000) and counting.checks_codes(counting.CHECKED_ROWS)
+    assert counting.checks_codes(1) and counting.checks_codes(1000)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_checks_codes_says_whether_the_count_that_runs_checks_every_code(fresh_process, monkeypatch, compiled):
+    """The one question the front ends ask (``checks_codes``) and what ``count_cells`` then does agree, before and
+    after the switch, below and from ``CHECKED_ROWS`` rows: the compiled count checks every code, numpy's count
+    checks where it is told to."""
+    monkeypatch.setattr(options, "COMPILED", compiled and options.COMPILED)
+    monkeypatch.setattr(counting, "CHECKED_ROWS", 600)
+    checked = []
+    numpy_count = counting._count_numpy
+    monkeypatch.setattr(counting, "_count_numpy", lambda *args: checked.append(args[-1]) or numpy_count(*args))
+    for n in (10, 599, 600, 999, 1000, 10):  # 1000 rows are reckoned at the budget: the compiled count takes over
+        asked = counting.checks_codes(n)
+        codes, sizes = rows(n)
+        before = len(checked)
+        np.testing.assert_array_equal(counting.count_cells(codes, sizes), naive(codes, sizes, [0, 0, 0], None))
+        ran_compiled = len(checked) == before
+        assert asked == (ran_compiled or checked[-1]), n
+        assert ran_compiled == (options.COMPILED and fresh_process[counting._count_compiled] == math.inf)
+        codes[1][n // 2] = 5  # outside its axis: refused wherever codes are checked
+        if asked:
+            with pytest.raises(counting.OutsideAxis):
+                counting.count_cells(codes, sizes)
 
 
 def test_without_numba_numpy_counts_at_every_size(fresh_process, monkeypatch):

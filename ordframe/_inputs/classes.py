@@ -296,8 +296,11 @@ def sampled_range(values: np.ndarray) -> tuple[int, int]:
     it when the values are sorted or shuffled, unless a value is rare. It is
     confirmed by counting every row over it (``counting.count_cells`` checks
     each code), and the exact ``value_range`` replaces it where it was wrong.
+    Values no more than the sample give their exact range.
     """
-    step = max(1, len(values) // SAMPLE_ROWS)
+    if len(values) <= 3 * SAMPLE_ROWS:
+        return value_range(values)
+    step = len(values) // SAMPLE_ROWS
     parts = [values[:SAMPLE_ROWS], values[-SAMPLE_ROWS:], values[::step]]
     return int(min(p.min() for p in parts)), int(max(p.max() for p in parts))
 

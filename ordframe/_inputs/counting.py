@@ -10,12 +10,13 @@ one's first call costs (the rule of ski rental, ``_core/compiling.py``): combine
 the codes into a cell index two columns at a time, checking that each code
 falls on its axis, then add the rows to their cells. Until then, and without
 numba (or with ``ORDFRAME_NUMBA=0``), numpy's count combines the codes and
-bincounts them. Inputs of at least ``CHECKED_ROWS`` rows have every code
-checked by either count (numpy's checks each block's lowest and highest code
-while the block is in the CPU cache), so spans read from a sample of the rows
-(``classes.sampled_range``) are confirmed by the count itself
-(``checks_codes``): each column is read once. Both give a naive count's
-values (the tests check them). numba is imported, and the steps compiled
+bincounts them, checking each block's lowest and highest code while the block
+is in the CPU cache on inputs of at least ``CHECKED_ROWS`` rows. Where the count
+that will run checks every code (``checks_codes``: the rule and the rows, the
+one question that ``count_cells`` and the front ends ask), spans read from a
+sample of the rows (``classes.sampled_range``) are confirmed by the count
+itself: each column is read once. Both give a naive count's values (the
+tests check them). numba is imported, and the steps compiled
 (cached on disk), on the first count that uses them, never at ``import
 ordframe``.
 """
@@ -38,7 +39,7 @@ MIN_EXPECTED = 5
 # Rows are combined in blocks that stay in the CPU cache (numpy's steps take larger ones: each step is a call).
 BLOCK_ROWS = 1 << 17
 COMPILED_BLOCK_ROWS = 1 << 15
-# From this many rows on, either count checks every code (below, numpy's count trusts them).
+# From this many rows on, numpy's count checks every code too (below, it trusts them).
 CHECKED_ROWS = 1 << 20
 # numpy's count per row (two group and two label columns; ``benchmarks/bench_first_call.py --threshold``): what
 # an input would take it, beforehand.
@@ -66,9 +67,10 @@ def count_cells(codes, sizes, *, offsets=None, weights=None) -> np.ndarray:
 
 
 def checks_codes(rows: int) -> bool:
-    """Whether ``count_cells`` of ``rows`` rows checks every code (on fewer rows, numpy's count trusts them; the
-    compiled count checks them all)."""
-    return rows >= CHECKED_ROWS
+    """Whether ``count_cells`` of ``rows`` rows, called now, checks every code: the compiled count checks each, and
+    runs where the rule says so (``_core/compiling.py``); numpy's count checks them from ``CHECKED_ROWS`` rows on
+    (on fewer, it trusts them)."""
+    return rows >= CHECKED_ROWS or compiling.compiles(_count_compiled, rows * NUMPY_SECONDS_PER_ROW)
 
 
 def _count_compiled(codes, sizes: list[int], offsets: list[int], weights) -> np.ndarray:

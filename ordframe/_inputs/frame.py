@@ -85,10 +85,10 @@ class FrameRows:
     With ``prune_classes`` the classes are every integer between the lowest and
     the highest label, and the cube keeps only those that occur.
 
-    Large integer labels and ``by`` columns may be laid out over spans read from
-    a sample of the rows (``classes.sampled_range``), which the first count
-    confirms while it reads every row (``count_cells`` checks each code): one
-    pass instead of two. Anything else that reads the classes, codes or groups
+    Integer labels and ``by`` columns may be laid out over spans read from a
+    sample of the rows (``classes.sampled_range``) where the count checks each
+    code (``counting.checks_codes``), which the first count confirms while it
+    reads every row: one pass instead of two. Anything else that reads the classes, codes or groups
     first confirms the spans exactly (``_confirm``), so no reader sees a
     sampled span that is not the exact one.
     """
@@ -376,7 +376,8 @@ def _read_names(r: _Reading) -> None:
 
 def _read_groups(r: _Reading) -> None:
     s = r.selection
-    r.sampled = checks_codes(len(r.df)) and s.proba is None and not s.observed
+    # spans from samples where the count that reads the rows first checks every code (scores are read first)
+    r.sampled = checks_codes(len(r.df)) and s.proba is None and s.marker is None and not s.observed
     r.groups = Groups([group_column(name, r.df[name], sampled=r.sampled) for name in s.by], observed=False)
 
 
