@@ -301,8 +301,8 @@ def sampled_range(values: np.ndarray) -> tuple[int, int]:
     if len(values) <= 3 * SAMPLE_ROWS:
         return value_range(values)
     step = len(values) // SAMPLE_ROWS
-    parts = [values[:SAMPLE_ROWS], values[-SAMPLE_ROWS:], values[::step]]
-    return int(min(p.min() for p in parts)), int(max(p.max() for p in parts))
+    sample = np.concatenate([values[:SAMPLE_ROWS], values[-SAMPLE_ROWS:], values[::step]])  # 2 reductions, not 6
+    return int(sample.min()), int(sample.max())
 
 
 def _mask(mask: np.ndarray) -> np.ndarray | None:

@@ -251,8 +251,9 @@ def warn_classes_differ(counts: np.ndarray, classes: pd.Index, group_names: list
     folds that miss a rare class do not warn).
     """
     k = len(classes)
-    matrix = counts.reshape(-1, k, k)
-    true = matrix.sum(axis=-1)  # (groups, K)
+    true = counts.reshape(-1, k, k).sum(axis=-1)  # (groups, K)
+    if true.all():  # every group has every class
+        return
     sizes, overall = true.sum(axis=-1), true.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         expected = sizes[:, None] * overall[None, :] / overall.sum()

@@ -193,7 +193,8 @@ def labelled_array(values: np.ndarray, dims: tuple, coords: dict, name=None) -> 
     when each is an unnamed pandas Index along the dim of its name, of that dim's size.
 
     xarray's constructor copies every index it is given (deeply), which is most of what a small result costs;
-    pandas indexes cannot change, so these are shared instead. The result is the same.
+    pandas indexes cannot change, so these are shared instead. The result is the same (xarray casts only object
+    indexes, which may hold ``cftime`` dates).
     """
     shape = dict(zip(dims, np.shape(values)))
     if not all(
@@ -204,7 +205,7 @@ def labelled_array(values: np.ndarray, dims: tuple, coords: dict, name=None) -> 
         for dim, index in coords.items()
     ):
         return xr.DataArray(values, dims=dims, coords=coords, name=name)
-    indexes = {dim: PandasIndex(index, dim) for dim, index in coords.items()}
+    indexes = {dim: PandasIndex(index, dim, fastpath=index.dtype != object) for dim, index in coords.items()}
     variables = {}
     for index in indexes.values():
         variables.update(index.create_variables())
