@@ -278,15 +278,24 @@ def test_errors_of_sampled_spans_are_those_of_the_exact_ones():
 
 
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(1, 20_000), low=st.integers(-(2**40), 2**40), rare=st.integers(0, 19_999))
-def test_a_sampled_range_lies_within_the_range_and_is_it_for_few_values(n, low, rare):
-    """A sample's range never exceeds the values' range, and is the range of values no more than the sample."""
+@given(
+    n=st.integers(3 * classes.SAMPLE_ROWS + 1, 40_000), low=st.integers(-(2**40), 2**40), rare=st.integers(0, 39_999)
+)
+def test_a_sampled_range_lies_within_the_range(n, low, rare):
+    """A sample's range never exceeds the values' range; it is read from samples of more values than it holds."""
+    assert classes.samples_fewer(n) and not classes.samples_fewer(3 * classes.SAMPLE_ROWS)
     values = np.full(n, low, np.int64) + np.arange(n) % 7
     values[rare % n] = low - 1
     sampled, exact = classes.sampled_range(values), classes.value_range(values)
     assert exact[0] <= sampled[0] <= sampled[1] <= exact[1]
-    if n <= 3 * classes.SAMPLE_ROWS:
-        assert sampled == exact
+
+
+def test_few_rows_are_not_sampled():
+    """Rows no more than a sample reads have exact spans, whichever count runs."""
+    frame = pd.DataFrame({"y": np.arange(3 * classes.SAMPLE_ROWS) % 5, "g": 1}).assign(p=lambda d: d["y"])
+    for name in ["before the switch", *CHECKED]:
+        with at_real_size(name):
+            assert not frame_rows(frame, Selection("y", "p", by="g"))._sampled()
 
 
 @pytest.fixture

@@ -288,6 +288,11 @@ def value_range(values: np.ndarray) -> tuple[int, int]:
     return int(min(lows)), int(max(highs))
 
 
+def samples_fewer(rows: int) -> bool:
+    """Whether the sample of ``sampled_range`` reads fewer than ``rows`` values (else the range is read at once)."""
+    return rows > 3 * SAMPLE_ROWS
+
+
 def sampled_range(values: np.ndarray) -> tuple[int, int]:
     """``(lowest, highest)`` of a sample of non-empty integer ``values``: the first and the last ``SAMPLE_ROWS``,
     and ``SAMPLE_ROWS`` spread evenly between.
@@ -296,10 +301,8 @@ def sampled_range(values: np.ndarray) -> tuple[int, int]:
     it when the values are sorted or shuffled, unless a value is rare. It is
     confirmed by counting every row over it (``counting.count_cells`` checks
     each code), and the exact ``value_range`` replaces it where it was wrong.
-    Values no more than the sample give their exact range.
+    For more values than the sample (``samples_fewer``).
     """
-    if len(values) <= 3 * SAMPLE_ROWS:
-        return value_range(values)
     step = len(values) // SAMPLE_ROWS
     sample = np.concatenate([values[:SAMPLE_ROWS], values[-SAMPLE_ROWS:], values[::step]])  # 2 reductions, not 6
     return int(sample.min()), int(sample.max())

@@ -34,6 +34,7 @@ from ordframe._inputs.classes import (
     labels_of,
     missing_error,
     offset_of,
+    samples_fewer,
 )
 from ordframe._inputs.counting import (
     OutsideAxis,
@@ -377,7 +378,8 @@ def _read_names(r: _Reading) -> None:
 def _read_groups(r: _Reading) -> None:
     s = r.selection
     # spans from samples where the count that reads the rows first checks every code (scores are read first)
-    r.sampled = checks_codes(len(r.df)) and s.proba is None and s.marker is None and not s.observed
+    n = len(r.df)
+    r.sampled = samples_fewer(n) and checks_codes(n) and s.proba is None and s.marker is None and not s.observed
     r.groups = Groups([group_column(name, r.df[name], sampled=r.sampled) for name in s.by], observed=False)
 
 
