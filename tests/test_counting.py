@@ -24,6 +24,8 @@ from ordframe._inputs.selection import Selection
 
 #: The counts that check every code (spans then read from samples): numpy's (without numba) and the compiled one.
 CHECKED = ["checked numpy", "compiled"] if options.COMPILED else ["checked numpy"]
+#: ``CHECKED`` as parameters, the compiled count's in the tier of compiled routines.
+CHECKED_PARAMS = [pytest.param(name, marks=pytest.mark.compiled) if name == "compiled" else name for name in CHECKED]
 
 
 @contextlib.contextmanager
@@ -228,7 +230,7 @@ SHAPES = {
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("name", ["before the switch", *CHECKED])
+@pytest.mark.parametrize("name", ["before the switch", *CHECKED_PARAMS])
 def test_rows_outside_sampled_spans_are_counted_again_at_1e5_rows(name, shape, monkeypatch):
     """At 10^5 rows, where the count checks every code the spans are read from samples, which miss a rare label
     and a rare group: the count finds them, the spans are made exact and the rows counted again; before the
@@ -350,7 +352,7 @@ def test_a_large_input_is_counted_compiled_at_once_and_then_every_code_is_checke
     assert counting.checks_codes(1) and counting.checks_codes(1000)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=pytest.mark.compiled), False])
 def test_checks_codes_says_whether_the_count_that_runs_checks_every_code(fresh_process, monkeypatch, compiled):
     """The one question the front ends ask (``checks_codes``) and what ``count_cells`` then does agree, before and
     after the switch, below and from ``CHECKED_ROWS`` rows: the compiled count checks every code, numpy's count

@@ -11,14 +11,13 @@ the codes into a cell index two columns at a time, checking that each code
 falls on its axis, then add the rows to their cells. Until then, and without
 numba (or with ``ORDFRAME_NUMBA=0``), numpy's count combines the codes and
 bincounts them, checking each block's lowest and highest code while the block
-is in the CPU cache on inputs of at least ``CHECKED_ROWS`` rows. Where the count
-that will run checks every code (``checks_codes``: the rule and the rows, the
-one question that ``count_cells`` and the front ends ask), spans read from a
-sample of the rows (``classes.sampled_range``) are confirmed by the count
-itself: each column is read once. Both give a naive count's values (the
-tests check them). numba is imported, and the steps compiled
-(cached on disk), on the first count that uses them, never at ``import
-ordframe``.
+is in the CPU cache on inputs of at least ``CHECKED_ROWS`` rows. Where the
+count that will run checks every code (``checks_codes``: the rule and the
+rows, the one question that ``count_cells`` and the front ends ask), spans
+read from a sample of the rows (``classes.sampled_range``) are confirmed by
+the count itself: each column is read once. Both give a naive count's values
+(the tests check them). numba is imported, and the steps compiled (cached on
+disk), on the first count that uses them, never at ``import ordframe``.
 """
 
 from __future__ import annotations

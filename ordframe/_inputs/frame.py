@@ -89,9 +89,9 @@ class FrameRows:
     Integer labels and ``by`` columns may be laid out over spans read from a
     sample of the rows (``classes.sampled_range``) where the count checks each
     code (``counting.checks_codes``), which the first count confirms while it
-    reads every row: one pass instead of two. Anything else that reads the classes, codes or groups
-    first confirms the spans exactly (``_confirm``), so no reader sees a
-    sampled span that is not the exact one.
+    reads every row: one pass instead of two. Anything else that reads the
+    classes, codes or groups first confirms the spans exactly (``_confirm``),
+    so no reader sees a sampled span that is not the exact one.
     """
 
     index: pd.Index  # the DataFrame's labels of the rows kept (for messages and tables)
