@@ -301,8 +301,11 @@ def sampled_range(values: np.ndarray) -> tuple[int, int]:
     it when the values are sorted or shuffled, unless a value is rare. It is
     confirmed by counting every row over it (``counting.count_cells`` checks
     each code), and the exact ``value_range`` replaces it where it was wrong.
-    For more values than the sample (``samples_fewer``).
+    Values no more than the sample (``samples_fewer``: rows that ``dropna``
+    left, say) give their range.
     """
+    if not samples_fewer(len(values)):
+        return value_range(values)
     step = len(values) // SAMPLE_ROWS
     sample = np.concatenate([values[:SAMPLE_ROWS], values[-SAMPLE_ROWS:], values[::step]])  # 2 reductions, not 6
     return int(sample.min()), int(sample.max())
