@@ -13,6 +13,7 @@ import xarray as xr
 
 from ordframe._cli.main import main
 from ordframe._cli.output import METADATA_SUFFIX, write_file
+from ordframe._cli.score import NO_BASELINES
 from ordframe._inference.results_section import (
     ADJUSTMENT_TEXTS,
     latex_text,
@@ -233,7 +234,8 @@ def test_score_says_where_the_record_is(capsys, tmp_path, frame):
     err = capsys.readouterr().err
     assert (
         code == 0
-        and err == f"wrote {tmp_path / 's.csv'} (how it was computed: {tmp_path / 's.csv'}{METADATA_SUFFIX})\n"
+        and err
+        == f"wrote {tmp_path / 's.csv'} (how it was computed: {tmp_path / 's.csv'}{METADATA_SUFFIX})\n{NO_BASELINES}\n"
     )
     record = json.loads((tmp_path / f"s.csv{METADATA_SUFFIX}").read_text(encoding="utf-8"))
     assert record["columns"]["mae"]["metric_bounds"] == [0.0, "inf"]
