@@ -1,8 +1,15 @@
-"""Coverage and width of ordframe's 95% bootstrap intervals for every registered confusion metric, and the default each picks.
+"""Coverage and width of ordframe's 95% bootstrap intervals for every registered confusion and score metric and for
+Krippendorff's alpha, and the default each picks.
 
     python benchmarks/bench_coverage.py                        # the full table (about an hour, 2 cores)
     python benchmarks/bench_coverage.py --output benchmarks/results_coverage.md --jobs 2
+    python benchmarks/bench_coverage.py --family score --output benchmarks/results_coverage.md --jobs 2
+    python benchmarks/bench_coverage.py --family agreement --output benchmarks/results_coverage.md --jobs 2
     python benchmarks/bench_coverage.py --smoke                # tiny sizes, the checks only (seconds)
+
+Score metrics (``--family score``, ``score_cell``) and Krippendorff's alpha over items (``--family agreement``,
+``alpha_cell``) have populations of their own, with the truth exact, and the same tallies, oracle and rule; each
+family's section of the report file is replaced by its run, the others kept. What follows is the confusion family.
 
 Populations are discretised bivariate normals (correlation 0.9): a latent z and a prediction x of it, each
 cut into K classes at the same thresholds. With the same thresholds the joint distribution is symmetric, so
@@ -42,7 +49,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
+import tempfile
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -50,6 +59,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 from scipy.stats import multivariate_normal, norm
 
@@ -57,6 +67,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine_info import emit, machine  # noqa: E402
 
 import ordframe  # noqa: E402
+from ordframe._inference.agreement import INTERVAL as ALPHA_INTERVAL  # noqa: E402
+from ordframe._inference.agreement import alpha_values  # noqa: E402
+from ordframe._inference.intervals import reflected  # noqa: E402
 from ordframe._registry import manager as registry  # noqa: E402
 from ordframe._registry.interval_methods import INTERVAL_METHODS, methods  # noqa: E402
 
@@ -83,6 +96,18 @@ EXTRA = tuple(
 # needs the replicates only, basic and Jeffreys the estimate too, BCa the jackknife (K^2 evaluations of the metric),
 # the intersection interval per-class replicates (about one more bootstrap), the calibrated one a double bootstrap.
 COST = ("percentile", "basic", "jeffreys", "bca", "intersection", "calibrated")
+# Score metrics: the methods ``df.ordinal.ci`` offers them (those that need no cube and no kind of metric).
+METHODS_OF_SCORES = tuple(
+    name
+    for name in methods("frame")
+    if "cube" not in INTERVAL_METHODS[name].needs and INTERVAL_METHODS[name].metric is None
+)
+SEPARATION = {"weak": 0.5, "strong": 0.9}  # the correlation of the marker and the latent class variable
+MARKER_LEVELS = {"fine": 200, "coarse": 4}  # the marker's distinct values: nearly continuous, or heavily tied
+# Krippendorff's alpha: raters per item and the share of their ratings missing; the SD of a rater's error, in classes
+RATERS = {"2/0": (2, 0.0), "5/0.3": (5, 0.3)}
+RATER_SPREAD = {"close": 0.5, "loose": 1.0}
+ALPHA = "krippendorff_alpha"
 ORACLE_RESAMPLES = 200  # bootstrap of the test sets' estimates for the Monte-Carlo error of the oracle width
 
 
@@ -96,18 +121,32 @@ class Tally(NamedTuple):
     oracle_se: float  # Monte-Carlo standard error of the oracle width, relative to it
 
 
-def population(k: int, kind: str, rho: float = 0.9) -> np.ndarray:
-    """The joint distribution ``(K, K)`` of true and predicted class (rows = true) of a population."""
-    probs = np.asarray(IMBALANCED[k]) if kind == "imb" else np.full(k, 1 / k)
-    cuts = np.clip(norm.ppf(np.cumsum(probs)[:-1]), -8, 8)
-    rows = np.r_[-8.0, cuts, 8.0]
-    cols = rows + (0.25 if kind == "shift" else 0.0)
-    cols[0], cols[-1] = -8.0, 8.0
+def cuts(probs) -> np.ndarray:
+    """The thresholds of a standard normal that cut it into classes of these probabilities, ends at -8 and 8."""
+    return np.r_[-8.0, np.clip(norm.ppf(np.cumsum(probs)[:-1]), -8, 8), 8.0]
+
+
+def class_probs(k: int, kind: str) -> np.ndarray:
+    """Balanced classes, or the skewed ones of ``IMBALANCED`` (``kind`` "imb")."""
+    return np.asarray(IMBALANCED[k]) if kind == "imb" else np.full(k, 1 / k)
+
+
+def joint(rows: np.ndarray, cols: np.ndarray, rho: float) -> np.ndarray:
+    """The probabilities ``(rows - 1, cols - 1)`` of a standard bivariate normal of correlation ``rho`` cut at these
+    thresholds."""
     mvn = multivariate_normal([0.0, 0.0], [[1.0, rho], [rho, 1.0]])
     grid = np.array([[mvn.cdf([a, b]) for b in cols] for a in rows])
     p = grid[1:, 1:] - grid[:-1, 1:] - grid[1:, :-1] + grid[:-1, :-1]
     p = np.clip(p, 0, None)
     return p / p.sum()
+
+
+def population(k: int, kind: str, rho: float = 0.9) -> np.ndarray:
+    """The joint distribution ``(K, K)`` of true and predicted class (rows = true) of a population."""
+    rows = cuts(class_probs(k, kind))
+    cols = rows + (0.25 if kind == "shift" else 0.0)
+    cols[0], cols[-1] = -8.0, 8.0
+    return joint(rows, cols, rho)
 
 
 def tally(bounds: xr.DataArray, truth: float, estimate: xr.DataArray) -> np.ndarray:
@@ -129,7 +168,7 @@ def oracle(estimates: np.ndarray, rng: np.random.Generator) -> tuple[float, floa
     return width, float(np.diff(np.quantile(redrawn, [0.025, 0.975], axis=1), axis=0).std()) / width
 
 
-def cell(k, kind, n, names, r_all, r_path, b, rng, extra=EXTRA) -> dict:
+def cell(kind, k, n, *, names, r_all, r_path, b, rng, extra=EXTRA) -> dict:
     """The ``Tally`` of each (metric, method) of one population and N."""
     p = population(k, kind)
     truth_cube = xr.DataArray(n * p, dims=("true", "pred"))
@@ -167,6 +206,12 @@ def cell(k, kind, n, names, r_all, r_path, b, rng, extra=EXTRA) -> dict:
         for (m, method), bounds in intervals.items():
             rows.setdefault((m, method), []).append(tally(bounds, truths[m], estimates[m]))
         done += size
+    return counted(rows, estimated, rng)
+
+
+def counted(rows: dict, estimated: dict, rng: np.random.Generator) -> dict:
+    """The ``Tally`` of each (metric, method) from its ``tally`` rows (a list per key) and the metrics' estimates
+    (a list of arrays per metric, for the oracle width)."""
     oracles = {m: oracle(np.concatenate(values), rng) for m, values in estimated.items()}
     counts = {}
     for (m, method), parts in rows.items():
@@ -174,6 +219,67 @@ def cell(k, kind, n, names, r_all, r_path, b, rng, extra=EXTRA) -> dict:
         width_of, se_of = oracles[m]
         counts[(m, method)] = Tally(int(hit.sum()), int(valid.sum()), int(below.sum()), width / width_of, se_of)
     return counts
+
+
+def score_cell(kind, k, n, *, names, r, b, rng) -> dict:
+    """The ``Tally`` of each (score metric, method) of one population and N: ``kind`` is "classes separation ties"
+    (``class_probs``, ``SEPARATION``, ``MARKER_LEVELS``)."""
+    classes, separation, ties = kind.split()
+    levels = MARKER_LEVELS[ties]
+    p = joint(cuts(class_probs(k, classes)), cuts(np.full(levels, 1 / levels)), SEPARATION[separation])
+    starts = np.array([0, levels])  # the population as one group of (marker level, class) probabilities
+    truths = {m: float(registry.get_metric(m).func(p.T, starts)[0]) for m in names}
+    rows: dict = {}
+    estimated: dict = {}
+    for _ in range(r):
+        drawn = np.repeat(np.arange(k * levels), rng.multinomial(n, p.ravel()))
+        df = pd.DataFrame({"true": drawn // levels, "marker": drawn % levels})
+        asked = {"metrics": list(names), "labels": list(range(k))}
+        estimates = df.ordinal.evaluate("true", marker="marker", **asked)
+        seed = int(rng.integers(2**32))  # the same replicates for every method
+        for method in METHODS_OF_SCORES:
+            bounds = df.ordinal.ci(
+                "true", marker="marker", n_resamples=b, seed=seed, method=method, min_valid=0, **asked
+            )
+            for m in names:
+                rows.setdefault((m, method), []).append(tally(bounds[m], truths[m], estimates[m]).reshape(4, 1))
+        for m in names:
+            estimated.setdefault(m, []).append(np.atleast_1d(estimates[m].values))
+    return counted(rows, estimated, rng)
+
+
+def rating_probs(k: int, spread: float) -> np.ndarray:
+    """``q[t, c]``: the probability that a rater rates an item of true class ``t`` as ``c``, a normal error of SD
+    ``spread`` (in classes) about ``t`` rounded to the nearest class, the end classes open."""
+    edges = np.r_[-np.inf, np.arange(k - 1) + 0.5, np.inf]
+    return np.diff(norm.cdf((edges[None, :] - np.arange(k)[:, None]) / spread), axis=1)
+
+
+def alpha_cell(kind, k, n, *, r, b, rng) -> dict:
+    """The ``Tally`` of Krippendorff's alpha's percentile and basic intervals over ``n`` items of one population:
+    ``kind`` is "raters/missing spread" (``RATERS``, ``RATER_SPREAD``)."""
+    design, spread = kind.split()
+    raters, missing = RATERS[design]
+    q = rating_probs(k, RATER_SPREAD[spread])
+    probs = class_probs(k, "bal")
+    # the population's coincidences, sum_t P(t) q_t q_t^T (to scale: at 1e12 pairable ratings (n - 1) / n is 1)
+    truth = float(alpha_values(1e12 * np.einsum("t,tc,tk->ck", probs, q, q), "ordinal"))
+    rows: dict = {}
+    estimated: list = []
+    for _ in range(r):
+        true = rng.choice(k, size=n, p=probs)
+        rating = (rng.random((n, raters, 1)) > np.cumsum(q[true], axis=1)[:, None, :-1]).sum(axis=2)
+        kept = rng.random((n, raters)) >= missing
+        item, rater = np.nonzero(kept)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ds = ordframe.krippendorff_alpha(item, rater, rating[kept], labels=list(range(k)), n_resamples=b, seed=rng)
+        estimate, (low, high) = ds["alpha"], (ds["interval"].sel(bound=b, drop=True) for b in ("low", "high"))
+        basic = xr.concat(reflected(low, high, estimate, 1), dim=pd.Index(["low", "high"], name="bound"))
+        for method, bounds in (("percentile", ds["interval"]), ("basic", basic)):
+            rows.setdefault((ALPHA, method), []).append(tally(bounds, truth, estimate).reshape(4, 1))
+        estimated.append(np.atleast_1d(estimate.values))
+    return counted(rows, {ALPHA: estimated}, rng)
 
 
 def fmt(c: Tally) -> str:
@@ -192,12 +298,19 @@ def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True, jobs=1, names=None, e
     cells = [
         (kind, k, n) for k in sorted(ks, reverse=True) for kind in kinds for n in ns if kind != "shift" or n == 1000
     ]
-    streams = np.random.SeedSequence(seed).spawn(len(cells))
     names = tuple(names or registry.metric_names("confusion"))
-    tasks = [
-        (key, r_all, r_path if key[0] != "shift" else r_all, b, stream, log, names, extra)
-        for key, stream in zip(cells, streams)
+    settings = [
+        {"names": names, "r_all": r_all, "r_path": r_path if kind != "shift" else r_all, "b": b, "extra": extra}
+        for kind, _, _ in cells
     ]
+    return run_cells(cell, cells, settings, seed, log, jobs)
+
+
+def run_cells(measure, cells, settings, seed, log, jobs) -> dict:
+    """``measure(kind, k, n, rng=..., **setting)`` of every cell ``(kind, k, n)``, each from its own random stream,
+    in ``jobs`` processes."""
+    streams = np.random.SeedSequence(seed).spawn(len(cells))
+    tasks = [(measure, key, setting, stream, log) for key, setting, stream in zip(cells, settings, streams)]
     if jobs == 1:
         return dict(map(one_cell, tasks))
     with ProcessPoolExecutor(jobs) as pool:
@@ -205,11 +318,11 @@ def run(ks, ns, kinds, r_all, r_path, b, seed=0, log=True, jobs=1, names=None, e
 
 
 def one_cell(task) -> tuple:
-    (kind, k, n), r_all, r_path, b, stream, log, names, extra = task
+    measure, (kind, k, n), setting, stream, log = task
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NaN replicates (d, ms ... on rare classes), degenerate BCa
-        counts = cell(k, kind, n, names, r_all, r_path, b, np.random.default_rng(stream), extra)
+        counts = measure(kind, k, n, rng=np.random.default_rng(stream), **setting)
     if log:
         print(f"{kind} K={k} N={n}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     return (kind, k, n), counts
@@ -268,7 +381,7 @@ def methods_of(metric: str, path_extra=EXTRA) -> tuple[str, ...]:
 def table(results: dict, metrics, methods=None, value=fmt) -> list[str]:
     """Markdown rows: one per metric and population, one column per N, the methods' ``value`` (coverage, or
     ``fmt_width``) joined by / (``methods``, or each metric's own: ``methods_of``)."""
-    kinds = sorted({key[0] for key in results}, key=["bal", "imb", "shift"].index)
+    kinds = list(dict.fromkeys(key[0] for key in results))
     ks = sorted({key[1] for key in results})
     ns = sorted({key[2] for key in results})
     out = []
@@ -276,6 +389,8 @@ def table(results: dict, metrics, methods=None, value=fmt) -> list[str]:
         for kind in kinds:
             for k in ks:
                 cells = [results.get((kind, k, n)) for n in ns]
+                if not any(cells):
+                    continue
                 measured = methods or [x for x in methods_of(m) if any((m, x) in c for c in cells if c)]
                 row = [
                     " / ".join(value(c[(m, meth)]) if (m, meth) in c else "-" for meth in measured) if c else ""
@@ -299,24 +414,56 @@ RULE = (
 )
 
 
+def header(title: str) -> list[str]:
+    """A report's title and the machine it ran on."""
+    return [title, "", "| machine | |", "|---|---|", *(f"| {k} | {v} |" for k, v in machine())]
+
+
+def picks(results: dict, names, r: int, registered: dict) -> list[str]:
+    """The section of the defaults: the rule (``RULE``), and per metric each method's worst cell and mean width, the
+    method the rule picks and the metric's ``registered`` default at the run."""
+    z = float(norm.ppf(1 - 0.05 / len(results)))
+    out = [
+        "## The default each metric's coverage and width pick",
+        "",
+        RULE.format(z=z, cells=len(results), r=r, bar=LEVEL - z * math.sqrt(LEVEL * (1 - LEVEL) / r)),
+        "",
+        "Per metric and method: the worst cell's coverage (*italic*: the method does not qualify), and the mean "
+        "width / oracle over the cells with its Monte-Carlo s.e.",
+        "",
+        "| metric | percentile | basic | Jeffreys | BCa | intersection | calibrated | the rule picks | why "
+        "| registered default at the run |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for m in names:
+        best, why, scores = choose(results, m)
+        parts = []
+        for meth in COST:
+            if meth in scores:
+                worst, qualifies, width, width_se, _ = scores[meth]
+                parts.append((f"{worst:.3f}" if qualifies else f"*{worst:.3f}*") + f", {width:.3f} ({width_se:.3f})")
+            else:
+                parts.append("")
+        out.append(f"| {m} | " + " | ".join(parts) + f" | {best} | {why} | {registered[m]} |")
+    return out
+
+
 def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
     measured = {key for counts in results.values() for key in counts}
     names = [m for m in registry.metric_names("confusion") if any(m == name for name, _ in measured)]
     paths = [m for m in PATH_METRICS if m in names]
     path_methods = [meth for meth in (*METHODS, *EXTRA) if any((m, meth) in measured for m in paths)]
     oc_methods = [meth for meth in path_methods if ("oc", meth) in measured]
-    kinds = sorted({key[0] for key in results}, key=["bal", "imb", "shift"].index)
+    kinds = list(dict.fromkeys(key[0] for key in results))
     ks = sorted({key[1] for key in results})
     ns = sorted({key[2] for key in results})
-    out = ["# Coverage and width of 95% bootstrap intervals", "", "| machine | |", "|---|---|"]
-    out += [f"| {k} | {v} |" for k, v in machine()]
+    out = header("# Coverage and width of 95% bootstrap intervals")
     se_all = math.sqrt(0.95 * 0.05 / r_all)
     sizes = f"R = {r_all} test sets per cell" + (
         f" ({r_path} for OC, UOC, MS and MMAE on the tied populations)" if r_path != r_all else ""
     )
     errors = f"{se_all:.4f}" + (f" ({math.sqrt(0.95 * 0.05 / r_path):.4f} at R = {r_path})" if r_path != r_all else "")
     columns = ["| metric | population | " + " | ".join(f"N = {n}" for n in ns) + " |", "|---|---|" + "---|" * len(ns)]
-    z = float(norm.ppf(1 - 0.05 / len(results)))
     out += [
         "",
         f"{sizes}, B = {b} replicates each; a coverage of 0.95 has a Monte-Carlo standard error of {errors}. "
@@ -379,28 +526,85 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
         *columns,
         *table(results, names, value=fmt_width),
         "",
-        "## The default each metric's coverage and width pick",
-        "",
-        RULE.format(z=z, cells=len(results), r=r_all, bar=LEVEL - z * se_all),
-        "",
-        "Per metric and method: the worst cell's coverage (*italic*: the method does not qualify), and the mean "
-        "width / oracle over the cells with its Monte-Carlo s.e.",
-        "",
-        "| metric | percentile | basic | Jeffreys | BCa | intersection | calibrated | the rule picks | why "
-        "| registered default at the run |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        *picks(results, names, r_all, {m: registry.get_metric(m).interval for m in names}),
     ]
-    for m in names:
-        best, why, scores = choose(results, m)
-        parts = []
-        for meth in COST:
-            if meth in scores:
-                worst, qualifies, width, width_se, _ = scores[meth]
-                parts.append((f"{worst:.3f}" if qualifies else f"*{worst:.3f}*") + f", {width:.3f} ({width_se:.3f})")
-            else:
-                parts.append("")
-        out.append(f"| {m} | " + " | ".join(parts) + f" | {best} | {why} | {registry.get_metric(m).interval} |")
     return "\n".join(out) + "\n"
+
+
+# The families of metrics measured apart (``--family``): title, what the cells are, and the registered default.
+FAMILIES = {
+    "confusion": None,  # ``report``
+    "score": (
+        "# Score metrics: coverage and width of 95% bootstrap intervals",
+        "Populations: a latent normal cut into the true classes (`bal`: K = 3 balanced classes; `imb`: K = 5 "
+        "imbalanced ones, as above) and a marker correlated with it ({separation}), cut into equal-probability "
+        "levels ({levels}); the truth is the metric on the population's joint distribution of (level, class), "
+        "exact. Each test set of N samples is scored by `df.ordinal.ci(true, marker=...)`, the same replicates "
+        "(one seed) for every method: percentile / basic / BCa (BCa's acceleration from the jackknife of the "
+        "samples), the methods `ci` offers score metrics.",
+    ),
+    "agreement": (
+        "# Krippendorff's alpha: coverage and width of 95% bootstrap intervals over items",
+        "Populations: N items of K = 5 balanced true classes, each rated by every rater with a normal error "
+        "about its class rounded to the nearest class ({spread}), each rating missing with a probability "
+        "(raters/missing: {raters}); ordinal alpha. The truth is alpha of the population's coincidences, "
+        "sum_t P(t) q_t q_t^T with q_t the ratings' distribution of an item of class t (a finite sample's "
+        "coincidences tend to N times it). Each test set is scored by `ordframe.krippendorff_alpha(..., "
+        "n_resamples=B)`; percentile / basic, the basic interval the percentile one reflected about the estimate "
+        "(`ordframe._inference.intervals.reflected`); BCa would need the jackknife of the items, which "
+        "`krippendorff_alpha` does not offer.",
+    ),
+}
+MARK = "<!-- bench_coverage family: {} -->"
+
+
+def family_report(family: str, results: dict, r: int, b: int, seconds: float, command: str) -> str:
+    """The report of the score metrics or of Krippendorff's alpha (``FAMILIES``)."""
+    title, populations = FAMILIES[family]
+    names = list(dict.fromkeys(m for counts in results.values() for m, _ in counts))
+    ns = sorted({key[2] for key in results})
+    columns = ["| metric | population | " + " | ".join(f"N = {n}" for n in ns) + " |", "|---|---|" + "---|" * len(ns)]
+    registered = {m: registry.get_metric(m).interval for m in names if m != ALPHA}
+    registered[ALPHA] = ALPHA_INTERVAL
+    settings = {
+        "separation": ", ".join(f"`{k}` {v}" for k, v in SEPARATION.items()),
+        "levels": ", ".join(f"`{k}` {v}" for k, v in MARKER_LEVELS.items()),
+        "spread": ", ".join(f"`{k}` SD {v} classes" for k, v in RATER_SPREAD.items()),
+        "raters": ", ".join(f"`{k}`" for k in RATERS),
+    }
+    out = [
+        *header(title),
+        "",
+        f"R = {r} test sets per cell, B = {b} replicates each; a coverage of 0.95 has a Monte-Carlo standard error "
+        f"of {math.sqrt(LEVEL * (1 - LEVEL) / r):.4f}. Total time {seconds / 60:.1f} min. "
+        + populations.format(**settings)
+        + " Width / oracle width as above.",
+        "",
+        f"Reproduce with `{command}`.",
+        "",
+        "Coverage:",
+        "",
+        *columns,
+        *table(results, names),
+        "",
+        "Width / oracle width:",
+        "",
+        *columns,
+        *table(results, names, value=fmt_width),
+        "",
+        *picks(results, names, r, registered),
+    ]
+    return "\n".join(out) + "\n"
+
+
+def merged(text: str, path: str, family: str) -> str:
+    """The report file at ``path`` with ``family``'s section replaced by ``text``, the other families' kept."""
+    old = Path(path).read_text() if Path(path).exists() else ""
+    parts = re.split("^" + re.escape(MARK).replace(r"\{\}", r"(\w+)") + "\n", old, flags=re.MULTILINE)
+    sections = {"confusion": parts[0], **dict(zip(parts[1::2], parts[2::2]))}
+    sections[family] = text
+    rest = "".join(f"\n{MARK.format(f)}\n{sections[f]}" for f in FAMILIES if f != "confusion" and f in sections)
+    return sections.get("confusion", "").rstrip("\n") + "\n" + rest
 
 
 def smoke() -> None:
@@ -439,13 +643,56 @@ def smoke() -> None:
     for c in cells.values():
         c[("mae", "bca")] = made(285, 0.015)
     assert choose(cells, "mae")[0] == "percentile"  # within MC error of the narrowest: the cheaper one
-    report(results, 20, 20, 200, 0.0, "smoke")
+    confusion = report(results, 20, 20, 200, 0.0, "smoke")
+    for family, measure, key in (
+        ("score", score_cell, ("imb strong coarse", 5, 100)),
+        ("agreement", alpha_cell, ("5/0.3 loose", 5, 30)),
+    ):
+        setting = {"r": 4, "b": 200} | ({"names": registry.metric_names("score")} if family == "score" else {})
+        results = run_cells(measure, [key], [setting], seed=0, log=False, jobs=1)
+        counts = results[key]
+        assert all(0 <= c.hit <= c.total <= 4 and c.below <= c.total for c in counts.values())
+        for m in {m for m, _ in counts}:
+            np.testing.assert_allclose(counts[(m, "basic")].width, counts[(m, "percentile")].width, rtol=1e-9)
+        text = family_report(family, results, 4, 200, 0.0, "smoke")
+        with tempfile.TemporaryDirectory() as folder:  # a family's section replaced, the others kept
+            path = Path(folder) / "results.md"
+            path.write_text(merged(text, str(path), family))
+            path.write_text(merged(confusion, str(path), "confusion"))
+            assert merged(text, str(path), family) == path.read_text() == confusion + f"\n{MARK.format(family)}\n{text}"
+
+
+def score_cells(r: int, b: int) -> tuple[list, list]:
+    """The score metrics' cells and their settings: K = 3 balanced or K = 5 imbalanced classes, every separation and
+    ties, N = 100 and 500."""
+    cells = [
+        (f"{classes} {separation} {ties}", k, n)
+        for classes, k in (("imb", 5), ("bal", 3))
+        for separation in SEPARATION
+        for ties in MARKER_LEVELS
+        for n in (100, 500)
+    ]
+    names = registry.metric_names("score")
+    return cells, [{"names": names, "r": r, "b": b}] * len(cells)
+
+
+def alpha_cells(r: int, b: int) -> tuple[list, list]:
+    """Krippendorff's alpha's cells and their settings: every design and spread, 30, 100 and 400 items."""
+    cells = [(f"{design} {spread}", 5, n) for design in RATERS for spread in RATER_SPREAD for n in (30, 100, 400)]
+    return cells, [{"r": r, "b": b}] * len(cells)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", help="write the markdown report to this file (else print it)")
-    parser.add_argument("--r", type=int, default=300, help="test sets per cell")
+    parser.add_argument(
+        "--family",
+        choices=FAMILIES,
+        default="confusion",
+        help="the metrics measured: the confusion metrics, the score metrics or Krippendorff's alpha; --output "
+        "keeps the other families' sections of the file",
+    )
+    parser.add_argument("--r", type=int, help="test sets per cell (default: 300; score 250; agreement 1000)")
     parser.add_argument("--r-path", type=int, default=300, help="test sets for OC, UOC, MS, MMAE on tied populations")
     parser.add_argument("--b", type=int, default=1000, help="bootstrap replicates")
     parser.add_argument("--jobs", type=int, default=1, help="cells run in this many processes")
@@ -463,27 +710,36 @@ def main():
         smoke()
         print(
             "bench_coverage smoke: coverage counts add up; the basic interval is the percentile one reflected; "
-            "the rule picks the narrowest method that covers, the cheaper of two alike"
+            "the rule picks the narrowest method that covers, the cheaper of two alike; the score metrics and "
+            "Krippendorff's alpha are measured alike"
         )
         return
     start = time.perf_counter()
-    results = run(
-        (3, 5, 8),
-        (200, 1000, 5000),
-        ("bal", "imb", "shift"),
-        args.r,
-        args.r_path,
-        args.b,
-        jobs=args.jobs,
-        names=args.metrics,
-        extra=tuple(args.extra),
-    )
     command = "python benchmarks/bench_coverage.py " + " ".join(sys.argv[1:])
-    text = report(results, args.r, args.r_path, args.b, time.perf_counter() - start, command)
-    emit(text, args.output)
-    for m in sorted({name for counts in results.values() for name, _ in counts}):
+    if args.family == "confusion":
+        r = args.r or 300
+        results = run(
+            (3, 5, 8),
+            (200, 1000, 5000),
+            ("bal", "imb", "shift"),
+            r,
+            args.r_path,
+            args.b,
+            jobs=args.jobs,
+            names=args.metrics,
+            extra=tuple(args.extra),
+        )
+        text = report(results, r, args.r_path, args.b, time.perf_counter() - start, command)
+    else:
+        r = args.r or {"score": 250, "agreement": 1000}[args.family]
+        measure, cells = (score_cell, score_cells) if args.family == "score" else (alpha_cell, alpha_cells)
+        results = run_cells(measure, *cells(r, args.b), seed=0, log=True, jobs=args.jobs)
+        text = family_report(args.family, results, r, args.b, time.perf_counter() - start, command)
+    emit(merged(text, args.output, args.family) if args.output else text, args.output)
+    for m in dict.fromkeys(name for counts in results.values() for name, _ in counts):
         best, why, _ = choose(results, m)
-        print(f"{m}: the rule picks {best} ({why}); registered default {registry.get_metric(m).interval}")
+        default = ALPHA_INTERVAL if m == ALPHA else registry.get_metric(m).interval
+        print(f"{m}: the rule picks {best} ({why}); registered default {default}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ group (paired), over their distinct patterns: an item's pattern is its
 integer count of rating pairs in every group, class pair and number of
 ratings, so a replicate's coincidence matrices are a sparse product, as the
 cluster bootstrap of ``_resampling/paired.py`` draws clusters of samples.
-The interval is the percentile interval of the replicates (``ordframe.ci``).
+The interval is ``INTERVAL`` of the replicates (``ordframe.ci``), chosen by its coverage
+(``benchmarks/bench_coverage.py --family agreement``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ordframe._inputs.selection import Selection
 from ordframe._resampling.paired import Draws, _equal_rows, check_roles, pattern_cubes
 
 LEVELS = ("nominal", "ordinal", "interval")
+INTERVAL = "percentile"  # the interval of the replicates
 REFERENCE = (
     "K. Krippendorff, Content Analysis: An Introduction to Its Methodology, 2nd ed., Sage, 2004; "
     "K. Krippendorff, Computing Krippendorff's Alpha-Reliability, 2011"
@@ -140,7 +142,7 @@ def frame_alpha(
         replicates = _replicates(pairs, m, units, n_items, n_groups, level_of_measurement, draws)
         labelled = groups.labelled(replicates.reshape(*groups.sizes, -1), (BOOTSTRAP_DIM,), rows=rated, name="alpha")
         labelled.attrs = draws.but(cluster=item).record()
-        variables["interval"] = ci(labelled, level=level, method="percentile").rename("interval")
+        variables["interval"] = ci(labelled, level=level, method=INTERVAL).rename("interval")
     return xr.Dataset(variables, attrs=attrs)
 
 
