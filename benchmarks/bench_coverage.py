@@ -414,6 +414,21 @@ RULE = (
 )
 
 
+def coverage_and_width(results: dict, metrics, columns: list[str], methods=None) -> list[str]:
+    """The coverage table and the width table of ``metrics`` (``table``), under the header rows ``columns``."""
+    return [
+        "Coverage:",
+        "",
+        *columns,
+        *table(results, metrics, methods),
+        "",
+        "Width / oracle width:",
+        "",
+        *columns,
+        *table(results, metrics, methods, fmt_width),
+    ]
+
+
 def header(title: str) -> list[str]:
     """A report's title and the machine it ran on."""
     return [title, "", "| machine | |", "|---|---|", *(f"| {k} | {v} |" for k, v in machine())]
@@ -484,15 +499,7 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
         "",
         f"## Non-smooth metrics: {', '.join(m.upper() for m in paths)} ({' / '.join(path_methods)})",
         "",
-        "Coverage:",
-        "",
-        *columns,
-        *table(results, paths, path_methods),
-        "",
-        "Width / oracle width:",
-        "",
-        *columns,
-        *table(results, paths, path_methods, fmt_width),
+        *coverage_and_width(results, paths, columns, path_methods),
     ]
     if "oc" in names:
         out += [
@@ -516,15 +523,7 @@ def report(results: dict, r_all, r_path, b, seconds, command: str) -> str:
         "",
         "## Every confusion metric (percentile / basic / BCa, and for shares of samples / Jeffreys)",
         "",
-        "Coverage:",
-        "",
-        *columns,
-        *table(results, names),
-        "",
-        "Width / oracle width:",
-        "",
-        *columns,
-        *table(results, names, value=fmt_width),
+        *coverage_and_width(results, names, columns),
         "",
         *picks(results, names, r_all, {m: registry.get_metric(m).interval for m in names}),
     ]
@@ -582,15 +581,7 @@ def family_report(family: str, results: dict, r: int, b: int, seconds: float, co
         "",
         f"Reproduce with `{command}`.",
         "",
-        "Coverage:",
-        "",
-        *columns,
-        *table(results, names),
-        "",
-        "Width / oracle width:",
-        "",
-        *columns,
-        *table(results, names, value=fmt_width),
+        *coverage_and_width(results, names, columns),
         "",
         *picks(results, names, r, registered),
     ]
