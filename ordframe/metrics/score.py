@@ -175,6 +175,7 @@ def ordframe_metrics():
             "random, is ordered by the score as by the classes; 1/K! is chance.",
             reference=NAKAS,
             undefined="some class has no sample",
+            interval="bca",
         ),
         Metric(
             "marker_somers_d",
