@@ -16,9 +16,10 @@ import pytest
 
 import ordframe
 from ordframe._cli.main import parser
-from ordframe._inference import compare, intervals, skill
+from ordframe._inference import agreement, compare, intervals, skill
 from ordframe._registry import interval_methods
 from ordframe._registry.interval_methods import INTERVAL_METHODS, PLACES, methods
+from ordframe._registry.manager import metric_names
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = list(INTERVAL_METHODS)
@@ -79,6 +80,24 @@ def test_every_default_has_its_coverage_run(name):
     assert (name in cost) != own_replicates, (
         f"interval method {name!r}: benchmarks/bench_coverage.py's COST must list it, in order of cost, "
         "and a coverage run must measure it before a metric defaults to it"
+    )
+
+
+def test_every_default_is_the_one_its_coverage_run_picked():
+    """Every confusion and score metric, and Krippendorff's alpha's interval over items, defaults to the method that
+    ``benchmarks/bench_coverage.py`` picked by the rule (its family's section of ``results_coverage.md``, the
+    column "the rule picks"): a new metric or a changed default fails here until its coverage run is recorded."""
+    picked = {}
+    for line in (ROOT / "benchmarks" / "results_coverage.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 10 and cells[0] != "metric" and not cells[0].startswith("-"):
+            picked[cells[0]] = cells[7]
+    defaults = {m: ordframe.get_metric(m).interval for kind in ("confusion", "score") for m in metric_names(kind)}
+    defaults["krippendorff_alpha"] = agreement.INTERVAL
+    differ = {m: (default, picked.get(m)) for m, default in defaults.items() if picked.get(m) != default}
+    assert not differ, (
+        f"(registered default, the coverage run's pick) differ for {differ}: run benchmarks/bench_coverage.py "
+        "(--family confusion, score or agreement) and set the default it picks"
     )
 
 
