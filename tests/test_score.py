@@ -319,6 +319,11 @@ def test_the_command_line_scores_a_marker_column(capsys, tmp_path):
     assert main([*argv, "--n-resamples", "20"]) == 0  # each group's rows resampled: no cube
     bounds = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="model")
     assert (bounds["orc_low"] <= bounds["orc"]).all() and (bounds["orc"] <= bounds["orc_high"]).all()
+    both = ["score", str(path), "--true", "y", "--pred", "y", "--marker", "s", "--by", "model", "--n-resamples", "20"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # vus's default (BCa) is not for groups apart: percentile, unsaid
+        assert main([*both, "--metrics", "vus", "mae"]) == 0
+    capsys.readouterr()
     for extra, message in (
         (["--n-resamples", "20", "--ci", "bca"], "--ci bca: the score metrics \\(orc\\) get percentile intervals"),
         (["--metrics", "mae"], "--metrics mae: it scores predicted labels: pass their column with --pred"),

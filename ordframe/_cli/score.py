@@ -363,7 +363,18 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection
     else:
         assert cube is not None  # the cube of --pred
         replicates = evaluate_cube(bootstrap_cube(cube, args.n_resamples, seed=rng), metrics)
-    bounds = ci(replicates, level=args.level, method=_method(args), cube=cube, seed=rng)
+    method = _method(args)
+    rows = [out for out, (name, _) in metrics.items() if get_metric(name).kind != "confusion"]
+    if method is None and rows:  # as the docs say: per group, percentile (BCa needs the frame's paired path)
+        bounds = xr.merge(
+            [
+                ci(replicates[rows], level=args.level, method="percentile", seed=rng),
+                ci(replicates.drop_vars(rows), level=args.level, method=None, cube=cube, seed=rng),
+            ],
+            combine_attrs="drop",
+        )
+    else:
+        bounds = ci(replicates, level=args.level, method=method, cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
