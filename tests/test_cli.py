@@ -789,7 +789,7 @@ def test_a_comparison_names_each_metric_with_its_direction(capsys, folds):
 def test_ci_without_a_bootstrap_is_an_error_like_cluster(capsys, folds):
     path, _ = folds
     argv = ["score", path, "--true", "y", "--pred", "yhat"]
-    for option in (["--ci", "bca"], ["--cluster", "subject"]):
+    for option in (["--ci", "bca"], ["--cluster", "subject"], ["--level", "0.9"], ["--level", "0.95"]):
         code, out, err = run(capsys, *argv, *option)
         assert (
             code == 2

@@ -88,9 +88,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="add confidence intervals (columns _low, _high) from N bootstrap replicates",
     )
-    options.add_argument(
-        "--level", type=float, default=0.95, help="the confidence level of --n-resamples intervals (default 0.95)"
-    )
+    options.add_argument("--level", type=float, help="the confidence level of --n-resamples intervals (default 0.95)")
     options.add_argument(
         "--ci",
         choices=["auto", *methods("frame")],

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ordframe._cli.console import say
-from ordframe._cli.score import _method, check_options, note_baselines, read_file, typed_labels, with_baselines
+from ordframe._cli.score import _level, _method, check_options, note_baselines, read_file, typed_labels, with_baselines
 from ordframe._cli.wording import UsageError
 from ordframe._core.messages import BaselineWarning
 from ordframe._page.report import report_html
@@ -59,7 +59,7 @@ def _page(df: pd.DataFrame, args, metrics: dict) -> str:
         cluster=args.cluster,
         n_resamples=args.n_resamples,
         seed=args.seed,
-        level=args.level,
+        level=_level(args),
         method=_method(args),
         dropna=args.dropna,
         renormalize=args.renormalize,

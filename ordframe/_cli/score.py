@@ -158,7 +158,7 @@ def _check_numbers(args) -> None:
         raise UsageError(f"--seed must be a whole number >= 0, got {args.seed}")
     if args.n_resamples is not None and args.n_resamples < 1:
         raise UsageError(f"--n-resamples must be a whole number of replicates >= 1, got {args.n_resamples}")
-    if not 0 < args.level < 1:
+    if args.level is not None and not 0 < args.level < 1:
         raise UsageError(f"--level must be a number between 0 and 1, e.g. 0.95, got {args.level}")
     bootstrap = {
         "--sample": args.sample if args.fold is None else None,  # with --fold, the baselines' samples too
@@ -166,6 +166,7 @@ def _check_numbers(args) -> None:
         "--cluster": args.cluster,
         "--compare": args.compare,
         "--ci": args.ci,
+        "--level": args.level is not None,
     }
     given = [option for option, value in bootstrap.items() if value]
     if given and args.n_resamples is None:
@@ -368,13 +369,13 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection
     if method is None and rows:  # as the docs say: per group, percentile (BCa needs the frame's paired path)
         bounds = xr.merge(
             [
-                ci(replicates[rows], level=args.level, method="percentile", seed=rng),
-                ci(replicates.drop_vars(rows), level=args.level, method=None, cube=cube, seed=rng),
+                ci(replicates[rows], level=_level(args), method="percentile", seed=rng),
+                ci(replicates.drop_vars(rows), level=_level(args), method=None, cube=cube, seed=rng),
             ],
             combine_attrs="drop",
         )
     else:
-        bounds = ci(replicates, level=args.level, method=method, cube=cube, seed=rng)
+        bounds = ci(replicates, level=_level(args), method=method, cube=cube, seed=rng)
     return _with_bounds(values, bounds).rename({inside: name for name, inside in hidden.items()})
 
 
@@ -399,6 +400,11 @@ def _method(args) -> str | None:
     return None if args.ci in (None, "auto") else args.ci
 
 
+def _level(args) -> float:
+    """``--level`` as ``level=``: 0.95 when not given (the parser leaves it unset, so that a given one is told)."""
+    return 0.95 if args.level is None else args.level
+
+
 def _with_bounds(values: xr.Dataset, bounds: xr.Dataset) -> xr.Dataset:
     """Every metric followed by its ``_low`` and ``_high`` bounds."""
     variables = {}
@@ -414,9 +420,9 @@ def _paired_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selectio
     draws = Resampling(args.n_resamples, args.seed, args.sample, args.strata, args.cluster)
     if args.compare:
         method = _method(args) or "percentile"
-        result = frame_compare(df, selection, draws, metrics, level=args.level, method=method)
+        result = frame_compare(df, selection, draws, metrics, level=_level(args), method=method)
         return _pairs_table(result, str(args.by[0]))
-    bounds = frame_ci(df, selection, draws, metrics, level=args.level, method=_method(args))
+    bounds = frame_ci(df, selection, draws, metrics, level=_level(args), method=_method(args))
     return _with_bounds(evaluate_frame(df, selection, metrics), bounds)
 
 
