@@ -311,6 +311,63 @@ def test_demo_trains_evaluates_and_writes_results(capsys, tmp_path):
     results.close()
 
 
+def test_the_demo_predicts_on_its_stratified_splits_by_cross_val_frame():
+    pytest.importorskip("sklearn")
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    from ordframe._cli import demo
+    from ordframe._cli.demo_models import models
+
+    frame = ordframe.datasets.load("lev")
+    x, y = frame.drop(columns="Out1").to_numpy(dtype=float), frame["Out1"]
+    table = demo.predictions(["lev"], 2)["lev"]
+    splits = StratifiedShuffleSplit(n_splits=2, test_size=demo.TEST_SIZE, random_state=0).split(x, y.cat.codes)
+    for rep, (train, test) in enumerate(splits):  # the loop the demo had before cross_val_frame
+        for name, model in models().items():
+            rows = table[(table["rep"] == rep) & (table["model"] == name)]
+            predicted = model.fit(x[train], y.cat.codes.to_numpy()[train]).predict(x[test])
+            assert rows["y"].tolist() == y.iloc[test].tolist()
+            assert rows["yhat"].tolist() == y.cat.categories[predicted].tolist()
+    assert table["y"].dtype == y.dtype and table["yhat"].dtype == y.dtype
+
+
+def test_the_demo_s_ordinal_models_are_scikit_learn_estimators():
+    pytest.importorskip("sklearn")
+    from sklearn.base import clone
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.preprocessing import StandardScaler
+
+    from ordframe._cli.demo_models import FrankHall, RoundedRidge
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(90, 2))
+    y = np.array(["a", "b", "c", "d"])[np.digitize(x[:, 0] + 0.8 * rng.normal(size=90), [-0.7, 0, 0.7])]
+    model = clone(FrankHall(LogisticRegression(C=0.5))).fit(x, y)
+    assert model.get_params()["estimator__C"] == 0.5 and list(model.classes_) == ["a", "b", "c", "d"]
+    above = np.column_stack([LogisticRegression(C=0.5).fit(x, y > c).predict_proba(x)[:, 1] for c in "abc"])
+    differences = -np.diff(np.column_stack([np.ones(90), above, np.zeros(90)]), axis=1)  # P(y > c-1) - P(y > c)
+    expected = np.maximum(differences, 0) / np.maximum(differences, 0).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(model.predict_proba(x), expected, rtol=1e-12)
+    assert (model.predict(x) == np.array(list("abcd"))[expected.argmax(axis=1)]).all()
+    ridge = clone(RoundedRidge(alpha=3.0)).fit(x, y)
+    index = np.searchsorted(["a", "b", "c", "d"], y)
+    fitted = Ridge(alpha=3.0).fit(StandardScaler().fit_transform(x), index).predict(StandardScaler().fit_transform(x))
+    assert (ridge.predict(x) == np.array(list("abcd"))[np.clip(np.round(fitted), 0, 3).astype(int)]).all()
+    assert not hasattr(ridge, "predict_proba") and ridge.regressor_ is not None
+
+
+@pytest.mark.slow
+def test_the_demo_s_ordinal_models_pass_scikit_learn_s_estimator_checks():
+    pytest.importorskip("sklearn")
+    from sklearn.utils.estimator_checks import check_estimator
+
+    from ordframe._cli.demo_models import FrankHall, RoundedRidge
+
+    for model in (FrankHall(), RoundedRidge()):
+        failed = [c for c in check_estimator(model, on_fail=None) if c["status"] == "failed"]
+        assert not failed, [(c["check_name"], str(c["exception"])) for c in failed]
+
+
 def test_metrics_lists_every_metric_with_its_direction_within_the_terminal(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "90")
     code, out, _ = run(capsys, "metrics")

@@ -507,7 +507,7 @@ def test_demo_training_shows_progress_on_standard_error(capsys):
 
     tables = predictions(["lev"], 2, progress=True)
     err = capsys.readouterr().err
-    assert "ordframe demo: training" in err and "split" in err
+    assert "cross_val_frame" in err and "fit" in err
     assert set(tables["lev"]["model"]) == {"logistic", "frank_hall", "rounded_ridge"}
     predictions(["lev"], 2)  # not a terminal: no bar
     assert capsys.readouterr().err == ""

@@ -1,10 +1,12 @@
 """``ordframe demo``: three kinds of ordinal model on the bundled data sets, evaluated the ordinal way.
 
-On every bundled data set, repeated stratified train/test splits train
+On every bundled data set, repeated stratified train/test splits
+(``ordframe.sklearn.cross_val_frame``) train
 
 * a multiclass logistic regression (class order ignored),
 * the Frank & Hall decomposition (K - 1 binary "is the class above k?"
-  logistic regressions; Cardoso & Sousa 2011, Sec. 4.4, an ordinal model), and
+  logistic regressions; Frank & Hall 2001, Cardoso & Sousa 2011, Sec. 4.4,
+  an ordinal model), and
 * a ridge regression on the class index, rounded and clipped to the classes,
 
 then evaluates every test set at once (one cube per data set, model and
@@ -13,8 +15,8 @@ data sets (Friedman test, Demšar 2006) and compares them within each data
 set with the corrected resampled t-test (Nadeau & Bengio 2003). It prints a
 summary and writes the results (netCDF and CSV) to a folder, which is
 checked before the training starts. Needs scikit-learn (``pip install
-"ordframe[demo]"``). A progress bar on standard error follows the training
-when it runs in a terminal and takes more than a couple of seconds.
+"ordframe[demo]"``). In a terminal, a progress bar on standard error follows
+each data set's training.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from ordframe import datasets
 from ordframe._bridge.evaluate import evaluate_frame
 from ordframe._cli.console import WIDTH
 from ordframe._cli.wording import UsageError
-from ordframe._core.progress import chunks
 from ordframe._inference.friedman import friedman
 from ordframe._inference.ttest import corrected_ci, corrected_ttest
 from ordframe._inputs.frame import frame_rows
@@ -52,73 +53,36 @@ METRICS = {  # the indices printed, with what a newcomer needs to read them
 TEST_SIZE = 0.3
 
 
-class FrankHall:
-    """Frank & Hall's ordinal decomposition: K - 1 binary models of P(class > k), combined into class probabilities."""
-
-    def __init__(self, make):
-        self.make = make
-
-    def fit(self, x, codes):
-        self.k = int(codes.max()) + 1
-        self.models = [self.make().fit(x, (codes > j).astype(int)) for j in range(self.k - 1)]
-        return self
-
-    def predict(self, x):
-        above = np.column_stack([m.predict_proba(x)[:, 1] for m in self.models])  # P(class > j), j = 0..K-2
-        proba = np.column_stack([1 - above[:, 0], above[:, :-1] - above[:, 1:], above[:, -1]])
-        return proba.argmax(axis=1)
-
-
-def _models():
-    from sklearn.linear_model import LogisticRegression, Ridge
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    def logistic():
-        return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
-
-    class RoundedRidge:
-        def fit(self, x, codes):
-            self.k, self.model = int(codes.max()) + 1, make_pipeline(StandardScaler(), Ridge()).fit(x, codes)
-            return self
-
-        def predict(self, x):
-            return np.clip(np.rint(self.model.predict(x)), 0, self.k - 1).astype(int)
-
-    return {"logistic": logistic, "frank_hall": lambda: FrankHall(logistic), "rounded_ridge": RoundedRidge}
-
-
 def predictions(names: list[str], reps: int, progress: bool | None = None) -> dict[str, pd.DataFrame]:
-    """Per data set, the test-set predictions of every model and repetition (class codes).
+    """Per data set, the test-set predictions of every model and repetition, by ``cross_val_frame``.
 
-    ``progress``: a bar over the train/test splits (``None``: in a terminal, for a run of more than a few seconds).
+    ``progress``: a bar over each data set's fits (``None``: in a terminal, for a run of more than a few seconds).
     """
     from sklearn.model_selection import StratifiedShuffleSplit
 
-    data, jobs = {}, []
-    rows: dict[str, list[pd.DataFrame]] = {name: [] for name in names}
+    from ordframe._cli.demo_models import models
+    from ordframe.sklearn import cross_val_frame
+
+    out = {}
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # tiny classes: sklearn's stratification warns
+        # tiny classes: sklearn's stratification warns; rounded_ridge has no probabilities, which the demo does not use
+        warnings.simplefilter("ignore", UserWarning)
         for name in names:
             frame = datasets.load(name)
             target = datasets.DATASETS[name].target
             x, codes = frame.drop(columns=target).to_numpy(dtype=np.float64), frame[target].cat.codes.to_numpy()
-            data[name] = (x, codes, frame[target].cat.categories)
-            splits = StratifiedShuffleSplit(n_splits=reps, test_size=TEST_SIZE, random_state=0).split(x, codes)
-            jobs += [(name, rep, train, test) for rep, (train, test) in enumerate(splits)]
-        for start, _ in chunks(len(jobs), 1, progress=progress, desc="ordframe demo: training", unit="split"):
-            name, rep, train, test = jobs[start]
-            x, codes, _ = data[name]
-            for model, make in _models().items():
-                predicted = make().fit(x[train], codes[train]).predict(x[test])
-                rows[name].append(pd.DataFrame({"rep": rep, "model": model, "y": codes[test], "yhat": predicted}))
-    out = {}
-    for name in names:
-        classes = data[name][2]
-        table = pd.concat(rows[name], ignore_index=True)
-        table["y"] = pd.Categorical.from_codes(table["y"], categories=classes, ordered=True)
-        table["yhat"] = pd.Categorical.from_codes(table["yhat"], categories=classes, ordered=True)
-        out[name] = table
+            classes = list(frame[target].cat.categories)
+            splits = StratifiedShuffleSplit(n_splits=reps, test_size=TEST_SIZE, random_state=0)
+            # on the class codes: the models take the class order from sorted labels, which "L" < "B" < "R" is not
+            table = cross_val_frame(models(), x, codes, labels=range(len(classes)), cv=splits, progress=progress)
+            out[name] = pd.DataFrame(
+                {
+                    "rep": table.groupby(["repeat", "fold"]).ngroup(),  # the split (its test sets overlap: repeats)
+                    "model": table["model"].astype(str),  # text: the results list the models by name
+                    "y": table["true"].cat.rename_categories(classes),
+                    "yhat": table["pred"].cat.rename_categories(classes),
+                }
+            )
     return out
 
 
@@ -237,8 +201,8 @@ def run(out: str = "ordframe-demo", reps: int = 5, quick: bool = False, stream=s
         f"({1 - TEST_SIZE:.0%} train, {TEST_SIZE:.0%} test) ...",
         file=stream,
     )
-    stream.flush()  # before the progress bar, which goes to standard error
-    tables = predictions(names, reps)
+    stream.flush()  # before the progress bars, which go to standard error
+    tables = predictions(names, reps, progress=sys.stderr.isatty())  # the demo takes longer than a bar's threshold
     results = evaluate_all(tables)
     print(f"... done in {time.perf_counter() - start:.0f} s.\n", file=stream)
     print(summary(results), file=stream)
