@@ -365,12 +365,12 @@ def _group_intervals(df: pd.DataFrame, args, metrics: dict, selection: Selection
         assert cube is not None  # the cube of --pred
         replicates = evaluate_cube(bootstrap_cube(cube, args.n_resamples, seed=rng), metrics)
     method = _method(args)
-    rows = [out for out, (name, _) in metrics.items() if get_metric(name).kind != "confusion"]
-    if method is None and rows:  # as the docs say: per group, percentile (BCa needs the frame's paired path)
+    of_rows = [out for out, (name, _) in metrics.items() if get_metric(name).kind != "confusion"]
+    if method is None and of_rows:  # as the docs say: per group, percentile (BCa needs the frame's paired path)
         bounds = xr.merge(
             [
-                ci(replicates[rows], level=_level(args), method="percentile", seed=rng),
-                ci(replicates.drop_vars(rows), level=_level(args), method=None, cube=cube, seed=rng),
+                ci(replicates[of_rows], level=_level(args), method="percentile", seed=rng),
+                ci(replicates.drop_vars(of_rows), level=_level(args), method=None, cube=cube, seed=rng),
             ],
             combine_attrs="drop",
         )
