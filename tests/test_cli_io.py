@@ -351,7 +351,8 @@ def test_every_out_extension_is_what_it_says_and_reads_back(tmp_path, frame, exp
     target = tmp_path / f"scores{suffix}"
     done = command("score", tmp_path / "p.csv", *SCORE, "--out", target)
     record = "" if suffix in (".parquet", ".nc") else f" (how it was computed: {target}-metadata.json)"
-    assert done.returncode == 0 and done.stdout == b"" and done.stderr.decode() == f"wrote {target}{record}\n"
+    said = f"wrote {target}{record}\n{NOTE}"
+    assert done.returncode == 0 and done.stdout == b"" and done.stderr.decode() == said
     got = read_back(target)
     rounded = suffix in (".md", ".txt")  # text tables show 4 decimals
     np.testing.assert_allclose(got[METRICS], expected.round(4) if rounded else expected, atol=1e-12)
