@@ -174,3 +174,85 @@ def test_deciding_for_the_metric_lowers_mae_and_cost_against_the_argmax():
     assert expected["mae"](df["median"].to_numpy()) <= expected["mae"](df["mode"].to_numpy())
     assert expected["cost"](df["cheapest"].to_numpy()) <= expected["cost"](df["mode"].to_numpy())
     assert float(df.ordinal.mae("y", "median")) == np.mean(np.abs(y - df["median"].to_numpy()))
+
+
+CLASSES = ["low", "mid", "high"]
+PROBA = dict(zip(CLASSES, ["p_low", "p_mid", "p_high"]))
+
+
+def predictions_frame(n=40, seed=0):
+    """Random probabilities, true and predicted labels of two models and weights, with a non-default index."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(rng.dirichlet(np.ones(3), n), columns=list(PROBA.values()), index=rng.permutation(n) * 3)
+    df["y"] = rng.choice(CLASSES, n)
+    df["yhat"] = rng.choice(CLASSES, n)
+    df["model"] = rng.choice(["a", "b"], n)
+    df["w"] = rng.uniform(0.5, 2.0, n)
+    return df
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda df: df,
+        lambda df: df[df["w"] > 0.8].sort_values("p_mid"),
+        lambda df: df.iloc[::2].reset_index(drop=True),
+        lambda df: df.assign(y=df["y"].where(df["p_low"] < 0.6)),  # missing true labels, with dropna=True
+    ],
+    ids=["fresh", "filtered-sorted", "re-indexed", "dropna"],
+)
+def test_each_metric_at_its_decision_equals_decide_then_evaluate(transform):
+    df = transform(predictions_frame())
+    cost = pd.DataFrame([[0, 1, 4], [2, 0, 1], [9, 3, 0]], index=CLASSES, columns=CLASSES)
+    metrics = {"acc": "accuracy", "mer": "mer", "mae": "mae", "mse": "mse", "cost": ("expected_cost", {"cost": cost})}
+    kept = dict(proba=PROBA, labels=CLASSES, by="model", weights="w", dropna=True)
+    ds = df.ordinal.evaluate("y", "yhat", metrics=metrics, decisions=True, **kept)
+    losses = {"acc": "zero_one", "mer": "zero_one", "mae": "absolute", "mse": "squared", "cost": cost}
+    for out, loss in losses.items():
+        decided = df.assign(decided=df.ordinal.decide(PROBA, loss=loss, labels=CLASSES))
+        by_hand = decided.ordinal.evaluate("y", "decided", metrics={out: metrics[out]}, **kept)[out]
+        at = ds[f"{out}_at_decision"]
+        xr.testing.assert_allclose(at.drop_attrs(), by_hand.drop_attrs(), rtol=1e-12)
+        assert at.attrs["decision"] == ("cost" if out == "cost" else loss)
+        assert at.attrs["metric"] == by_hand.attrs["metric"]
+    # the model's own predictions are untouched
+    xr.testing.assert_identical(ds["mae"], df.ordinal.evaluate("y", "yhat", metrics={"mae": "mae"}, **kept)["mae"])
+
+
+def test_a_cost_matrix_labelled_in_another_order_and_the_default_cost():
+    df = predictions_frame(seed=1)
+    order = ["high", "low", "mid"]
+    cost = pd.DataFrame([[0, 7, 2], [3, 0, 1], [1, 5, 0]], index=order, columns=order[::-1])
+    metrics = {"given": ("expected_cost", {"cost": cost}), "default": "expected_cost"}
+    ds = df.ordinal.evaluate("y", "yhat", proba=PROBA, labels=CLASSES, metrics=metrics, decisions=True)
+    for out, loss, name in [("given", cost, "cost"), ("default", "absolute", "absolute")]:
+        decided = df.assign(decided=df.ordinal.decide(PROBA, loss=loss, labels=CLASSES))
+        by_hand = decided.ordinal.evaluate("y", "decided", labels=CLASSES, metrics={out: metrics[out]})[out]
+        assert float(ds[f"{out}_at_decision"]) == pytest.approx(float(by_hand), rel=1e-12)
+        assert ds[f"{out}_at_decision"].attrs["decision"] == name
+
+
+def test_a_metric_without_a_fitting_decision_gets_none_and_a_model_without_probabilities_gets_nan():
+    df = predictions_frame(seed=2)
+    df.loc[df["model"] == "b", list(PROBA.values())] = np.nan  # model b predicts labels only
+    with pytest.warns(RuntimeWarning, match="b"):
+        ds = df.ordinal.evaluate(
+            "y", "yhat", proba=PROBA, labels=CLASSES, by="model", metrics=["qwk", "oc", "mae"], decisions=True
+        )
+    assert list(ds) == ["qwk", "oc", "mae", "mae_at_decision"]
+    assert np.isnan(float(ds["mae_at_decision"].sel(model="b")))
+    assert np.isfinite(float(ds["mae_at_decision"].sel(model="a")))
+
+
+def test_decisions_without_probabilities_or_with_a_bootstrap_is_an_error():
+    df = predictions_frame(seed=3)
+    with pytest.raises(ValueError, match=r"decisions=True .*no probabilities are given.*proba="):
+        df.ordinal.evaluate("y", "yhat", metrics=["mae"], decisions=True)
+    with pytest.raises(TypeError, match="leave out n_resamples="):
+        df.ordinal.evaluate("y", "yhat", proba=PROBA, labels=CLASSES, metrics=["mae"], decisions=True, n_resamples=10)
+    with pytest.raises(TypeError, match="decisions= must be True or False"):
+        df.ordinal.evaluate("y", "yhat", proba=PROBA, labels=CLASSES, metrics=["mae"], decisions="yes")
+    with pytest.raises(ValueError, match="'mae_at_decision' of 'mae' at its decision is taken"):
+        df.ordinal.evaluate(
+            "y", proba=PROBA, labels=CLASSES, metrics={"mae": "mae", "mae_at_decision": "mse"}, decisions=True
+        )

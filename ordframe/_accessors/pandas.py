@@ -12,12 +12,13 @@ import xarray as xr
 from ordframe._accessors.base import _method, _OrdinalAccessor
 from ordframe._bridge.apply import as_scalar
 from ordframe._bridge.evaluate import evaluate_frame, rows_metric
+from ordframe._core.checks import check_flag
 from ordframe._core.dims import BOOTSTRAP_DIM
 from ordframe._core.docstrings import fill_doc
 from ordframe._core.drawing import Resampling
 from ordframe._core.typing import By, ClassLabels, Column, MetricSpec, ProbaColumns, Weights
 from ordframe._diagnostics.calibration import calibration, frame_samples, reliability
-from ordframe._diagnostics.decisions import frame_decide
+from ordframe._diagnostics.decisions import frame_decide, frame_evaluate
 from ordframe._diagnostics.retention import Retention, frame_aursc
 from ordframe._diagnostics.worst import worst
 from ordframe._inference.agreement import frame_alpha, resampling
@@ -106,6 +107,7 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         sample: Column | None = None,
         strata: By = None,
         cluster: Column | None = None,
+        decisions: bool = False,
     ) -> xr.Dataset:
         """A Dataset with one variable per metric.
 
@@ -139,6 +141,13 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
             With ``n_resamples`` only.
         {cluster}
             With ``n_resamples`` only.
+        decisions : bool
+            Also score each model at the decision that fits the metric: for ``accuracy`` and ``mer`` (loss
+            ``"zero_one"``), ``mae`` (``"absolute"``), ``mse`` (``"squared"``) and ``expected_cost`` (its ``cost``),
+            a variable ``<output>_at_decision``: the metric of the labels [`decide`][ordframe.decide] gives from
+            ``proba`` for that loss, on the same rows, groups and weights, with an attr ``decision`` naming the
+            loss. Other metrics (OC, QWK, ...) have no such decision and get none. Needs ``proba``; not with
+            ``n_resamples``. See [Decisions that fit the metric](../decisions.md).
 
         Returns
         -------
@@ -147,7 +156,8 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
         Raises
         ------
         ValueError
-            If an output name is also a ``by`` column, or as in [`confusion`][confusion].
+            If an output name is also a ``by`` column, with ``decisions=True`` without ``proba``, or as in
+            [`confusion`][confusion].
 
         Examples
         --------
@@ -171,7 +181,11 @@ class OrdinalFrameAccessor(_OrdinalAccessor):
                     "seed=, sample=, strata= and cluster= apply to a bootstrap: pass n_resamples=<replicates> too"
                 )
             selection = Selection(true, pred, proba, by, labels, weights, dropna, renormalize, observed, marker=marker)
-            return evaluate_frame(self._df, selection, metrics)
+            return (frame_evaluate if check_flag(decisions, "decisions") else evaluate_frame)(
+                self._df, selection, metrics
+            )
+        if decisions is not False:
+            raise TypeError("decisions= scores one evaluation, not bootstrap replicates: leave out n_resamples=")
         if weights is not None or observed is not False:
             raise TypeError("a bootstrap resamples samples: weights= and observed= do not apply to it")
         selection = Selection(true, pred, proba, by, labels, dropna=dropna, renormalize=renormalize, marker=marker)

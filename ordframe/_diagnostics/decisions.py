@@ -16,21 +16,31 @@ Ties (expected costs equal to within rounding, ``TIE``) go to the lowest class.
 Set-level indices (OC, UOC, QWK, kappa, ...) are not sums of per-sample losses:
 the best label of one sample depends on every other sample, so no per-sample
 decision minimises them, and ``decide`` refuses them.
+
+``frame_evaluate`` scores the decisions beside a model's own predictions: each
+metric that rewards one of these losses (``FITTING_LOSS``) also on the labels
+of its Bayes decision, from the same validated rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ordframe._bridge.apply import apply_confusion, as_output, prepare
+from ordframe._bridge.baselines import flag_baselines
+from ordframe._bridge.evaluate import evaluate_frame_rows, selection_request
 from ordframe._core.arguments import about
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import RowNames, first_rows
 from ordframe._inputs.classes import declared_order
+from ordframe._inputs.frame import Codes, FrameRows
 from ordframe._inputs.probability import check_proba, frame_classes
+from ordframe._inputs.selection import Selection
 from ordframe.metrics._matrix import cost_matrix, index_distance
 
 #: The named losses: the cost matrix of K classes, rows = true class, columns = predicted class.
@@ -39,6 +49,19 @@ LOSSES: dict[str, Callable[[int], np.ndarray]] = {
     "absolute": index_distance,
     "squared": lambda k: index_distance(k, 2.0),
 }
+
+#: The loss whose Bayes decision each metric rewards, by metric name: a name of ``LOSSES``, or ``"cost"``: the
+#: metric's own ``cost`` parameter (``expected_cost``'s default, |r - c|, is ``"absolute"``).
+FITTING_LOSS: Mapping[str, str] = {
+    "accuracy": "zero_one",
+    "mer": "zero_one",
+    "mae": "absolute",
+    "mse": "squared",
+    "expected_cost": "cost",
+}
+
+#: The suffix of the output name of a metric at its fitting decision.
+AT_DECISION = "_at_decision"
 
 #: Expected costs within this share of the largest cost (times K) are tied: their differences are rounding.
 TIE = 1e-12
@@ -173,3 +196,50 @@ def _codes(values: np.ndarray, index: pd.Index, loss, classes: pd.Index, renorma
         )
     checked = check_proba(values, rows=RowNames([None], [index]), renormalize=renormalize)
     return bayes_codes(checked, loss_matrix(loss, classes))
+
+
+def frame_evaluate(df: pd.DataFrame, selection: Selection, metrics=None) -> xr.Dataset:
+    """``evaluate_frame``'s Dataset and, for each metric of ``FITTING_LOSS``, ``<output>_at_decision``: that metric of
+    the labels ``decide`` gives for its loss from the probabilities, on the same rows, groups and weights, with the
+    metric's attrs and ``decision``, the loss."""
+    if selection.proba is None:
+        raise about(
+            ValueError,
+            "{decisions:=} scores the labels decided from class probabilities, and no probabilities are given: "
+            "pass the probability columns as {proba:[...]} (with labels=) or a dict label -> column, or leave out "
+            "decisions=True",
+            "decisions",
+            True,
+        )
+    result, rows = evaluate_frame_rows(df, selection, metrics)
+    for out, (metric, params) in selection_request(metrics, selection).items():
+        if metric.name not in FITTING_LOSS:
+            continue
+        name = out + AT_DECISION
+        if name in result or name in map(str, selection.by):
+            raise ValueError(
+                f"the output name {name!r} of {out!r} at its decision is taken by another output or a by column: "
+                f"rename the output, e.g. metrics={{'{out}_model': {metric.name!r}}}"
+            )
+        loss = FITTING_LOSS[metric.name]
+        value = apply_confusion(metric, _decided(rows, _cost(metric, params, loss, rows.classes)).cube(True), params)
+        if rows.unscored is not None:  # a group without probabilities has no decision
+            value = value.where(rows.mean((~rows.unscored).astype(np.float64), name) > 0)
+        cost_given = loss == "cost" and params.get("cost") is not None
+        value.attrs["decision"] = "cost" if cost_given else "absolute" if loss == "cost" else loss
+        result[name] = as_output(value, name)
+    return flag_baselines(result)
+
+
+def _cost(metric, params: Mapping, loss: str, classes: pd.Index) -> np.ndarray:
+    """The cost matrix of ``loss`` for ``metric``: a named loss, or the metric's ``cost`` as its kernel takes it."""
+    if loss != "cost":
+        return LOSSES[loss](len(classes))
+    cost = prepare(metric, params, len(classes), classes).get("cost")
+    return index_distance(len(classes)) if cost is None else cost_matrix(cost, len(classes), metric.name)
+
+
+def _decided(rows: FrameRows, cost: np.ndarray) -> FrameRows:
+    """``rows`` predicting the Bayes decision of their probabilities under ``cost``."""
+    assert rows.proba is not None  # a selection with probabilities
+    return replace(rows, _pred=Codes(bayes_codes(rows.proba, cost)), pred_name=None)
