@@ -25,7 +25,6 @@ of its Bayes decision, from the same validated rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -38,7 +37,7 @@ from ordframe._core.arguments import about
 from ordframe._core.dims import CUBE_DIMS, PRED, TRUE
 from ordframe._core.messages import RowNames, first_rows
 from ordframe._inputs.classes import declared_order
-from ordframe._inputs.frame import Codes, FrameRows
+from ordframe._inputs.frame import FrameRows
 from ordframe._inputs.probability import check_proba, frame_classes
 from ordframe._inputs.selection import Selection
 from ordframe.metrics._matrix import cost_matrix, index_distance
@@ -242,4 +241,4 @@ def _cost(metric, params: Mapping, loss: str, classes: pd.Index) -> np.ndarray:
 def _decided(rows: FrameRows, cost: np.ndarray) -> FrameRows:
     """``rows`` predicting the Bayes decision of their probabilities under ``cost``."""
     assert rows.proba is not None  # a selection with probabilities
-    return replace(rows, _pred=Codes(bayes_codes(rows.proba, cost)), pred_name=None)
+    return rows.predicting(bayes_codes(rows.proba, cost))

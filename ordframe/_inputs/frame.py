@@ -137,6 +137,12 @@ class FrameRows:
         columns = [replace(c, sampled=False) if counted else confirmed(c) for c in self._groups.columns]
         self._groups = Groups(columns, observed=self._groups.observed)
 
+    def predicting(self, pred: np.ndarray) -> FrameRows:
+        """These rows with ``pred`` (class codes over ``classes``) as their predictions, the spans made exact first:
+        what they would recode from the label columns is replaced."""
+        self._confirm()
+        return replace(self, _pred=Codes(pred), pred_name=None)
+
     def predicted(self) -> Codes:
         """Predicted class codes: the ``pred`` column, or else the most probable class (the lowest on ties)."""
         if self.pred is not None:
